@@ -1,0 +1,31 @@
+// swift-tools-version: 6.0
+// WidgetHost: a terminal dashboard that hosts widgets the way WidgetKit hosts them.
+// Swift 6 language mode; nothing outside the toolchain. See ARCHITECTURE.md for the map.
+import PackageDescription
+
+let package = Package(
+    name: "WidgetHost",
+    products: [
+        .executable(name: "widgethost", targets: ["widgethost"]),
+    ],
+    targets: [
+        // C system libraries (Debian: libncurses-dev, libcurl4-openssl-dev, libsqlite3-dev).
+        .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+
+        // The WidgetKit model and the timeline scheduler. No I/O, no terminal.
+        .target(name: "WidgetCore"),
+
+        // The application: event loop, layout, focus, keymap, config, CLI.
+        .target(name: "WidgetHost", dependencies: ["WidgetCore"]),
+
+        // Executables: main.swift only, handing over to their module.
+        .executableTarget(name: "widgethost", dependencies: ["WidgetHost"]),
+
+        // Shared test helpers: manual-clock expectations, fixtures, frame assertions.
+        .target(name: "WidgetTestSupport", dependencies: ["WidgetCore"], path: "Tests/WidgetTestSupport"),
+
+        .testTarget(name: "WidgetCoreTests", dependencies: ["WidgetCore", "WidgetTestSupport"]),
+    ]
+)

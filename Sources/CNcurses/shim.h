@@ -1,0 +1,47 @@
+// Shim for ncursesw + panelw.
+//
+// SwiftPM drops pkg-config's -D flags, so the wide-character API must be switched on here,
+// before the header is read. C globals (stdscr, COLS, LINES, COLORS) are mutable state that
+// Swift 6 rejects, and attributes / ACS characters are macros Swift cannot import: both are
+// reached through the static inline accessors below.
+#ifndef WIDGETHOST_CNCURSES_SHIM_H
+#define WIDGETHOST_CNCURSES_SHIM_H
+
+#define NCURSES_WIDECHAR 1
+#define _XOPEN_SOURCE_EXTENDED 1
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE 1
+#endif
+#include <wchar.h>
+#include <locale.h>
+#include <ncursesw/curses.h>
+#include <ncursesw/panel.h>
+#include <ncursesw/term.h>
+
+static inline WINDOW *wh_stdscr(void) { return stdscr; }
+static inline int wh_cols(void) { return COLS; }
+static inline int wh_lines(void) { return LINES; }
+static inline int wh_colors(void) { return COLORS; }
+static inline int wh_color_pairs(void) { return COLOR_PAIRS; }
+
+static inline attr_t wh_a_normal(void) { return A_NORMAL; }
+static inline attr_t wh_a_bold(void) { return A_BOLD; }
+static inline attr_t wh_a_dim(void) { return A_DIM; }
+static inline attr_t wh_a_reverse(void) { return A_REVERSE; }
+static inline attr_t wh_a_underline(void) { return A_UNDERLINE; }
+static inline attr_t wh_a_italic(void) { return A_ITALIC; }
+static inline attr_t wh_a_standout(void) { return A_STANDOUT; }
+
+static inline int wh_key_resize(void) { return KEY_RESIZE; }
+static inline int wh_key_code_yes(void) { return KEY_CODE_YES; }
+
+/// Writes one wide character with attributes and colour pair at (y, x) of `win`.
+/// Returns ERR when the position is outside the window (e.g. the last cell of the screen
+/// when scrolling is off), which callers may ignore.
+static inline int wh_put_wch(WINDOW *win, int y, int x, const wchar_t *wch, attr_t attrs, short pair) {
+    cchar_t c;
+    if (setcchar(&c, wch, attrs, pair, NULL) == ERR) return ERR;
+    return mvwadd_wch(win, y, x, &c);
+}
+
+#endif

@@ -1,0 +1,3 @@
+import WidgetHost
+
+WidgetHostCommand.main()
