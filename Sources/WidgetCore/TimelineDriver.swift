@@ -1,0 +1,200 @@
+import FoundationEssentials
+
+/// Runs the scheduler against a clock and real providers on the host's serial loop.
+///
+/// The driver arms at most one one-shot wake-up, at the scheduler's `nextWakeDate`; when it
+/// fires it advances the scheduler, starts the requested provider calls off the main actor,
+/// and takes their answers back on the main actor, tagged with their generation. `WidgetCenter`
+/// requests are drained here too. `onChange` tells the front end which panels to redraw.
+@MainActor
+public final class TimelineDriver {
+    private struct Slot {
+        var kind: String
+        var provider: AnyTimelineProvider
+        var family: WidgetFamily
+        var size: CellSize
+    }
+
+    public private(set) var scheduler: TimelineScheduler
+    public let clock: any WidgetClock
+    public let center: WidgetCenter
+    /// Called with the instances whose panel must be redrawn (entry, loading or error changed).
+    public var onChange: ([WidgetInstanceID]) -> Void = { _ in }
+
+    private var slots: [WidgetInstanceID: Slot] = [:]
+    private var timer: ClockTimer?
+    private var armedDate: Date?
+    private var tasks: [UInt64: Task<Void, Never>] = [:]
+    private var nextTaskKey: UInt64 = 0
+
+    /// - Parameters:
+    ///   - hop: how a wake-up from another thread reaches the main actor; the host passes a
+    ///     main-queue hop, the default uses a task.
+    public init(
+        clock: any WidgetClock,
+        configuration: SchedulerConfiguration = .init(),
+        center: WidgetCenter = WidgetCenter(),
+        hop: @escaping @Sendable (@escaping @Sendable @MainActor () -> Void) -> Void = { body in Task { @MainActor in body() } }
+    ) {
+        self.clock = clock
+        self.center = center
+        scheduler = TimelineScheduler(configuration: configuration)
+        center.connect { [weak self] in
+            hop { self?.drainCenter() }
+        }
+    }
+
+    // MARK: Instances
+
+    /// Adds a panel's widget; its first timeline is requested at once.
+    public func add(kind: String, family: WidgetFamily, size: CellSize, provider: AnyTimelineProvider) -> WidgetInstanceID {
+        let id = scheduler.add(kind: kind, now: clock.now)
+        slots[id] = Slot(kind: kind, provider: provider, family: family, size: size)
+        publish()
+        tick()
+        return id
+    }
+
+    /// Removes a panel's widget; a late answer for it is dropped.
+    public func remove(_ id: WidgetInstanceID) {
+        scheduler.remove(id)
+        slots[id] = nil
+        publish()
+        rearm()
+    }
+
+    /// Tells future requests the panel's new size.
+    public func resize(_ id: WidgetInstanceID, to size: CellSize) {
+        slots[id]?.size = size
+    }
+
+    /// The placeholder entry of an instance (synchronous, for the first frame).
+    public func placeholder(for id: WidgetInstanceID) -> (any TimelineEntry)? {
+        guard let slot = slots[id] else { return nil }
+        return slot.provider.placeholder(in: context(slot, userInitiated: false))
+    }
+
+    public func status(of id: WidgetInstanceID) -> TimelineScheduler.Status? { scheduler.status(of: id) }
+
+    // MARK: Requests
+
+    /// Reloads one instance; the `r` key passes `userInitiated: true`.
+    public func reload(_ id: WidgetInstanceID, userInitiated: Bool) {
+        scheduler.requestReload(id, userInitiated: userInitiated, now: clock.now)
+        tick()
+    }
+
+    /// Reloads every instance; the `R` key passes `userInitiated: true`.
+    public func reloadAll(userInitiated: Bool) {
+        scheduler.requestReloadAll(userInitiated: userInitiated, now: clock.now)
+        tick()
+    }
+
+    public func setAutomaticReloadsPaused(_ paused: Bool) {
+        scheduler.setAutomaticReloadsPaused(paused)
+        tick()
+    }
+
+    /// Applies the reloads queued in the `WidgetCenter`.
+    public func drainCenter() {
+        let requests = center.takeRequests()
+        guard !requests.isEmpty else { return }
+        let now = clock.now
+        for request in requests {
+            switch request {
+            case .all: scheduler.requestReloadAll(now: now)
+            case .kind(let kind): scheduler.requestReload(ofKind: kind, now: now)
+            }
+        }
+        tick()
+    }
+
+    /// Waits until no provider call is running (for tests and headless snapshots).
+    public func settle() async {
+        drainCenter()
+        while let (_, task) = tasks.first {
+            await task.value
+            drainCenter()
+        }
+    }
+
+    /// Provider calls still running.
+    public var runningProviderCalls: Int { tasks.count }
+
+    // MARK: Loop
+
+    /// Advances to the clock's now, starts due requests, reports changes, re-arms the wake-up.
+    public func tick() {
+        let changes = scheduler.advance(to: clock.now)
+        for request in changes.reloads { start(request) }
+        var changed = changes.entryChanged + changes.timedOut + changes.reloads.map(\.instance)
+        if !changed.isEmpty {
+            changed = Array(Set(changed)).sorted()
+            onChange(changed)
+        }
+        rearm()
+    }
+
+    private func start(_ request: ReloadRequest) {
+        guard let slot = slots[request.instance] else { return }
+        let provider = slot.provider
+        let context = context(slot, userInitiated: request.isUserInitiated)
+        nextTaskKey += 1
+        let key = nextTaskKey
+        tasks[key] = Task { [weak self] in
+            let result: Result<AnyTimeline, any Error>
+            do {
+                result = .success(try await provider.timeline(in: context))
+            } catch {
+                result = .failure(error)
+            }
+            self?.receive(result, for: request, taskKey: key)
+        }
+    }
+
+    private func receive(_ result: Result<AnyTimeline, any Error>, for request: ReloadRequest, taskKey: UInt64) {
+        tasks[taskKey] = nil
+        let now = clock.now
+        let accepted: Bool
+        switch result {
+        case .success(let timeline):
+            accepted = scheduler.deliver(timeline, to: request.instance, generation: request.generation, now: now) != .stale
+        case .failure(let error):
+            accepted = scheduler.fail(request.instance, generation: request.generation, message: Self.describe(error), now: now)
+        }
+        if accepted { onChange([request.instance]) }
+        tick()
+    }
+
+    private func rearm() {
+        let next = scheduler.nextWakeDate
+        guard next != armedDate else { return }
+        timer?.cancel()
+        timer = nil
+        armedDate = next
+        guard let next else { return }
+        timer = clock.schedule(at: next) { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                self.armedDate = nil
+                self.timer = nil
+                self.tick()
+            }
+        }
+    }
+
+    private func context(_ slot: Slot, userInitiated: Bool) -> TimelineProviderContext {
+        TimelineProviderContext(family: slot.family, size: slot.size, isPreview: false, isUserInitiated: userInitiated)
+    }
+
+    private func publish() {
+        center.publish(slots.sorted { $0.key < $1.key }.map {
+            WidgetCenter.WidgetInfo(kind: $0.value.kind, family: $0.value.family, title: $0.value.kind)
+        })
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? CustomStringConvertible { return error.description }
+        return String(describing: error)
+    }
+}

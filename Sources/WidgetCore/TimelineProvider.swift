@@ -1,0 +1,37 @@
+/// The source of a widget's entries, as WidgetKit's `TimelineProvider`.
+///
+/// `placeholder(in:)` must answer at once without I/O (the host draws it redacted while the
+/// first timeline loads). `snapshot(in:)` and `timeline(in:)` may take time; they run off the
+/// host's serial loop and their answers come back to it as messages. A provider must not wait
+/// on the network: start a download on a background session and answer from what it has.
+public protocol TimelineProvider: Sendable {
+    associatedtype Entry: TimelineEntry
+    typealias Context = TimelineProviderContext
+
+    /// A representative entry with no real data, shown redacted while loading.
+    func placeholder(in context: Context) -> Entry
+    /// One entry for a preview or snapshot of the widget.
+    func snapshot(in context: Context) async -> Entry
+    /// The entries to show from now on and when to ask again.
+    ///
+    /// Throwing keeps the panel's current entry; the error is shown on the panel and the host
+    /// retries with backoff.
+    func timeline(in context: Context) async throws -> Timeline<Entry>
+}
+
+/// A provider whose entry type is erased, so the host can hold providers of every kind.
+public struct AnyTimelineProvider: Sendable {
+    private let _placeholder: @Sendable (TimelineProviderContext) -> any TimelineEntry
+    private let _snapshot: @Sendable (TimelineProviderContext) async -> any TimelineEntry
+    private let _timeline: @Sendable (TimelineProviderContext) async throws -> AnyTimeline
+
+    public init<P: TimelineProvider>(_ provider: P) {
+        _placeholder = { provider.placeholder(in: $0) }
+        _snapshot = { await provider.snapshot(in: $0) }
+        _timeline = { try await provider.timeline(in: $0).erased }
+    }
+
+    public func placeholder(in context: TimelineProviderContext) -> any TimelineEntry { _placeholder(context) }
+    public func snapshot(in context: TimelineProviderContext) async -> any TimelineEntry { await _snapshot(context) }
+    public func timeline(in context: TimelineProviderContext) async throws -> AnyTimeline { try await _timeline(context) }
+}

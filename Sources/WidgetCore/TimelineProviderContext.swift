@@ -1,0 +1,34 @@
+/// What a provider knows about the request, as WidgetKit's `TimelineProviderContext`.
+public struct TimelineProviderContext: Sendable, Equatable {
+    /// The family of the panel that will show the entries.
+    public var family: WidgetFamily
+    /// The panel's content area in terminal cells.
+    public var size: CellSize
+    /// True for previews and snapshots: answer quickly, with sample data if needed.
+    public var isPreview: Bool
+    /// True when the user asked for this reload (the `r` key): exempt from reload budgets,
+    /// and a provider may bypass caches.
+    public var isUserInitiated: Bool
+
+    public init(family: WidgetFamily, size: CellSize, isPreview: Bool = false, isUserInitiated: Bool = false) {
+        self.family = family
+        self.size = size
+        self.isPreview = isPreview
+        self.isUserInitiated = isUserInitiated
+    }
+}
+
+/// A size in terminal cells.
+public struct CellSize: Sendable, Equatable, Hashable, CustomStringConvertible {
+    public var columns: Int
+    public var rows: Int
+
+    public init(columns: Int, rows: Int) {
+        self.columns = columns
+        self.rows = rows
+    }
+
+    public static let zero = CellSize(columns: 0, rows: 0)
+
+    public var description: String { "\(columns)x\(rows)" }
+}

@@ -1,0 +1,387 @@
+import FoundationEssentials
+
+/// The synchronous core of the host: holds every instance's timeline, picks the entry to show,
+/// and decides when to ask providers for new timelines.
+///
+/// It does no I/O and reads no clock: the caller passes `now`. The host's loop sleeps until
+/// `nextWakeDate`, calls `advance(to:)`, redraws the instances in `entryChanged` and starts the
+/// requests in `reloads`; providers' answers come back through `deliver` or `fail`.
+///
+/// Rules (DESIGN.md §3):
+/// - the current entry is the latest whose date ≤ now, never one early; entries already past
+///   when a timeline arrives collapse to the newest of them; an empty timeline keeps the
+///   entry shown;
+/// - `.atEnd` asks at the last entry's date, `.after(d)` at `d`, `.never` only on request; a
+///   date already past, or `.atEnd` with nothing ahead, waits the minimum reload interval;
+/// - each request has a generation; answers for another generation are dropped; a request
+///   not answered within the timeout fails, keeping the entry and scheduling a retry with
+///   capped exponential backoff and jitter;
+/// - reloads asked for while a request is in flight coalesce into one follow-up;
+/// - system-initiated reloads keep the minimum interval and the daily budget; user-initiated
+///   ones are exempt, and cut a retry wait short.
+///
+/// Every event costs O(log n) in the number of instances: one deadline per instance lives in
+/// a priority queue keyed by (date, insertion order); superseded deadlines are skipped lazily.
+/// Not thread-safe: use it from the host's serial loop.
+public struct TimelineScheduler {
+    /// What the panel of an instance should show about its data.
+    public struct Status {
+        /// The entry to show, or `nil` while only the placeholder exists.
+        public var entry: (any TimelineEntry)?
+        /// True while a timeline request is in flight.
+        public var isLoading: Bool
+        /// The last failure, cleared by the next successful answer.
+        public var lastFailure: ReloadFailure?
+        /// Failures since the last success.
+        public var consecutiveFailures: Int
+        /// When the last timeline arrived.
+        public var lastSuccess: Date?
+        /// When the next automatic reload is due, if one is scheduled.
+        public var nextReload: Date?
+    }
+
+    /// The outcome of `deliver`.
+    public enum Delivery: Equatable, Sendable {
+        /// The answer was taken; `entryChanged` tells whether to redraw now.
+        case accepted(entryChanged: Bool)
+        /// The answer belongs to an older request (or the instance is gone) and was dropped.
+        case stale
+    }
+
+    private struct InFlight {
+        var generation: UInt64
+        var deadline: Date
+        var isUserInitiated: Bool
+    }
+
+    private struct Instance {
+        var kind: String
+        /// Sorted entries of the current timeline; `entries[..<nextIndex]` have come.
+        var entries: [any TimelineEntry] = []
+        var nextIndex = 0
+        var shown: (any TimelineEntry)?
+        var reloadDue: Date?
+        var reloadReason: ReloadReason = .initial
+        var inFlight: InFlight?
+        /// A reload asked for while one was in flight: nil, or whether any asker was the user.
+        var followUpIsUser: Bool?
+        var generation: UInt64 = 0
+        var lastReloadStart: Date?
+        /// Start times of system-initiated reloads within the last 24 hours (budget).
+        var systemReloads: [Date] = []
+        var backoffUntil: Date?
+        var consecutiveFailures = 0
+        var lastFailure: ReloadFailure?
+        var lastSuccess: Date?
+        /// Bumped whenever the instance's deadline changes; older queue items are stale.
+        var version: UInt64 = 0
+        var queuedDate: Date?
+    }
+
+    public private(set) var configuration: SchedulerConfiguration
+    private var instances: [WidgetInstanceID: Instance] = [:]
+    private var queue = DeadlineQueue<(id: WidgetInstanceID, version: UInt64)>()
+    private var nextID = 0
+    private var random: SplitMix64
+    /// When true, reloads the system would start wait; entries still advance.
+    public private(set) var automaticReloadsPaused = false
+
+    public init(configuration: SchedulerConfiguration = .init()) {
+        self.configuration = configuration
+        random = SplitMix64(seed: configuration.jitterSeed)
+    }
+
+    // MARK: Instances
+
+    /// Adds an instance; its first timeline is requested at the next `advance(to:)`.
+    public mutating func add(kind: String, now: Date) -> WidgetInstanceID {
+        nextID += 1
+        let id = WidgetInstanceID(rawValue: nextID)
+        var instance = Instance(kind: kind)
+        instance.reloadDue = now
+        instance.reloadReason = .initial
+        instances[id] = instance
+        reschedule(id)
+        return id
+    }
+
+    /// Removes an instance; answers for it are dropped from now on.
+    public mutating func remove(_ id: WidgetInstanceID) {
+        instances[id] = nil
+        compactIfNeeded()
+        dropStaleHead()
+    }
+
+    /// The instances of a kind, in the order they were added.
+    public func instances(ofKind kind: String) -> [WidgetInstanceID] {
+        instances.filter { $0.value.kind == kind }.map(\.key).sorted()
+    }
+
+    /// All instances, in the order they were added.
+    public var allInstances: [WidgetInstanceID] { instances.keys.sorted() }
+
+    public func kind(of id: WidgetInstanceID) -> String? { instances[id]?.kind }
+
+    /// What the panel of `id` should show.
+    public func status(of id: WidgetInstanceID) -> Status? {
+        guard let i = instances[id] else { return nil }
+        return Status(
+            entry: i.shown,
+            isLoading: i.inFlight != nil,
+            lastFailure: i.lastFailure,
+            consecutiveFailures: i.consecutiveFailures,
+            lastSuccess: i.lastSuccess,
+            nextReload: i.inFlight == nil ? i.reloadDue : nil
+        )
+    }
+
+    /// Number of requests started and not yet answered or timed out.
+    public var inFlightCount: Int { instances.values.filter { $0.inFlight != nil }.count }
+
+    /// The earliest moment anything changes: an entry's date, a reload, or a timeout.
+    /// `nil` when nothing is scheduled (sleep until a message arrives).
+    public var nextWakeDate: Date? { queue.first?.date }
+
+    /// Changes the rules; deadlines already computed stay, new ones use the new rules.
+    public mutating func updateConfiguration(_ configuration: SchedulerConfiguration) {
+        self.configuration = configuration
+    }
+
+    // MARK: Time
+
+    /// Moves to `now`: advances entries, fails timed-out requests, starts due reloads.
+    public mutating func advance(to now: Date) -> SchedulerChanges {
+        var changes = SchedulerChanges()
+        while let top = queue.first, top.date <= now {
+            queue.popFirst()
+            let (id, version) = top.value
+            guard var instance = instances[id], instance.version == version else { continue }
+            instance.queuedDate = nil
+            process(&instance, id: id, now: now, changes: &changes)
+            instances[id] = instance
+            reschedule(id)
+        }
+        dropStaleHead()
+        return changes
+    }
+
+    private mutating func process(_ i: inout Instance, id: WidgetInstanceID, now: Date, changes: inout SchedulerChanges) {
+        if advanceEntries(&i, now: now) { changes.entryChanged.append(id) }
+        if let flight = i.inFlight, flight.deadline <= now {
+            i.inFlight = nil
+            let seconds = Int(configuration.requestTimeout.rounded())
+            recordFailure(&i, message: "timed out after \(seconds) s", now: now)
+            changes.timedOut.append(id)
+        }
+        if i.inFlight == nil, let due = i.reloadDue, due <= now, mayStart(i) {
+            changes.reloads.append(start(&i, id: id, now: now))
+        }
+    }
+
+    /// Moves `nextIndex` past every entry whose date has come; true if the shown entry changed.
+    private func advanceEntries(_ i: inout Instance, now: Date) -> Bool {
+        let before = i.nextIndex
+        while i.nextIndex < i.entries.count, i.entries[i.nextIndex].date <= now { i.nextIndex += 1 }
+        guard i.nextIndex != before else { return false }
+        i.shown = i.entries[i.nextIndex - 1]
+        return true
+    }
+
+    private func mayStart(_ i: Instance) -> Bool {
+        !automaticReloadsPaused || i.reloadReason == .user || i.reloadReason == .initial
+    }
+
+    private mutating func start(_ i: inout Instance, id: WidgetInstanceID, now: Date) -> ReloadRequest {
+        i.generation += 1
+        let isUser = i.reloadReason == .user
+        i.inFlight = InFlight(generation: i.generation, deadline: now + configuration.requestTimeout, isUserInitiated: isUser)
+        if i.reloadReason != .user && i.reloadReason != .initial {
+            i.systemReloads.removeAll { $0 <= now - 86_400 }
+            i.systemReloads.append(now)
+        }
+        i.lastReloadStart = now
+        i.reloadDue = nil
+        return ReloadRequest(instance: id, generation: i.generation, reason: i.reloadReason)
+    }
+
+    // MARK: Answers
+
+    /// Takes a provider's timeline for request `generation` of `id`.
+    ///
+    /// Entries are sorted by date; those already past collapse to the newest, which is shown at
+    /// once. An empty timeline keeps the entry shown. The policy sets the next reload.
+    public mutating func deliver(_ timeline: AnyTimeline, to id: WidgetInstanceID, generation: UInt64, now: Date) -> Delivery {
+        guard var i = instances[id], let flight = i.inFlight, flight.generation == generation else { return .stale }
+        i.inFlight = nil
+        i.consecutiveFailures = 0
+        i.lastFailure = nil
+        i.backoffUntil = nil
+        i.lastSuccess = now
+
+        var changed = false
+        if !timeline.entries.isEmpty {
+            // Stable sort: entries with equal dates keep the provider's order.
+            let sorted = timeline.entries.enumerated().sorted {
+                ($0.element.date, $0.offset) < ($1.element.date, $1.offset)
+            }.map(\.element)
+            let past = sorted.partitionPoint { $0.date > now }
+            i.entries = past > 0 ? Array(sorted[(past - 1)...]) : sorted
+            i.nextIndex = 0
+            changed = advanceEntries(&i, now: now)
+        }
+
+        switch timeline.policy {
+        case .atEnd:
+            if let last = i.entries.last, last.date > now {
+                scheduleSystemReload(&i, at: last.date, reason: .policy, now: now)
+            } else {
+                scheduleSystemReload(&i, at: now + configuration.minimumReloadInterval, reason: .policy, now: now)
+            }
+        case .after(let date):
+            let due = date > now ? date : now + configuration.minimumReloadInterval
+            scheduleSystemReload(&i, at: due, reason: .policy, now: now)
+        case .never:
+            i.reloadDue = nil
+        }
+        takeFollowUp(&i, now: now)
+        instances[id] = i
+        reschedule(id)
+        return .accepted(entryChanged: changed)
+    }
+
+    /// Records that request `generation` of `id` failed; the entry shown stays.
+    ///
+    /// - Returns: false if the answer was stale and dropped.
+    @discardableResult
+    public mutating func fail(_ id: WidgetInstanceID, generation: UInt64, message: String, now: Date) -> Bool {
+        guard var i = instances[id], let flight = i.inFlight, flight.generation == generation else { return false }
+        i.inFlight = nil
+        recordFailure(&i, message: message, now: now)
+        instances[id] = i
+        reschedule(id)
+        return true
+    }
+
+    private mutating func recordFailure(_ i: inout Instance, message: String, now: Date) {
+        i.consecutiveFailures += 1
+        i.lastFailure = ReloadFailure(message: message, date: now)
+        let factor = Double(1 << min(i.consecutiveFailures - 1, 30))
+        let ceiling = min(configuration.retryMaxDelay, configuration.retryBaseDelay * factor)
+        // "Equal jitter": at least half the delay, so retries spread out but never hurry.
+        let delay = ceiling / 2 + ceiling / 2 * random.nextUnit()
+        i.backoffUntil = now + delay
+        i.reloadDue = nil
+        scheduleSystemReload(&i, at: now + delay, reason: .retry, now: now)
+        takeFollowUp(&i, now: now)
+    }
+
+    private func takeFollowUp(_ i: inout Instance, now: Date) {
+        guard let isUser = i.followUpIsUser else { return }
+        i.followUpIsUser = nil
+        if isUser {
+            i.backoffUntil = nil
+            i.reloadDue = now
+            i.reloadReason = .user
+        } else {
+            scheduleSystemReload(&i, at: now, reason: .widgetCenter, now: now)
+        }
+    }
+
+    // MARK: Requests
+
+    /// Asks for a new timeline for `id`, as `WidgetCenter` or the user does.
+    ///
+    /// While a request is in flight, reloads coalesce into one follow-up. A user-initiated
+    /// reload starts at the next `advance(to:)` whatever the budget or backoff; a system one
+    /// waits for the minimum interval, the daily budget and any retry backoff.
+    public mutating func requestReload(_ id: WidgetInstanceID, userInitiated: Bool, now: Date) {
+        guard var i = instances[id] else { return }
+        if i.inFlight != nil {
+            i.followUpIsUser = (i.followUpIsUser ?? false) || userInitiated
+        } else if userInitiated {
+            i.backoffUntil = nil
+            i.reloadDue = now
+            i.reloadReason = .user
+        } else if i.reloadReason != .user || i.reloadDue == nil {
+            scheduleSystemReload(&i, at: now, reason: .widgetCenter, now: now)
+        }
+        instances[id] = i
+        reschedule(id)
+    }
+
+    /// Asks for new timelines for every instance of `kind` (system initiated unless told).
+    public mutating func requestReload(ofKind kind: String, userInitiated: Bool = false, now: Date) {
+        for id in instances(ofKind: kind) { requestReload(id, userInitiated: userInitiated, now: now) }
+    }
+
+    /// Asks for new timelines for every instance.
+    public mutating func requestReloadAll(userInitiated: Bool = false, now: Date) {
+        for id in allInstances { requestReload(id, userInitiated: userInitiated, now: now) }
+    }
+
+    /// Pauses or resumes reloads the system would start; user reloads still run.
+    public mutating func setAutomaticReloadsPaused(_ paused: Bool) {
+        guard paused != automaticReloadsPaused else { return }
+        automaticReloadsPaused = paused
+        for id in allInstances { reschedule(id) }
+    }
+
+    /// Schedules a system reload at `desired`, moved later as the rules require, or earlier
+    /// than one already scheduled.
+    private func scheduleSystemReload(_ i: inout Instance, at desired: Date, reason: ReloadReason, now: Date) {
+        var due = desired
+        if let last = i.lastReloadStart { due = max(due, last + configuration.minimumReloadInterval) }
+        if let backoff = i.backoffUntil { due = max(due, backoff) }
+        if let budget = configuration.dailyReloadBudget {
+            let recent = i.systemReloads.filter { $0 > now - 86_400 }
+            if recent.count >= budget { due = max(due, recent[recent.count - budget] + 86_400) }
+        }
+        if let existing = i.reloadDue, existing <= due { return }
+        i.reloadDue = due
+        i.reloadReason = reason
+    }
+
+    // MARK: Queue
+
+    /// Puts the instance's next deadline in the queue, superseding its previous one.
+    private mutating func reschedule(_ id: WidgetInstanceID) {
+        guard var i = instances[id] else { return }
+        var next: Date?
+        func consider(_ d: Date?) { if let d, next.map({ d < $0 }) ?? true { next = d } }
+        if i.nextIndex < i.entries.count { consider(i.entries[i.nextIndex].date) }
+        consider(i.inFlight?.deadline)
+        if i.inFlight == nil, mayStart(i) { consider(i.reloadDue) }
+        guard next != i.queuedDate else { return }
+        i.version &+= 1
+        i.queuedDate = next
+        if let next { queue.push((id, i.version), at: next) }
+        instances[id] = i
+        compactIfNeeded()
+        dropStaleHead()
+    }
+
+    private mutating func compactIfNeeded() {
+        guard queue.count > 64, queue.count > 2 * instances.count else { return }
+        queue.retain { item in instances[item.value.id]?.version == item.value.version }
+    }
+
+    /// Pops superseded items at the head so `nextWakeDate` is always a real deadline.
+    private mutating func dropStaleHead() {
+        while let top = queue.first, instances[top.value.id]?.version != top.value.version {
+            queue.popFirst()
+        }
+    }
+}
+
+extension Array {
+    /// The index of the first element for which `isAfter` is true, by binary search; the
+    /// array must be partitioned (all false, then all true).
+    fileprivate func partitionPoint(_ isAfter: (Element) -> Bool) -> Int {
+        var low = 0, high = count
+        while low < high {
+            let mid = (low + high) / 2
+            if isAfter(self[mid]) { high = mid } else { low = mid + 1 }
+        }
+        return low
+    }
+}

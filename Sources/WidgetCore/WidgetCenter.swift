@@ -1,0 +1,92 @@
+import Synchronization
+
+/// Lets any code ask the host for new timelines, as WidgetKit's `WidgetCenter`.
+///
+/// Safe to call from any thread or task. Requests are queued here and the host drains them on
+/// its serial loop (`takeRequests()`), so the scheduler is never touched from elsewhere. The
+/// host is told through the `wake` closure it connected, once per batch: a burst of requests
+/// costs one wake-up and coalesces into one reload per instance.
+public final class WidgetCenter: Sendable {
+    /// A reload asked for through the center.
+    public enum Request: Sendable, Equatable, Hashable {
+        case kind(String)
+        case all
+    }
+
+    /// One configured widget, as `currentConfigurations()` reports it.
+    public struct WidgetInfo: Sendable, Equatable {
+        public var kind: String
+        public var family: WidgetFamily
+        public var title: String
+
+        public init(kind: String, family: WidgetFamily, title: String) {
+            self.kind = kind
+            self.family = family
+            self.title = title
+        }
+    }
+
+    private struct State {
+        var pending: [Request] = []
+        var wake: (@Sendable () -> Void)?
+        var configurations: [WidgetInfo] = []
+    }
+
+    private let state = Mutex(State())
+
+    /// The center of the running host.
+    public static let shared = WidgetCenter()
+
+    public init() {}
+
+    /// Asks for new timelines for every widget of `kind`.
+    public func reloadTimelines(ofKind kind: String) {
+        enqueue(.kind(kind))
+    }
+
+    /// Asks for new timelines for every widget.
+    public func reloadAllTimelines() {
+        enqueue(.all)
+    }
+
+    /// The widgets the host shows now.
+    public func currentConfigurations() -> [WidgetInfo] {
+        state.withLock { $0.configurations }
+    }
+
+    // MARK: Host side
+
+    /// Connects the host: `wake` is called (on the caller's thread) when requests arrive
+    /// while none were pending; the host then calls `takeRequests()` on its loop.
+    public func connect(wake: @escaping @Sendable () -> Void) {
+        let hasPending = state.withLock { s -> Bool in
+            s.wake = wake
+            return !s.pending.isEmpty
+        }
+        if hasPending { wake() }
+    }
+
+    /// Takes the queued requests, without duplicates, in the order they were first made.
+    public func takeRequests() -> [Request] {
+        state.withLock { s in
+            defer { s.pending.removeAll() }
+            return s.pending
+        }
+    }
+
+    /// Publishes what the host shows, for `currentConfigurations()`.
+    public func publish(_ configurations: [WidgetInfo]) {
+        state.withLock { $0.configurations = configurations }
+    }
+
+    private func enqueue(_ request: Request) {
+        let wake = state.withLock { s -> (@Sendable () -> Void)? in
+            let wasEmpty = s.pending.isEmpty
+            if s.pending.contains(.all) || s.pending.contains(request) { return nil }
+            if request == .all { s.pending.removeAll() }
+            s.pending.append(request)
+            return wasEmpty ? s.wake : nil
+        }
+        wake?()
+    }
+}

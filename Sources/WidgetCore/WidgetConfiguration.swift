@@ -1,0 +1,87 @@
+/// Everything the host needs to know about one widget kind, as WidgetKit's
+/// `StaticConfiguration`: its kind, name, families, how to make its provider and its view.
+///
+/// WidgetCore knows nothing of terminals, so the view's output type is a parameter: the
+/// terminal front end uses a type that draws into its cell buffer. `makeProvider` receives
+/// the panel's options (already validated by the config layer) and may throw for options that
+/// only make sense together.
+public struct WidgetConfiguration<View: Sendable>: Sendable {
+    /// Stable identifier used in configs and by `WidgetCenter.reloadTimelines(ofKind:)`.
+    public var kind: String
+    public var displayName: String
+    public var description: String
+    public var supportedFamilies: [WidgetFamily]
+    public var makeProvider: @Sendable (WidgetOptions) throws -> AnyTimelineProvider
+    /// Turns an entry into what the front end shows.
+    public var view: @Sendable (any TimelineEntry, WidgetViewContext) -> View
+
+    public init(
+        kind: String,
+        displayName: String,
+        description: String = "",
+        supportedFamilies: [WidgetFamily] = WidgetFamily.allCases,
+        makeProvider: @escaping @Sendable (WidgetOptions) throws -> AnyTimelineProvider,
+        view: @escaping @Sendable (any TimelineEntry, WidgetViewContext) -> View
+    ) {
+        self.kind = kind
+        self.displayName = displayName
+        self.description = description
+        self.supportedFamilies = supportedFamilies
+        self.makeProvider = makeProvider
+        self.view = view
+    }
+}
+
+/// A panel's options, as validated scalar values keyed by option name.
+public struct WidgetOptions: Sendable, Equatable {
+    public enum Value: Sendable, Equatable {
+        case string(String)
+        case integer(Int)
+        case number(Double)
+        case bool(Bool)
+    }
+
+    public var values: [String: Value]
+
+    public init(_ values: [String: Value] = [:]) { self.values = values }
+
+    public func string(_ name: String) -> String? {
+        if case .string(let s) = values[name] { return s }
+        return nil
+    }
+
+    public func integer(_ name: String) -> Int? {
+        switch values[name] {
+        case .integer(let i): i
+        case .number(let d) where d.rounded() == d && abs(d) < 1e15: Int(d)
+        default: nil
+        }
+    }
+
+    public func number(_ name: String) -> Double? {
+        switch values[name] {
+        case .number(let d): d
+        case .integer(let i): Double(i)
+        default: nil
+        }
+    }
+
+    public func bool(_ name: String) -> Bool? {
+        if case .bool(let b) = values[name] { return b }
+        return nil
+    }
+}
+
+/// What a view knows when it renders an entry.
+public struct WidgetViewContext: Sendable, Equatable {
+    public var family: WidgetFamily
+    public var size: CellSize
+    /// True while the placeholder is shown: the view should draw its redacted look.
+    public var isPlaceholder: Bool
+
+    public init(family: WidgetFamily, size: CellSize, isPlaceholder: Bool = false) {
+        self.family = family
+        self.size = size
+        self.isPlaceholder = isPlaceholder
+    }
+}
