@@ -17,6 +17,9 @@ let package = Package(
         // The WidgetKit model and the timeline scheduler. No I/O, no terminal.
         .target(name: "WidgetCore"),
 
+        // Built-in widgets: one folder per widget (entry, provider, view).
+        .target(name: "Widgets", dependencies: ["WidgetCore"]),
+
         // The application: event loop, layout, focus, keymap, config, CLI.
         .target(name: "WidgetHost", dependencies: ["WidgetCore"]),
 
@@ -27,5 +30,6 @@ let package = Package(
         .target(name: "WidgetTestSupport", dependencies: ["WidgetCore"], path: "Tests/WidgetTestSupport"),
 
         .testTarget(name: "WidgetCoreTests", dependencies: ["WidgetCore", "WidgetTestSupport"]),
+        .testTarget(name: "WidgetsTests", dependencies: ["Widgets", "WidgetCore", "WidgetTestSupport"]),
     ]
 )

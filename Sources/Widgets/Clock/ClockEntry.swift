@@ -1,0 +1,55 @@
+import FoundationEssentials
+import WidgetCore
+
+/// One moment of the clock widget, with its text already laid out for the zone in force.
+public struct ClockEntry: TimelineEntry, Equatable {
+    public var date: Date
+    /// "14:05", "14:05:09", "2:05 PM" or "2:05:09 PM".
+    public var time: String
+    /// "Mon 30 Nov 2026".
+    public var dateLine: String
+    /// The zone's abbreviation at this moment ("CET", "CEST", "UTC").
+    public var zone: String
+
+    public init(date: Date, time: String, dateLine: String, zone: String) {
+        self.date = date
+        self.time = time
+        self.dateLine = dateLine
+        self.zone = zone
+    }
+
+    /// The entry for `date` in `zone`, formatted as `style` says.
+    public init(date: Date, zone: ZoneInfo, style: ClockStyle) {
+        let offset = zone.offset(at: date)
+        let t = CivilTime(unixSeconds: Int64(date.timeIntervalSince1970.rounded(.down)), offset: offset.seconds)
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        var text: String
+        if style.hour24 {
+            text = "\(two(t.hour)):\(two(t.minute))"
+        } else {
+            let h = t.hour % 12 == 0 ? 12 : t.hour % 12
+            text = "\(h):\(two(t.minute))"
+        }
+        if style.seconds { text += ":\(two(t.second))" }
+        if !style.hour24 { text += t.hour < 12 ? " AM" : " PM" }
+        self.init(
+            date: date,
+            time: text,
+            dateLine: "\(CivilTime.weekdayNames[t.weekday]) \(t.day) \(CivilTime.monthNames[t.month - 1]) \(t.year)",
+            zone: offset.abbreviation
+        )
+    }
+}
+
+/// How the clock shows time.
+public struct ClockStyle: Sendable, Equatable {
+    public var seconds: Bool
+    public var hour24: Bool
+    public var showDate: Bool
+
+    public init(seconds: Bool = false, hour24: Bool = true, showDate: Bool = true) {
+        self.seconds = seconds
+        self.hour24 = hour24
+        self.showDate = showDate
+    }
+}

@@ -1,0 +1,95 @@
+import FoundationEssentials
+import Testing
+import WidgetCore
+import Widgets
+
+/// Seconds since 1970 of a UTC date and time.
+private func utc(_ y: Int, _ mo: Int, _ d: Int, _ h: Int, _ mi: Int, _ s: Int = 0) -> Date {
+    Date(timeIntervalSince1970: TimeInterval(CivilTime.days(year: y, month: mo, day: d) * 86_400 + Int64(h * 3600 + mi * 60 + s)))
+}
+
+private let context = TimelineProviderContext(family: .small, size: CellSize(columns: 20, rows: 5))
+
+@Suite("Clock widget")
+struct ClockTests {
+    @Test("civil time matches known dates, weekdays included")
+    func civil() {
+        let t = CivilTime(unixSeconds: Int64(utc(2026, 11, 30, 5, 0).timeIntervalSince1970), offset: 0)
+        #expect(t == CivilTime(unixSeconds: 1_796_014_800, offset: 0))
+        #expect((t.year, t.month, t.day, t.hour, t.weekday) == (2026, 11, 30, 5, 1))
+        let leap = CivilTime(unixSeconds: Int64(utc(2028, 2, 29, 23, 59, 59).timeIntervalSince1970), offset: 0)
+        #expect((leap.month, leap.day, leap.second) == (2, 29, 59))
+        let before1970 = CivilTime(unixSeconds: -1, offset: 0)
+        #expect((before1970.year, before1970.month, before1970.day, before1970.hour, before1970.weekday) == (1969, 12, 31, 23, 3))
+    }
+
+    @Test("Berlin springs forward from 01:59:59 CET to 03:00:00 CEST")
+    func berlinSpring() throws {
+        let zone = try ZoneInfo.load("Europe/Berlin")
+        let style = ClockStyle(seconds: true)
+        let before = ClockEntry(date: utc(2026, 3, 29, 0, 59, 59), zone: zone, style: style)
+        let after = ClockEntry(date: utc(2026, 3, 29, 1, 0, 0), zone: zone, style: style)
+        #expect((before.time, before.zone) == ("01:59:59", "CET"))
+        #expect((after.time, after.zone) == ("03:00:00", "CEST"))
+    }
+
+    @Test("New York falls back: 01:59 EDT is followed by 01:00 EST")
+    func newYorkFall() throws {
+        let zone = try ZoneInfo.load("America/New_York")
+        let provider = ClockProvider(zone: zone, style: ClockStyle(hour24: false), now: { utc(2026, 11, 1, 5, 30) })
+        let entries = provider.entries(from: utc(2026, 11, 1, 5, 30))
+        let labels = entries.map { "\($0.time) \($0.zone)" }
+        #expect(labels[29] == "1:59 AM EDT")
+        #expect(labels[30] == "1:00 AM EST")
+    }
+
+    @Test("dates past the zone file's last transition follow its POSIX rule")
+    func posixRule() throws {
+        let zone = try ZoneInfo.load("Europe/Berlin")
+        #expect(zone.offset(at: utc(2050, 7, 1, 12, 0)).abbreviation == "CEST")
+        #expect(zone.offset(at: utc(2050, 12, 1, 12, 0)).abbreviation == "CET")
+        #expect(zone.offset(at: utc(2050, 3, 27, 0, 59)).seconds == 3600)
+        #expect(zone.offset(at: utc(2050, 3, 27, 1, 0)).seconds == 7200, "last Sunday of March 2050 is the 27th")
+        let sydney = try ZoneInfo.load("Australia/Sydney")
+        #expect(sydney.offset(at: utc(2050, 1, 1, 0, 0)).abbreviation == "AEDT", "a southern-hemisphere rule wraps the year")
+        #expect(sydney.offset(at: utc(2050, 7, 1, 0, 0)).abbreviation == "AEST")
+    }
+
+    @Test("unknown and unsafe zone names are refused with a clear message")
+    func badZones() {
+        #expect(throws: ZoneInfo.LoadError.notFound("Mars/Olympus")) { try ZoneInfo.load("Mars/Olympus") }
+        #expect(throws: ZoneInfo.LoadError.invalidName("../../etc/passwd")) { try ZoneInfo.load("../../etc/passwd") }
+        #expect(ZoneInfo.LoadError.notFound("X/Y").description.contains("unknown time zone 'X/Y'"))
+    }
+
+    @Test("seconds on: 60 entries a second apart from the current second, reload at the end")
+    func secondsTimeline() async throws {
+        let now = utc(2026, 11, 30, 5, 0, 7) + 0.4
+        let provider = ClockProvider(zone: .utc, style: ClockStyle(seconds: true), now: { now })
+        let timeline = try await provider.timeline(in: context)
+        #expect(timeline.entries.count == 60)
+        #expect(timeline.entries.first?.date == utc(2026, 11, 30, 5, 0, 7))
+        #expect(timeline.entries.first?.time == "05:00:07")
+        #expect(timeline.entries.last?.time == "05:01:06")
+        #expect(timeline.policy == .atEnd)
+    }
+
+    @Test("seconds off: one entry per minute boundary for an hour, so nothing wakes in between")
+    func minutesTimeline() async throws {
+        let now = utc(2026, 11, 30, 23, 59, 30)
+        let provider = ClockProvider(zone: .utc, style: ClockStyle(), now: { now })
+        let timeline = try await provider.timeline(in: context)
+        #expect(timeline.entries.count == 60)
+        #expect(timeline.entries.allSatisfy { Int64($0.date.timeIntervalSince1970) % 60 == 0 })
+        #expect(timeline.entries[0].time == "23:59")
+        #expect(timeline.entries[1].time == "00:00")
+        #expect(timeline.entries[1].dateLine == "Tue 1 Dec 2026")
+    }
+
+    @Test("12-hour style shows noon and midnight as 12")
+    func twelveHour() {
+        let style = ClockStyle(hour24: false)
+        #expect(ClockEntry(date: utc(2026, 1, 1, 0, 5), zone: .utc, style: style).time == "12:05 AM")
+        #expect(ClockEntry(date: utc(2026, 1, 1, 12, 5), zone: .utc, style: style).time == "12:05 PM")
+    }
+}
