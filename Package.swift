@@ -17,6 +17,10 @@ let package = Package(
         // The WidgetKit model and the timeline scheduler. No I/O, no terminal.
         .target(name: "WidgetCore"),
 
+        // Cell buffer, display width, drawing, themes, backends (curses, text).
+        // Only the curses backend files import CNcurses.
+        .target(name: "TerminalUI", dependencies: ["CNcurses"]),
+
         // The application: event loop, layout, focus, keymap, config, CLI.
         .target(name: "WidgetHost", dependencies: ["WidgetCore"]),
 
@@ -24,8 +28,9 @@ let package = Package(
         .executableTarget(name: "widgethost", dependencies: ["WidgetHost"]),
 
         // Shared test helpers: manual-clock expectations, fixtures, frame assertions.
-        .target(name: "WidgetTestSupport", dependencies: ["WidgetCore"], path: "Tests/WidgetTestSupport"),
+        .target(name: "WidgetTestSupport", dependencies: ["WidgetCore", "TerminalUI"], path: "Tests/WidgetTestSupport"),
 
         .testTarget(name: "WidgetCoreTests", dependencies: ["WidgetCore", "WidgetTestSupport"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "WidgetTestSupport"]),
     ]
 )
