@@ -27,7 +27,7 @@ public enum ThemeColor: Hashable, Sendable, CustomStringConvertible {
             self = .indexed(8)
         } else if lower.hasPrefix("bright"), let i = Self.names.firstIndex(of: String(lower.dropFirst(6))) {
             self = .indexed(8 + i)
-        } else if let n = Int(lower), (0...255).contains(n) {
+        } else if let n = Int(text), (0...255).contains(n) {
             self = .indexed(n)
         } else {
             return nil
