@@ -17,19 +17,23 @@ let package = Package(
         // The WidgetKit model and the timeline scheduler. No I/O, no terminal.
         .target(name: "WidgetCore"),
 
+        // Cell buffer, display width, drawing, themes, backends (curses, text).
+        .target(name: "TerminalUI", dependencies: ["CNcurses"]),
+
         // Built-in widgets: one folder per widget (entry, provider, view).
-        .target(name: "Widgets", dependencies: ["WidgetCore"]),
+        .target(name: "Widgets", dependencies: ["WidgetCore", "TerminalUI"]),
 
         // The application: event loop, layout, focus, keymap, config, CLI.
-        .target(name: "WidgetHost", dependencies: ["WidgetCore"]),
+        .target(name: "WidgetHost", dependencies: ["WidgetCore", "TerminalUI", "Widgets"]),
 
         // Executables: main.swift only, handing over to their module.
         .executableTarget(name: "widgethost", dependencies: ["WidgetHost"]),
 
         // Shared test helpers: manual-clock expectations, fixtures, frame assertions.
-        .target(name: "WidgetTestSupport", dependencies: ["WidgetCore"], path: "Tests/WidgetTestSupport"),
+        .target(name: "WidgetTestSupport", dependencies: ["WidgetCore", "TerminalUI"], path: "Tests/WidgetTestSupport"),
 
         .testTarget(name: "WidgetCoreTests", dependencies: ["WidgetCore", "WidgetTestSupport"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "WidgetTestSupport"]),
         .testTarget(name: "WidgetsTests", dependencies: ["Widgets", "WidgetCore", "WidgetTestSupport"]),
     ]
 )

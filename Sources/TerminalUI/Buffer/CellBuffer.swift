@@ -1,0 +1,122 @@
+/// A grid of cells that widgets draw into; backends turn it into terminal output.
+///
+/// Every string written goes through `Sanitizer` and `TextNormalizer`, so the buffer never
+/// holds a control character and its widths agree with the terminal's. Wide glyphs keep
+/// two invariants: a wide glyph never crosses the right edge of the clip rectangle (it is
+/// replaced by a space), and overwriting one half of a wide glyph turns the other half into
+/// a space in the same style. Out-of-range writes are ignored. A value type: copy it to keep
+/// the previous frame for `changes(since:)`.
+public struct CellBuffer: Hashable, Sendable {
+    public let width: Int
+    public let height: Int
+    public private(set) var cells: [Cell]
+
+    /// A buffer of `width` × `height` blank cells in `style` (negative sizes count as 0).
+    public init(width: Int, height: Int, style: CellStyle = .plain) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+        cells = Array(repeating: .blank(style), count: self.width * self.height)
+    }
+
+    /// The whole buffer as a rectangle at the origin.
+    public var bounds: Rect { Rect(x: 0, y: 0, width: width, height: height) }
+
+    /// The cell at (x, y). Reading outside the buffer returns a blank cell; writing outside
+    /// is ignored. A written cell's grapheme is normalised to its first glyph (a space when
+    /// none) and goes through the same wide-glyph repair as `write`.
+    public subscript(x: Int, y: Int) -> Cell {
+        get { bounds.contains(x: x, y: y) ? cells[y * width + x] : .blank() }
+        set {
+            let glyph = TextNormalizer.glyphs(of: newValue.grapheme).first ?? Glyph(text: " ", width: 1)
+            put(Cell(glyph.text, style: newValue.style), x: x, y: y, glyphWidth: glyph.width)
+        }
+    }
+
+    /// Sets every cell of `rect` (clipped to the buffer) to `cell`.
+    public mutating func fill(_ rect: Rect, with cell: Cell = .blank()) {
+        let area = rect.intersection(bounds)
+        for y in area.y..<area.maxY {
+            for x in area.x..<area.maxX { put(cell, x: x, y: y, glyphWidth: 1) }
+        }
+    }
+
+    /// Writes `text` on row `y` from column `x`, clipped to `clip` (and the buffer).
+    ///
+    /// The text is sanitised and normalised; glyphs left of `clip` are skipped (a wide glyph
+    /// cut by the left edge leaves a space), a wide glyph that does not fit before the right
+    /// edge becomes a space. Returns the column after the last glyph written or skipped,
+    /// which is where the next write should go (it may lie beyond `clip`).
+    @discardableResult
+    public mutating func write(_ text: String, x: Int, y: Int, style: CellStyle = .plain, clip: Rect? = nil) -> Int {
+        let area = (clip ?? bounds).intersection(bounds)
+        var column = x
+        guard !area.isEmpty, y >= area.y, y < area.maxY else {
+            return x + DisplayWidth.of(text)
+        }
+        for glyph in TextNormalizer.glyphs(of: text) {
+            defer { column += glyph.width }
+            if column >= area.maxX { continue }
+            if column + glyph.width <= area.x { continue }
+            if column < area.x || column + glyph.width > area.maxX {
+                for c in max(column, area.x)..<min(column + glyph.width, area.maxX) {
+                    put(.blank(style), x: c, y: y, glyphWidth: 1)
+                }
+                continue
+            }
+            put(Cell(glyph.text, style: style), x: column, y: y, glyphWidth: glyph.width)
+        }
+        return column
+    }
+
+    /// Sets the style of every cell in `rect` without changing its text.
+    public mutating func setStyle(_ style: CellStyle, in rect: Rect) {
+        let area = rect.intersection(bounds)
+        for y in area.y..<area.maxY {
+            for x in area.x..<area.maxX { cells[y * width + x].style = style }
+        }
+    }
+
+    /// The cells that differ from `previous`, as runs per row, top to bottom.
+    ///
+    /// When the sizes differ every cell is reported (the backend must redraw everything).
+    public func changes(since previous: CellBuffer?) -> [CellRun] {
+        var runs: [CellRun] = []
+        let full = previous.map { $0.width != width || $0.height != height } ?? true
+        for y in 0..<height {
+            var run: CellRun?
+            for x in 0..<width {
+                let i = y * width + x
+                if full || cells[i] != previous!.cells[i] {
+                    if run == nil { run = CellRun(x: x, y: y, cells: []) }
+                    run!.cells.append(cells[i])
+                } else if let finished = run {
+                    runs.append(finished)
+                    run = nil
+                }
+            }
+            if let finished = run { runs.append(finished) }
+        }
+        return runs
+    }
+
+    /// Places a cell whose glyph is `glyphWidth` (1 or 2) columns wide and repairs any
+    /// wide glyph it cuts in half.
+    private mutating func put(_ cell: Cell, x: Int, y: Int, glyphWidth: Int) {
+        guard bounds.contains(x: x, y: y) else { return }
+        let span = (glyphWidth == 2 && x + 1 < width) ? 2 : 1
+        let row = y * width
+        if cells[row + x].isContinuation, x > 0 {
+            cells[row + x - 1] = .blank(cells[row + x - 1].style)
+        }
+        let after = x + span
+        if after < width, cells[row + after].isContinuation {
+            cells[row + after] = .blank(cells[row + after].style)
+        }
+        if glyphWidth == 2 && span == 1 {
+            cells[row + x] = .blank(cell.style)
+            return
+        }
+        cells[row + x] = cell
+        if span == 2 { cells[row + x + 1] = .continuation(cell.style) }
+    }
+}

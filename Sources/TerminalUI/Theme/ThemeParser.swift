@@ -1,0 +1,99 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Validates theme JSON and builds a `Theme`, collecting every problem with its key path.
+enum ThemeParser {
+    static let colourExpectation = #"expected #rrggbb, a colour name, 0-255 or "default""#
+
+    /// Parses theme text; `fallback` supplies roles the file leaves out.
+    static func parse(_ text: String, file: String, fallback: Theme? = .default) throws(ThemeError) -> Theme {
+        try parse(Data(text.utf8), file: file, fallback: fallback)
+    }
+
+    static func parse(_ data: Data, file: String, fallback: Theme? = .default) throws(ThemeError) -> Theme {
+        let root: JSONValue
+        do {
+            root = try JSONValue.parse(data)
+        } catch {
+            throw ThemeError(file: file, message: "not valid JSON (\(Self.reason(error)))")
+        }
+        guard case let .object(top) = root else {
+            throw ThemeError(file: file, message: "expected a JSON object, found \(root)")
+        }
+        var issues: [ThemeError.Issue] = []
+        var name = (file.split(separator: "/").last.map(String.init) ?? file)
+        if name.hasSuffix(".json") { name.removeLast(5) }
+        var colors: [StyleRole: ThemeColor] = [:]
+        var attributes: [StyleRole: CellAttributes] = [:]
+        for key in top.keys.sorted() {
+            let value = top[key]!
+            switch key {
+            case "name", "description":
+                guard case let .string(s) = value else {
+                    issues.append(.init(keyPath: key, message: "expected a string, found \(value)"))
+                    continue
+                }
+                if key == "name" { name = s }
+            case "colors":
+                for (role, item) in roles(value, key: key, issues: &issues) {
+                    if case let .string(s) = item, let color = ThemeColor(parsing: s) {
+                        colors[role] = color
+                    } else if case let .number(n) = item, n == n.rounded(), (0...255).contains(n) {
+                        colors[role] = .indexed(Int(n))
+                    } else {
+                        issues.append(.init(keyPath: "\(key).\(role.rawValue)", message: "\(item) is not a colour (\(colourExpectation))"))
+                    }
+                }
+            case "attributes":
+                for (role, item) in roles(value, key: key, issues: &issues) {
+                    let path = "\(key).\(role.rawValue)"
+                    guard case let .array(list) = item else {
+                        issues.append(.init(keyPath: path, message: "expected an array of attribute names, found \(item)"))
+                        continue
+                    }
+                    var set: CellAttributes = []
+                    for (i, entry) in list.enumerated() {
+                        if case let .string(s) = entry, let found = CellAttributes.named.first(where: { $0.name == s }) {
+                            set.insert(found.value)
+                        } else {
+                            issues.append(.init(keyPath: "\(path)[\(i)]", message: "\(entry) is not an attribute (expected bold, dim, reverse or underline)"))
+                        }
+                    }
+                    attributes[role] = set
+                }
+            default:
+                issues.append(.init(keyPath: key, message: "unknown key (expected name, description, colors, attributes)"))
+            }
+        }
+        guard issues.isEmpty else { throw ThemeError(file: file, issues: issues) }
+        return Theme(name: name, colors: colors, attributes: attributes, fallback: fallback)
+    }
+
+    /// The entries of an object keyed by role names, reporting non-objects and unknown roles.
+    private static func roles(_ value: JSONValue, key: String, issues: inout [ThemeError.Issue]) -> [(StyleRole, JSONValue)] {
+        guard case let .object(entries) = value else {
+            issues.append(.init(keyPath: key, message: "expected an object keyed by role, found \(value)"))
+            return []
+        }
+        var result: [(StyleRole, JSONValue)] = []
+        for roleName in entries.keys.sorted() {
+            if let role = StyleRole(rawValue: roleName) {
+                result.append((role, entries[roleName]!))
+            } else {
+                issues.append(.init(keyPath: "\(key).\(roleName)", message: "unknown role (expected one of \(StyleRole.allCases.map(\.rawValue).joined(separator: ", ")))"))
+            }
+        }
+        return result
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        if case let DecodingError.dataCorrupted(context) = error {
+            let underlying = context.underlyingError.map { " \(String(describing: $0))" } ?? ""
+            return context.debugDescription + underlying
+        }
+        return String(describing: error)
+    }
+}
