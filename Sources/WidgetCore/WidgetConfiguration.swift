@@ -1,17 +1,19 @@
+import FoundationEssentials
+
 /// Everything the host needs to know about one widget kind, as WidgetKit's
 /// `StaticConfiguration`: its kind, name, families, how to make its provider and its view.
 ///
 /// WidgetCore knows nothing of terminals, so the view's output type is a parameter: the
 /// terminal front end uses a type that draws into its cell buffer. `makeProvider` receives
-/// the panel's options (already validated by the config layer) and may throw for options that
-/// only make sense together.
+/// the panel's options (already validated by the config layer) and the host's environment, and
+/// may throw (with a message for the user) for options that only make sense together.
 public struct WidgetConfiguration<View: Sendable>: Sendable {
     /// Stable identifier used in configs and by `WidgetCenter.reloadTimelines(ofKind:)`.
     public var kind: String
     public var displayName: String
     public var description: String
     public var supportedFamilies: [WidgetFamily]
-    public var makeProvider: @Sendable (WidgetOptions) throws -> AnyTimelineProvider
+    public var makeProvider: @Sendable (WidgetOptions, WidgetEnvironment) throws -> AnyTimelineProvider
     /// Turns an entry into what the front end shows.
     public var view: @Sendable (any TimelineEntry, WidgetViewContext) -> View
 
@@ -20,7 +22,7 @@ public struct WidgetConfiguration<View: Sendable>: Sendable {
         displayName: String,
         description: String = "",
         supportedFamilies: [WidgetFamily] = WidgetFamily.allCases,
-        makeProvider: @escaping @Sendable (WidgetOptions) throws -> AnyTimelineProvider,
+        makeProvider: @escaping @Sendable (WidgetOptions, WidgetEnvironment) throws -> AnyTimelineProvider,
         view: @escaping @Sendable (any TimelineEntry, WidgetViewContext) -> View
     ) {
         self.kind = kind
@@ -83,5 +85,25 @@ public struct WidgetViewContext: Sendable, Equatable {
         self.family = family
         self.size = size
         self.isPlaceholder = isPlaceholder
+    }
+}
+
+/// What the host lends a provider: its notion of now and where the widget may keep data.
+public struct WidgetEnvironment: Sendable {
+    /// The host's clock (a fixed moment for snapshots, the wall clock when running).
+    public var now: @Sendable () -> Date
+    /// The process environment (for `TZ` and the like).
+    public var variables: [String: String]
+    /// The state directory (containers live under it); nil when the host runs without one.
+    public var stateDirectory: String?
+    /// Lets a widget ask for reloads (its own kind, or another's).
+    public var center: WidgetCenter
+
+    public init(now: @escaping @Sendable () -> Date, variables: [String: String] = [:], stateDirectory: String? = nil,
+                center: WidgetCenter = WidgetCenter()) {
+        self.now = now
+        self.variables = variables
+        self.stateDirectory = stateDirectory
+        self.center = center
     }
 }
