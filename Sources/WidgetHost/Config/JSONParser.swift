@@ -25,11 +25,11 @@ public struct JSONParser: Sendable {
     /// - Throws: `JSONSyntaxError` for anything that is not exactly one JSON value
     ///   (surrounded by optional whitespace) within the limits.
     public func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
-        var cursor = JSONCursor(bytes: bytes, maximumDepth: maximumDepth)
         if bytes.count > maximumBytes {
             throw JSONSyntaxError(line: 1, column: 1,
                                   message: "document is \(bytes.count) bytes; the limit is \(maximumBytes)")
         }
+        var cursor = JSONCursor(bytes: bytes, maximumDepth: maximumDepth)
         return try cursor.parseDocument()
     }
 
