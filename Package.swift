@@ -35,5 +35,6 @@ let package = Package(
         .testTarget(name: "WidgetCoreTests", dependencies: ["WidgetCore", "WidgetTestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "WidgetTestSupport"]),
         .testTarget(name: "WidgetsTests", dependencies: ["Widgets", "WidgetCore", "WidgetTestSupport"]),
+        .testTarget(name: "WidgetHostTests", dependencies: ["WidgetHost", "WidgetCore", "WidgetTestSupport"]),
     ]
 )

@@ -6,30 +6,80 @@ import Glibc
 public enum WidgetHostCommand {
     public static let version = "0.1.0"
 
-    /// Runs the command with the process arguments and exits with its status.
-    public static func main() -> Never {
-        exit(run(arguments: Array(CommandLine.arguments.dropFirst())))
+    /// Runs the command with the process arguments and environment, writes its output and
+    /// exits with its status.
+    ///
+    /// - Parameter descriptors: the widget kinds the host can build (for `check-config`,
+    ///   `widgets` and `preview`).
+    public static func main(descriptors: [WidgetKindDescriptor] = []) -> Never {
+        let output = run(arguments: Array(CommandLine.arguments.dropFirst()),
+                         environment: .current(), descriptors: descriptors)
+        write(output.standardOutput, to: 1)
+        write(output.standardError, to: 2)
+        exit(output.exitCode)
     }
 
-    static func run(arguments: [String]) -> Int32 {
-        switch arguments.first {
-        case "--version":
-            print("widgethost \(version)")
-            return 0
-        default:
-            print("""
-            widgethost \(version)
+    /// Parses `arguments` (without the program name) and runs the command.
+    ///
+    /// Returns what to print and the exit status rather than printing, so tests can call it.
+    /// Usage errors exit 2 with the message and a pointer to the command's `--help`.
+    public static func run(arguments: [String], environment: HostEnvironment,
+                           descriptors: [WidgetKindDescriptor]) -> CommandOutput {
+        let command: HostCommand
+        do {
+            command = try CommandLineParser.parse(arguments)
+        } catch {
+            return CommandOutput(exitCode: 2, standardError: "\(error)\n")
+        }
+        switch command {
+        case .version:
+            return CommandOutput(exitCode: 0, standardOutput: "widgethost \(version)\n")
+        case .help(let subcommand):
+            return CommandOutput(exitCode: 0, standardOutput: HelpText.text(for: subcommand))
+        case .checkConfig(let path):
+            return CheckConfigCommand.run(path: path, environment: environment, descriptors: descriptors)
+        case .widgets:
+            return WidgetsCommand.run(descriptors: descriptors)
+        case .preview(let options):
+            let validator = ConfigValidator(descriptors: descriptors)
+            let checked = validator.previewPanel(kind: options.kind, family: options.family,
+                                                 options: options.options.map { ($0.name, $0.value) })
+            if !checked.errors.isEmpty {
+                let lines = checked.errors.map { "widgethost preview: \($0)\n" }.joined()
+                return CommandOutput(exitCode: 2, standardError: lines)
+            }
+            return notYetAvailable("preview")
+        case .snapshot:
+            return notYetAvailable("snapshot")
+        case .themes:
+            return notYetAvailable("themes")
+        case .sessions:
+            return notYetAvailable("sessions")
+        case .dashboard:
+            return CommandOutput(exitCode: 0, standardOutput: """
+                widgethost \(version)
 
-            The terminal front end has not landed yet; this build contains the WidgetKit
-            timeline engine (WidgetCore) and its tests. Still to come:
-              widgethost                 run the dashboard
-              widgethost snapshot        render one frame as text
-              widgethost preview KIND    show a widget's timeline entry by entry
-              widgethost check-config    validate a config file
-              widgethost themes          list themes
-              widgethost widgets         list widget kinds
-            """)
-            return arguments.isEmpty || arguments.first == "--help" ? 0 : 2
+                The terminal front end has not landed yet; this build contains the WidgetKit
+                timeline engine (WidgetCore), the config layer and the command line.
+                Try 'widgethost check-config' or 'widgethost --help'.
+
+                """)
+        }
+    }
+
+    static func notYetAvailable(_ name: String) -> CommandOutput {
+        CommandOutput(exitCode: 1, standardError: "widgethost \(name): not available in this build yet\n")
+    }
+
+    static func write(_ text: String, to fd: Int32) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            bytes = bytes.dropFirst(written)
         }
     }
 }

@@ -1,0 +1,39 @@
+/// `widgethost check-config [PATH]`: validates a config file and reports every problem.
+public enum CheckConfigCommand {
+    /// Validates the file at `path`, or the one `ConfigLocator` finds.
+    ///
+    /// Exit 0 with `PATH: ok` and one `PATH: key.path: warning: …` line per warning on
+    /// stdout; or exit 2 with one `PATH: key.path: …` line per error (or one line for an
+    /// unreadable or malformed file) on stderr. With no path and no config file found, it
+    /// says the default dashboard will be used and exits 0.
+    public static func run(path: String?, environment: HostEnvironment,
+                           descriptors: [WidgetKindDescriptor],
+                           isKnownTimeZone: (@Sendable (String) -> Bool)? = nil) -> CommandOutput {
+        let loader = ConfigLoader(validator: ConfigValidator(descriptors: descriptors, isKnownTimeZone: isKnownTimeZone))
+        do throws(ConfigLoadError) {
+            let file: String
+            if let path {
+                guard ConfigFileReader.exists(path) else { throw .notFound(path: path, namedBy: "check-config") }
+                file = path
+            } else {
+                switch try ConfigLocator.locateConfig(explicitPath: nil, environment: environment) {
+                case .file(let found):
+                    file = found
+                case .defaultDashboard(let searched):
+                    let looked = searched.isEmpty ? "" : " (looked for \(searched.joined(separator: ", ")))"
+                    return CommandOutput(exitCode: 0,
+                        standardOutput: "no config file found\(looked); the default dashboard will be used\n")
+                }
+            }
+            let report = try loader.load(path: file)
+            if !report.errors.isEmpty {
+                let lines = report.errors.map { "\(file): \($0)\n" }.joined()
+                return CommandOutput(exitCode: 2, standardError: lines)
+            }
+            let warnings = report.warnings.map { "\(file): \($0.path): warning: \($0.message)\n" }.joined()
+            return CommandOutput(exitCode: 0, standardOutput: "\(file): ok\n" + warnings)
+        } catch {
+            return CommandOutput(exitCode: 2, standardError: "\(error)\n")
+        }
+    }
+}

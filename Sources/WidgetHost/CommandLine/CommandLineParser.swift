@@ -1,0 +1,204 @@
+import WidgetCore
+
+/// Turns `widgethost`'s arguments into a `HostCommand`, per DESIGN.md §4.
+///
+/// Options take their value as the next argument or after `=` (`--size=80x24`); `--`
+/// ends options. `--help`/`-h` anywhere before `--` asks for the help of the command it
+/// follows, whatever else is wrong. Errors are `UsageError`s meaning exit status 2.
+///
+/// ```swift
+/// let command = try CommandLineParser.parse(["snapshot", "--size", "80x24", "--at", "+90s"])
+/// ```
+public enum CommandLineParser {
+    /// Parses the arguments after the program name.
+    public static func parse(_ arguments: [String]) throws(UsageError) -> HostCommand {
+        guard let first = arguments.first else { return .dashboard(DashboardOptions()) }
+        if first == "--version" {
+            guard arguments.count == 1 else { throw UsageError("--version takes no other arguments", subcommand: nil) }
+            return .version
+        }
+        if first.hasPrefix("-") { return try parseDashboard(arguments) }
+        guard let subcommand = Subcommand(rawValue: first) else {
+            let names = Subcommand.allCases.map(\.rawValue)
+            let hint = EditDistance.suggestion(for: first, among: names).map { "; did you mean '\($0)'?" } ?? ""
+            throw UsageError("unknown command '\(String(first.prefix(64)))'" + hint, subcommand: nil)
+        }
+        let rest = Array(arguments.dropFirst())
+        if wantsHelp(rest) { return .help(subcommand == .help ? nil : subcommand) }
+        switch subcommand {
+        case .snapshot: return try parseSnapshot(rest)
+        case .preview: return try parsePreview(rest)
+        case .checkConfig: return try parseCheckConfig(rest)
+        case .themes: return try parseBare(rest, .themes, as: .themes)
+        case .widgets: return try parseBare(rest, .widgets, as: .widgets)
+        case .sessions: return try parseSessions(rest)
+        case .help: return try parseHelp(rest)
+        }
+    }
+
+    static func wantsHelp(_ arguments: [String]) -> Bool {
+        for argument in arguments {
+            if argument == "--" { return false }
+            if argument == "--help" || argument == "-h" { return true }
+        }
+        return false
+    }
+
+    static func parseDashboard(_ arguments: [String]) throws(UsageError) -> HostCommand {
+        if wantsHelp(arguments) { return .help(nil) }
+        var options = DashboardOptions()
+        var scanner = ArgumentScanner(arguments, subcommand: nil,
+                                      valueOptions: ["--config", "--theme", "--state-dir"], flags: ["--debug"])
+        while let token = try scanner.next() {
+            switch token {
+            case .option("--config"): options.configPath = try path(scanner.value(), for: "--config", scanner)
+            case .option("--theme"): options.theme = try path(scanner.value(), for: "--theme", scanner)
+            case .option("--state-dir"): options.stateDirectory = try path(scanner.value(), for: "--state-dir", scanner)
+            case .option("--debug"): options.debug = true
+            case .option(let name): throw scanner.fail("\(name) is not an option of the dashboard")
+            case .positional(let argument):
+                throw scanner.fail("unexpected argument '\(String(argument.prefix(64)))'")
+            }
+        }
+        return .dashboard(options)
+    }
+
+    static func parseSnapshot(_ arguments: [String]) throws(UsageError) -> HostCommand {
+        var options = SnapshotOptions()
+        var scanner = ArgumentScanner(arguments, subcommand: .snapshot,
+                                      valueOptions: ["--config", "--theme", "--state-dir", "--size", "--at", "--wait"],
+                                      flags: ["--color"])
+        while let token = try scanner.next() {
+            switch token {
+            case .option("--config"): options.configPath = try path(scanner.value(), for: "--config", scanner)
+            case .option("--theme"): options.theme = try path(scanner.value(), for: "--theme", scanner)
+            case .option("--state-dir"): options.stateDirectory = try path(scanner.value(), for: "--state-dir", scanner)
+            case .option("--size"):
+                let text = scanner.value()
+                guard let size = TerminalSize(parsing: text) else {
+                    throw scanner.fail("--size expects COLSxROWS with each in \(TerminalSize.bounds.lowerBound)…\(TerminalSize.bounds.upperBound), like 100x30; got '\(String(text.prefix(64)))'")
+                }
+                options.size = size
+            case .option("--at"):
+                let text = scanner.value()
+                guard let time = SnapshotTime(parsing: text) else {
+                    throw scanner.fail("--at expects an ISO 8601 time with Z or an offset (2026-11-30T05:00:00Z) or +N followed by s, m or h (+90s); got '\(String(text.prefix(64)))'")
+                }
+                options.at = time
+            case .option("--wait"):
+                let text = scanner.value()
+                guard text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let seconds = Double(text),
+                      seconds >= 0, seconds <= SnapshotOptions.maximumWait else {
+                    throw scanner.fail("--wait expects seconds from 0 to \(Int(SnapshotOptions.maximumWait)); got '\(String(text.prefix(64)))'")
+                }
+                options.waitSeconds = seconds
+            case .option("--color"): options.color = true
+            case .option(let name): throw scanner.fail("\(name) is not an option of snapshot")
+            case .positional(let argument):
+                throw scanner.fail("unexpected argument '\(String(argument.prefix(64)))'")
+            }
+        }
+        return .snapshot(options)
+    }
+
+    static func parsePreview(_ arguments: [String]) throws(UsageError) -> HostCommand {
+        var kind: String?
+        var family: WidgetFamily?
+        var count: Int?
+        var assignments: [OptionAssignment] = []
+        var scanner = ArgumentScanner(arguments, subcommand: .preview,
+                                      valueOptions: ["--family", "--count", "--option"], flags: [],
+                                      repeatable: ["--option"])
+        while let token = try scanner.next() {
+            switch token {
+            case .option("--family"):
+                let text = scanner.value()
+                guard let parsed = WidgetFamily(rawValue: text) else {
+                    let names = WidgetFamily.allCases.map(\.rawValue)
+                    let hint = EditDistance.suggestion(for: text, among: names).map { "; did you mean '\($0)'?" } ?? ""
+                    throw scanner.fail("--family expects one of \(names.joined(separator: ", ")); got '\(String(text.prefix(64)))'" + hint)
+                }
+                family = parsed
+            case .option("--count"):
+                let text = scanner.value()
+                guard let parsed = Int(text), PreviewOptions.countBounds.contains(parsed) else {
+                    throw scanner.fail("--count expects an integer in \(PreviewOptions.countBounds.lowerBound)…\(PreviewOptions.countBounds.upperBound); got '\(String(text.prefix(64)))'")
+                }
+                count = parsed
+            case .option("--option"):
+                let text = scanner.value()
+                guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+                    throw scanner.fail("--option expects NAME=VALUE; got '\(String(text.prefix(64)))'")
+                }
+                let assignment = OptionAssignment(name: String(text[..<equals]),
+                                                  value: String(text[text.index(after: equals)...]))
+                if assignments.contains(where: { $0.name == assignment.name }) {
+                    throw scanner.fail("option '\(String(assignment.name.prefix(64)))' is given more than once")
+                }
+                assignments.append(assignment)
+            case .option(let name): throw scanner.fail("\(name) is not an option of preview")
+            case .positional(let argument):
+                guard kind == nil else { throw scanner.fail("unexpected argument '\(String(argument.prefix(64)))'") }
+                guard !argument.isEmpty else { throw scanner.fail("KIND is empty") }
+                kind = argument
+            }
+        }
+        guard let kind else { throw scanner.fail("missing the widget KIND (see 'widgethost widgets')") }
+        return .preview(PreviewOptions(kind: kind, family: family, count: count, options: assignments))
+    }
+
+    static func parseCheckConfig(_ arguments: [String]) throws(UsageError) -> HostCommand {
+        var path: String?
+        var scanner = ArgumentScanner(arguments, subcommand: .checkConfig, valueOptions: [], flags: [])
+        while let token = try scanner.next() {
+            switch token {
+            case .option(let name): throw scanner.fail("\(name) is not an option of check-config")
+            case .positional(let argument):
+                guard path == nil else { throw scanner.fail("expects at most one PATH") }
+                guard !argument.isEmpty else { throw scanner.fail("PATH is empty") }
+                path = argument
+            }
+        }
+        return .checkConfig(path: path)
+    }
+
+    static func parseSessions(_ arguments: [String]) throws(UsageError) -> HostCommand {
+        var options = SessionsOptions()
+        var scanner = ArgumentScanner(arguments, subcommand: .sessions, valueOptions: ["--state-dir"], flags: ["--purge"])
+        while let token = try scanner.next() {
+            switch token {
+            case .option("--state-dir"): options.stateDirectory = try path(scanner.value(), for: "--state-dir", scanner)
+            case .option("--purge"): options.purge = true
+            case .option(let name): throw scanner.fail("\(name) is not an option of sessions")
+            case .positional(let argument):
+                throw scanner.fail("unexpected argument '\(String(argument.prefix(64)))'")
+            }
+        }
+        return .sessions(options)
+    }
+
+    static func parseBare(_ arguments: [String], _ subcommand: Subcommand, as command: HostCommand) throws(UsageError) -> HostCommand {
+        var scanner = ArgumentScanner(arguments, subcommand: subcommand, valueOptions: [], flags: [])
+        if let token = try scanner.next() {
+            switch token {
+            case .option(let name): throw scanner.fail("\(name) is not an option of \(subcommand.rawValue)")
+            case .positional(let argument): throw scanner.fail("unexpected argument '\(String(argument.prefix(64)))'")
+            }
+        }
+        return command
+    }
+
+    static func parseHelp(_ arguments: [String]) throws(UsageError) -> HostCommand {
+        guard let topic = arguments.first else { return .help(nil) }
+        guard arguments.count == 1 else { throw UsageError("help expects at most one COMMAND", subcommand: .help) }
+        guard let subcommand = Subcommand(rawValue: topic), subcommand != .help else {
+            throw UsageError("no help for '\(String(topic.prefix(64)))': not a command", subcommand: .help)
+        }
+        return .help(subcommand)
+    }
+
+    static func path(_ text: String, for option: String, _ scanner: ArgumentScanner) throws(UsageError) -> String {
+        guard !text.isEmpty else { throw scanner.fail("\(option) needs a non-empty value") }
+        return text
+    }
+}

@@ -1,0 +1,18 @@
+/// Options of the plain `widgethost` command, which runs the dashboard.
+public struct DashboardOptions: Sendable, Equatable {
+    /// `--config PATH`; nil means the lookup order of `ConfigLocator`.
+    public var configPath: String?
+    /// `--theme NAME|PATH`; overrides the config's theme.
+    public var theme: String?
+    /// `--state-dir DIR`; nil means `ConfigLocator.stateDirectory`'s default.
+    public var stateDirectory: String?
+    /// `--debug`: more detail in the log.
+    public var debug: Bool
+
+    public init(configPath: String? = nil, theme: String? = nil, stateDirectory: String? = nil, debug: Bool = false) {
+        self.configPath = configPath
+        self.theme = theme
+        self.stateDirectory = stateDirectory
+        self.debug = debug
+    }
+}

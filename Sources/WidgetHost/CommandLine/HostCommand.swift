@@ -1,0 +1,24 @@
+/// What the command line asks `widgethost` to do, with typed options.
+///
+/// Produced by `CommandLineParser.parse(_:)`; every case's options have been checked for
+/// form (sizes, dates, families), not yet against files or registered widget kinds.
+public enum HostCommand: Sendable, Equatable {
+    /// `widgethost [--config PATH] [--theme NAME|PATH] [--state-dir DIR] [--debug]`
+    case dashboard(DashboardOptions)
+    /// `widgethost snapshot …`
+    case snapshot(SnapshotOptions)
+    /// `widgethost preview KIND …`
+    case preview(PreviewOptions)
+    /// `widgethost check-config [PATH]`; nil path means the lookup order.
+    case checkConfig(path: String?)
+    /// `widgethost themes`
+    case themes
+    /// `widgethost widgets`
+    case widgets
+    /// `widgethost sessions [--state-dir DIR] [--purge]`
+    case sessions(SessionsOptions)
+    /// `--help` (nil: the main help) or `help [COMMAND]`.
+    case help(Subcommand?)
+    /// `--version`
+    case version
+}

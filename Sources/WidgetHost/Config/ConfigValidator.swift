@@ -1,0 +1,378 @@
+import WidgetCore
+
+/// Checks a parsed config document against the registered widget kinds and builds the
+/// `DashboardConfig`.
+///
+/// Every problem is collected, not just the first, each naming its key path
+/// (`panels[2].options.refreshSeconds`). Unknown keys are errors, with a "did you mean"
+/// suggestion when a known key is close. Options missing from the document get their
+/// defaults; an integer option named `refreshSeconds` below `minimumReloadSeconds` is
+/// raised to it (with a warning when the document gave the value).
+///
+/// Pure and synchronous apart from the time-zone lookup, which is injectable.
+public struct ConfigValidator: Sendable {
+    /// The built-in kind that shows several widgets in one panel, one at a time.
+    public static let stackKind = "stack"
+    /// Most panels a dashboard may have.
+    public static let maximumPanels = 64
+    /// Most widgets one stack may hold.
+    public static let maximumStackPanels = 16
+    /// Longest title, in Unicode scalars.
+    public static let maximumTitleLength = 200
+    /// The family of a stack that does not name one.
+    public static let defaultStackFamily = WidgetFamily.medium
+
+    /// The registered kinds, in registration order (for messages and `widgethost widgets`).
+    public let descriptors: [WidgetKindDescriptor]
+    private let byKind: [String: WidgetKindDescriptor]
+    private let isKnownTimeZone: @Sendable (String) -> Bool
+
+    /// Creates a validator for the given widget kinds.
+    ///
+    /// - Parameters:
+    ///   - descriptors: the kinds the host can build; a repeated kind keeps the first.
+    ///   - isKnownTimeZone: whether a well-formed zone name exists; nil uses the system's tz
+    ///     database (`/usr/share/zoneinfo`).
+    public init(descriptors: [WidgetKindDescriptor],
+                isKnownTimeZone: (@Sendable (String) -> Bool)? = nil) {
+        var byKind: [String: WidgetKindDescriptor] = [:]
+        var kept: [WidgetKindDescriptor] = []
+        for descriptor in descriptors where byKind[descriptor.kind] == nil {
+            byKind[descriptor.kind] = descriptor
+            kept.append(descriptor)
+        }
+        self.descriptors = kept
+        self.byKind = byKind
+        self.isKnownTimeZone = isKnownTimeZone ?? { TimeZoneNames.exists($0) }
+    }
+
+    /// Validates a whole config document.
+    public func validate(_ document: JSONValue) -> ConfigReport {
+        var report = ConfigReport(config: nil, errors: [], warnings: [])
+        let root = ConfigPath.root
+        guard case .object(let object) = document else {
+            report.errors.append(ConfigDiagnostic(path: root,
+                message: "expected an object with 'panels', got \(document.shortDescription)"))
+            return report
+        }
+        reportUnknownKeys(in: object, at: root, allowed: ["theme", "minimumReloadSeconds", "dailyReloadBudget", "panels"],
+                          what: "key", into: &report)
+
+        var theme: String?
+        if let value = object["theme"] {
+            let path = root.appending(key: "theme")
+            switch value {
+            case .null: break
+            case .string(let name) where !name.isEmpty:
+                if let problem = OptionType.string.problem(with: value, isKnownTimeZone: isKnownTimeZone) {
+                    report.errors.append(ConfigDiagnostic(path: path, message: problem))
+                } else {
+                    theme = name
+                }
+            default:
+                report.errors.append(ConfigDiagnostic(path: path,
+                    message: "expected a theme name or path, got \(value.shortDescription)"))
+            }
+        }
+
+        var minimumReloadSeconds = DashboardConfig.defaultMinimumReloadSeconds
+        if let value = object["minimumReloadSeconds"] {
+            if let seconds = integer(value, in: 1...86_400, at: root.appending(key: "minimumReloadSeconds"), into: &report) {
+                minimumReloadSeconds = seconds
+            }
+        }
+
+        var dailyReloadBudget: Int?
+        if let value = object["dailyReloadBudget"], value != .null {
+            dailyReloadBudget = integer(value, in: 1...100_000, orNull: true,
+                                        at: root.appending(key: "dailyReloadBudget"), into: &report)
+        }
+
+        var panels: [PanelConfig] = []
+        let panelsPath = root.appending(key: "panels")
+        switch object["panels"] {
+        case nil:
+            report.errors.append(ConfigDiagnostic(path: panelsPath, message: "missing required key: the list of panels"))
+        case .array(let elements)?:
+            if elements.isEmpty {
+                report.errors.append(ConfigDiagnostic(path: panelsPath, message: "expected at least one panel, got an empty array"))
+            } else if elements.count > Self.maximumPanels {
+                report.errors.append(ConfigDiagnostic(path: panelsPath,
+                    message: "expected at most \(Self.maximumPanels) panels, got \(elements.count)"))
+            } else {
+                for (index, element) in elements.enumerated() {
+                    if let panel = panel(element, at: panelsPath.appending(index: index), stackFamily: nil,
+                                         minimumReloadSeconds: minimumReloadSeconds, into: &report) {
+                        panels.append(panel)
+                    }
+                }
+            }
+        case let other?:
+            report.errors.append(ConfigDiagnostic(path: panelsPath,
+                message: "expected an array of panels, got \(other.shortDescription)"))
+        }
+
+        if report.errors.isEmpty {
+            report.config = DashboardConfig(theme: theme, minimumReloadSeconds: minimumReloadSeconds,
+                                            dailyReloadBudget: dailyReloadBudget, panels: panels)
+        }
+        return report
+    }
+
+    /// Validates options given on the command line (`preview KIND --option K=V`) as if they
+    /// were a panel's `options`, and returns the panel with defaults filled in.
+    ///
+    /// Errors name the option as `options.NAME`. The family defaults to the kind's. Returns
+    /// the panel, or nil and every error.
+    public func previewPanel(kind: String, family: WidgetFamily?,
+                             options: [(name: String, value: String)]) -> (panel: PanelConfig?, errors: [ConfigDiagnostic]) {
+        var report = ConfigReport(config: nil, errors: [], warnings: [])
+        let path = ConfigPath([.key("options")])
+        guard let descriptor = byKind[kind] else {
+            report.errors.append(ConfigDiagnostic(path: ConfigPath([.key("kind")]),
+                message: "unknown widget kind '\(kind)'" + kindHint(for: kind, allowStack: false)))
+            return (nil, report.errors)
+        }
+        let family = family ?? descriptor.defaultFamily
+        if !descriptor.supportedFamilies.contains(family) {
+            report.errors.append(ConfigDiagnostic(path: ConfigPath([.key("family")]),
+                message: "'\(kind)' does not support family '\(family)'; it supports \(Self.list(descriptor.supportedFamilies))"))
+        }
+        var members: [(key: String, value: JSONValue)] = []
+        for (name, text) in options {
+            guard let spec = descriptor.option(named: name) else {
+                members.append((name, .string(text)))
+                continue
+            }
+            guard let value = spec.type.value(fromCommandLine: text) else {
+                report.errors.append(ConfigDiagnostic(path: path.appending(key: name),
+                    message: "expected \(spec.type.expectation), got \(JSONValue.string(text).shortDescription)"))
+                continue
+            }
+            members.append((name, value))
+        }
+        let filled = self.options(.object(JSONObject(members: members)), for: descriptor, at: path,
+                                  minimumReloadSeconds: DashboardConfig.defaultMinimumReloadSeconds, into: &report)
+        guard report.errors.isEmpty, let filled else { return (nil, report.errors) }
+        return (PanelConfig(kind: kind, family: family, options: filled), [])
+    }
+
+    // MARK: Panels
+
+    private func panel(_ value: JSONValue, at path: ConfigPath, stackFamily: WidgetFamily?,
+                       minimumReloadSeconds: Int, into report: inout ConfigReport) -> PanelConfig? {
+        guard case .object(let object) = value else {
+            report.errors.append(ConfigDiagnostic(path: path,
+                message: "expected a panel object with 'kind', got \(value.shortDescription)"))
+            return nil
+        }
+        let errorsBefore = report.errors.count
+        let inStack = stackFamily != nil
+        let allowed = inStack ? ["kind", "title", "options"] : ["kind", "family", "title", "options", "panels"]
+        // Keys with a message of their own below are left out of the generic unknown-key check.
+        let specific: Set<String> = inStack ? ["family", "panels"] : []
+        reportUnknownKeys(in: object, at: path, allowed: allowed, skipping: specific, what: "key", into: &report)
+
+        // kind
+        let kindPath = path.appending(key: "kind")
+        var descriptor: WidgetKindDescriptor?
+        var isStack = false
+        switch object["kind"] {
+        case nil:
+            report.errors.append(ConfigDiagnostic(path: kindPath, message: "missing required key: the widget kind"))
+        case .string(let kind)?:
+            if kind == Self.stackKind {
+                if inStack {
+                    report.errors.append(ConfigDiagnostic(path: kindPath, message: "a stack cannot contain another stack"))
+                } else {
+                    isStack = true
+                }
+            } else if let found = byKind[kind] {
+                descriptor = found
+            } else {
+                report.errors.append(ConfigDiagnostic(path: kindPath,
+                    message: "unknown widget kind \(JSONValue.string(kind).shortDescription)" + kindHint(for: kind, allowStack: !inStack)))
+            }
+        case let other?:
+            report.errors.append(ConfigDiagnostic(path: kindPath,
+                message: "expected a widget kind name, got \(other.shortDescription)"))
+        }
+
+        // family
+        let familyPath = path.appending(key: "family")
+        var family = stackFamily ?? (isStack ? Self.defaultStackFamily : descriptor?.defaultFamily)
+        if let value = object["family"] {
+            if inStack {
+                report.errors.append(ConfigDiagnostic(path: familyPath,
+                    message: "a panel in a stack takes the stack's family; remove 'family'"))
+            } else if case .string(let name) = value, let parsed = WidgetFamily(rawValue: name) {
+                family = parsed
+                if let descriptor, !descriptor.supportedFamilies.contains(parsed) {
+                    report.errors.append(ConfigDiagnostic(path: familyPath,
+                        message: "'\(descriptor.kind)' does not support family '\(name)'; it supports \(Self.list(descriptor.supportedFamilies))"))
+                }
+            } else {
+                let names = WidgetFamily.allCases.map(\.rawValue)
+                var message = "expected one of \(Self.list(WidgetFamily.allCases)), got \(value.shortDescription)"
+                if case .string(let name) = value { message += EditDistance.hint(for: name, among: names) }
+                report.errors.append(ConfigDiagnostic(path: familyPath, message: message))
+            }
+        } else if let stackFamily, let descriptor, !descriptor.supportedFamilies.contains(stackFamily) {
+            report.errors.append(ConfigDiagnostic(path: kindPath,
+                message: "'\(descriptor.kind)' does not support its stack's family '\(stackFamily)'; it supports \(Self.list(descriptor.supportedFamilies))"))
+        }
+
+        // title
+        var title: String?
+        if let value = object["title"] {
+            let titlePath = path.appending(key: "title")
+            if case .string(let text) = value {
+                if text.unicodeScalars.count > Self.maximumTitleLength {
+                    report.errors.append(ConfigDiagnostic(path: titlePath,
+                        message: "expected a title of at most \(Self.maximumTitleLength) characters, got \(text.unicodeScalars.count)"))
+                } else if text.unicodeScalars.contains("\u{0}") {
+                    report.errors.append(ConfigDiagnostic(path: titlePath, message: "expected a title without NUL characters"))
+                } else {
+                    title = text
+                }
+            } else {
+                report.errors.append(ConfigDiagnostic(path: titlePath, message: "expected a string, got \(value.shortDescription)"))
+            }
+        }
+
+        // options (widgets) or panels (stacks)
+        var options: [String: JSONValue] = [:]
+        var children: [PanelConfig] = []
+        let optionsPath = path.appending(key: "options")
+        let panelsPath = path.appending(key: "panels")
+        if isStack {
+            if object.contains("options") {
+                report.errors.append(ConfigDiagnostic(path: optionsPath,
+                    message: "a stack has no options; put options on the panels inside it"))
+            }
+            children = stackChildren(object["panels"], at: panelsPath, family: family ?? Self.defaultStackFamily,
+                                     minimumReloadSeconds: minimumReloadSeconds, into: &report)
+        } else {
+            if object.contains("panels"), !inStack {
+                report.errors.append(ConfigDiagnostic(path: panelsPath,
+                    message: "only a stack has 'panels'; use \"kind\": \"stack\""))
+            } else if object.contains("panels") {
+                report.errors.append(ConfigDiagnostic(path: panelsPath, message: "a stack cannot contain another stack"))
+            }
+            if let descriptor {
+                options = self.options(object["options"] ?? .object(JSONObject()), for: descriptor, at: optionsPath,
+                                       minimumReloadSeconds: minimumReloadSeconds, into: &report) ?? [:]
+            }
+        }
+
+        guard report.errors.count == errorsBefore, let family else { return nil }
+        let kind = isStack ? Self.stackKind : descriptor?.kind ?? ""
+        return PanelConfig(kind: kind, family: family, title: title, options: options, children: children)
+    }
+
+    private func stackChildren(_ value: JSONValue?, at path: ConfigPath, family: WidgetFamily,
+                               minimumReloadSeconds: Int, into report: inout ConfigReport) -> [PanelConfig] {
+        switch value {
+        case nil:
+            report.errors.append(ConfigDiagnostic(path: path, message: "missing required key: the panels of the stack"))
+            return []
+        case .array(let elements)?:
+            if elements.isEmpty {
+                report.errors.append(ConfigDiagnostic(path: path, message: "expected at least one panel in the stack, got an empty array"))
+                return []
+            }
+            if elements.count > Self.maximumStackPanels {
+                report.errors.append(ConfigDiagnostic(path: path,
+                    message: "expected at most \(Self.maximumStackPanels) panels in a stack, got \(elements.count)"))
+                return []
+            }
+            return elements.enumerated().compactMap { index, element in
+                panel(element, at: path.appending(index: index), stackFamily: family,
+                      minimumReloadSeconds: minimumReloadSeconds, into: &report)
+            }
+        case let other?:
+            report.errors.append(ConfigDiagnostic(path: path,
+                message: "expected an array of panels, got \(other.shortDescription)"))
+            return []
+        }
+    }
+
+    // MARK: Options
+
+    /// Checks a panel's `options` object; nil when it is not an object.
+    private func options(_ value: JSONValue, for descriptor: WidgetKindDescriptor, at path: ConfigPath,
+                         minimumReloadSeconds: Int, into report: inout ConfigReport) -> [String: JSONValue]? {
+        guard case .object(let object) = value else {
+            report.errors.append(ConfigDiagnostic(path: path, message: "expected an object of options, got \(value.shortDescription)"))
+            return nil
+        }
+        let names = descriptor.options.map(\.name)
+        for key in object.keys where descriptor.option(named: key) == nil {
+            let known = names.isEmpty ? "'\(descriptor.kind)' has no options"
+                                      : "'\(descriptor.kind)' has " + names.joined(separator: ", ")
+            let hint = EditDistance.suggestion(for: key, among: names).map { "did you mean '\($0)'?" } ?? "(\(known))"
+            report.errors.append(ConfigDiagnostic(path: path.appending(key: key), message: "unknown option; \(hint)"))
+        }
+        var filled: [String: JSONValue] = [:]
+        for spec in descriptor.options {
+            let optionPath = path.appending(key: spec.name)
+            guard let given = object[spec.name] else {
+                if spec.required {
+                    report.errors.append(ConfigDiagnostic(path: optionPath,
+                        message: "missing required option: \(spec.help) (\(spec.type.expectation))"))
+                } else if let defaultValue = spec.defaultValue {
+                    filled[spec.name] = raised(defaultValue, spec: spec, minimum: minimumReloadSeconds,
+                                               at: optionPath, warn: false, into: &report)
+                }
+                continue
+            }
+            if let problem = spec.type.problem(with: given, isKnownTimeZone: isKnownTimeZone) {
+                report.errors.append(ConfigDiagnostic(path: optionPath, message: problem))
+                continue
+            }
+            filled[spec.name] = raised(given, spec: spec, minimum: minimumReloadSeconds,
+                                       at: optionPath, warn: true, into: &report)
+        }
+        return filled
+    }
+
+    /// Raises an integer `refreshSeconds` below the minimum reload interval to it.
+    private func raised(_ value: JSONValue, spec: OptionSpec, minimum: Int, at path: ConfigPath,
+                        warn: Bool, into report: inout ConfigReport) -> JSONValue {
+        guard spec.name == "refreshSeconds", case .integer(let seconds) = value, seconds < minimum else { return value }
+        if warn {
+            report.warnings.append(ConfigDiagnostic(path: path,
+                message: "\(seconds) is below minimumReloadSeconds; raised to \(minimum)"))
+        }
+        return .integer(minimum)
+    }
+
+    // MARK: Helpers
+
+    private func integer(_ value: JSONValue, in range: ClosedRange<Int>, orNull: Bool = false,
+                         at path: ConfigPath, into report: inout ConfigReport) -> Int? {
+        if case .integer(let integer) = value, range.contains(integer) { return integer }
+        let expectation = OptionType.integer(range).expectation + (orNull ? " or null" : "")
+        report.errors.append(ConfigDiagnostic(path: path, message: "expected \(expectation), got \(value.shortDescription)"))
+        return nil
+    }
+
+    private func reportUnknownKeys(in object: JSONObject, at path: ConfigPath, allowed: [String],
+                                   skipping: Set<String> = [], what: String, into report: inout ConfigReport) {
+        for key in object.keys where !allowed.contains(key) && !skipping.contains(key) {
+            let hint = EditDistance.suggestion(for: key, among: allowed).map { "did you mean '\($0)'?" }
+                ?? "expected one of " + allowed.joined(separator: ", ")
+            report.errors.append(ConfigDiagnostic(path: path.appending(key: key), message: "unknown \(what); \(hint)"))
+        }
+    }
+
+    private func kindHint(for kind: String, allowStack: Bool) -> String {
+        let kinds = descriptors.map(\.kind) + (allowStack ? [Self.stackKind] : [])
+        if let suggestion = EditDistance.suggestion(for: kind, among: kinds) { return "; did you mean '\(suggestion)'?" }
+        return kinds.isEmpty ? "; no widget kinds are registered" : "; known kinds: " + kinds.joined(separator: ", ")
+    }
+
+    static func list(_ families: [WidgetFamily]) -> String {
+        families.map(\.rawValue).joined(separator: ", ")
+    }
+}

@@ -1,0 +1,148 @@
+/// The type of a widget option, which says what values the config may give it.
+///
+/// Integer and number ranges are inclusive; use `Int.min`/`Int.max` (or infinities) for an
+/// open end — messages then read `an integer ≥ 1` rather than a range.
+public enum OptionType: Sendable, Equatable {
+    /// Any string up to 4096 characters, without NUL.
+    case string
+    /// An integer written without fraction or exponent, within the range.
+    case integer(ClosedRange<Int>)
+    /// Any number (integer or fractional) within the range.
+    case number(ClosedRange<Double>)
+    /// `true` or `false`.
+    case bool
+    /// One of the given strings (case-sensitive).
+    case oneOf([String])
+    /// An absolute URL `scheme://host…` whose scheme is one of the given ones.
+    case url(schemes: [String])
+    /// An IANA time zone name (`Europe/Paris`), `UTC`/`GMT`, or `local`.
+    case timeZone
+
+    /// What a valid value looks like, for messages and `widgethost widgets`:
+    /// `an integer ≥ 1`, `one of 'metric', 'imperial'`.
+    public var expectation: String {
+        switch self {
+        case .string: return "a string"
+        case .integer(let range): return "an integer" + OptionType.describe(range)
+        case .number(let range):
+            let low = range.lowerBound.isFinite ? Optional(range.lowerBound) : nil
+            let high = range.upperBound.isFinite ? Optional(range.upperBound) : nil
+            switch (low, high) {
+            case let (low?, high?): return "a number in \(OptionType.format(low))…\(OptionType.format(high))"
+            case let (low?, nil): return "a number ≥ \(OptionType.format(low))"
+            case let (nil, high?): return "a number ≤ \(OptionType.format(high))"
+            case (nil, nil): return "a number"
+            }
+        case .bool: return "true or false"
+        case .oneOf(let choices): return "one of " + choices.map { "'\($0)'" }.joined(separator: ", ")
+        case .url(let schemes): return "a URL (" + schemes.joined(separator: " or ") + ")"
+        case .timeZone: return "a time zone name like 'Europe/Paris', 'UTC' or 'local'"
+        }
+    }
+
+    /// Checks `value`; returns nil when it fits, else the message `expected …, got …`.
+    ///
+    /// - Parameter isKnownTimeZone: decides whether a well-formed zone name exists.
+    public func problem(with value: JSONValue, isKnownTimeZone: (String) -> Bool) -> String? {
+        let mismatch = "expected \(expectation), got \(value.shortDescription)"
+        switch (self, value) {
+        case (.string, .string(let text)):
+            if text.unicodeScalars.count > 4096 { return "expected a string of at most 4096 characters, got \(text.unicodeScalars.count)" }
+            if text.unicodeScalars.contains("\u{0}") { return "expected a string without NUL characters" }
+            return nil
+        case (.integer(let range), .integer(let integer)):
+            return range.contains(integer) ? nil : mismatch
+        case (.number(let range), .integer(let integer)):
+            return range.contains(Double(integer)) ? nil : mismatch
+        case (.number(let range), .number(let number)):
+            return range.contains(number) ? nil : mismatch
+        case (.bool, .bool):
+            return nil
+        case (.oneOf(let choices), .string(let text)):
+            return choices.contains(text) ? nil : mismatch + EditDistance.hint(for: text, among: choices)
+        case (.url(let schemes), .string(let text)):
+            return OptionType.isURL(text, schemes: schemes) ? nil : mismatch
+        case (.timeZone, .string(let text)):
+            return OptionType.isWellFormedTimeZone(text) && isKnownTimeZone(text) ? nil : mismatch
+        default:
+            return mismatch
+        }
+    }
+
+    /// Turns a command-line `--option K=V` value into the JSON value it stands for.
+    ///
+    /// Returns nil when the text cannot be one (`ten` for an integer); the result still has
+    /// to pass `problem(with:isKnownTimeZone:)`.
+    public func value(fromCommandLine text: String) -> JSONValue? {
+        switch self {
+        case .string, .oneOf, .url, .timeZone: return .string(text)
+        case .integer: return Int(text).map(JSONValue.integer)
+        case .number:
+            if let integer = Int(text) { return .integer(integer) }
+            guard let number = Double(text), number.isFinite,
+                  text.allSatisfy({ $0.isNumber || "+-.eE".contains($0) }) else { return nil }
+            return .number(number)
+        case .bool:
+            switch text {
+            case "true": return .bool(true)
+            case "false": return .bool(false)
+            default: return nil
+            }
+        }
+    }
+
+    static func describe(_ range: ClosedRange<Int>) -> String {
+        switch (range.lowerBound == Int.min, range.upperBound == Int.max) {
+        case (true, true): return ""
+        case (false, true): return " ≥ \(range.lowerBound)"
+        case (true, false): return " ≤ \(range.upperBound)"
+        case (false, false): return " in \(range.lowerBound)…\(range.upperBound)"
+        }
+    }
+
+    static func format(_ number: Double) -> String {
+        number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+    }
+
+    /// `scheme://authority[/path…]` with a listed scheme, a non-empty host, no spaces or
+    /// control characters, at most 2048 characters.
+    static func isURL(_ text: String, schemes: [String]) -> Bool {
+        guard text.utf8.count <= 2048,
+              !text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }),
+              let separator = text.firstRange(of: "://") else { return false }
+        let scheme = text[..<separator.lowerBound].lowercased()
+        guard schemes.contains(where: { $0.lowercased() == scheme }) else { return false }
+        let rest = text[separator.upperBound...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let hostAndPort = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? ""
+        let host: Substring
+        if hostAndPort.hasPrefix("[") {
+            guard let close = hostAndPort.firstIndex(of: "]") else { return false }
+            host = hostAndPort[hostAndPort.index(after: hostAndPort.startIndex)..<close]
+            let afterHost = hostAndPort[hostAndPort.index(after: close)...]
+            guard afterHost.isEmpty || isPort(afterHost.dropFirst()) && afterHost.first == ":" else { return false }
+        } else {
+            let parts = hostAndPort.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            host = parts[0]
+            if parts.count == 2, !isPort(parts[1]) { return false }
+        }
+        return !host.isEmpty
+    }
+
+    static func isPort(_ text: Substring) -> Bool {
+        !text.isEmpty && text.count <= 5 && text.allSatisfy(\.isASCII) && text.allSatisfy(\.isNumber)
+            && (Int(text) ?? 70000) <= 65535
+    }
+
+    /// Letters, digits, `_+-` in `/`-separated parts, no `.`/`..` parts, at most 64 characters.
+    static func isWellFormedTimeZone(_ text: String) -> Bool {
+        guard !text.isEmpty, text.utf8.count <= 64 else { return false }
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.allSatisfy { part in
+            !part.isEmpty && part.first != "-" && part.unicodeScalars.allSatisfy {
+                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+                    || $0 == "_" || $0 == "+" || $0 == "-"
+            }
+        }
+    }
+}
