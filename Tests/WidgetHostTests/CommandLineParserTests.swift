@@ -1,3 +1,4 @@
+import TerminalUI
 import FoundationEssentials
 import Testing
 import WidgetCore

@@ -1,3 +1,4 @@
+import TerminalUI
 import WidgetCore
 
 /// Turns `widgethost`'s arguments into a `HostCommand`, per DESIGN.md §4.

@@ -1,3 +1,5 @@
+import TerminalUI
+
 /// Options of `widgethost snapshot`, which renders one frame as text.
 public struct SnapshotOptions: Sendable, Equatable {
     /// The frame size used when `--size` is absent.
