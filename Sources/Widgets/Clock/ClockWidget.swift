@@ -1,0 +1,45 @@
+import TerminalUI
+import WidgetCore
+
+/// The `clock` widget: the time in a zone, with or without seconds, 12- or 24-hour, and an
+/// optional date line.
+///
+/// Options: `timeZone` (tz name, default the system's), `seconds` (default false), `hour24`
+/// (default true), `showDate` (default true).
+public enum ClockWidget {
+    public static let kind = "clock"
+
+    public static let configuration = TerminalWidget(
+        kind: kind,
+        displayName: "Clock",
+        description: "The time in a time zone; wakes only when the shown time changes.",
+        supportedFamilies: WidgetFamily.allCases,
+        makeProvider: { options, environment in
+            let zone: ZoneInfo
+            if let name = options.string("timeZone"), name != "local" {
+                zone = try ZoneInfo.load(name)
+            } else {
+                zone = ZoneInfo.local(environment: environment.variables)
+            }
+            let style = ClockStyle(
+                seconds: options.bool("seconds") ?? false,
+                hour24: options.bool("hour24") ?? true,
+                showDate: options.bool("showDate") ?? true
+            )
+            return AnyTimelineProvider(ClockProvider(zone: zone, style: style, now: environment.now))
+        },
+        view: { entry, context in
+            guard let entry = entry as? ClockEntry else { return PanelView { _, _, _ in } }
+            return view(entry, context: context)
+        }
+    )
+
+    static func view(_ entry: ClockEntry, context: WidgetViewContext) -> PanelView {
+        let timeStyle = context.isPlaceholder ? CellStyle(.placeholder) : CellStyle(.accent, .bold)
+        let otherStyle = context.isPlaceholder ? CellStyle(.placeholder) : CellStyle(.muted)
+        var lines: [(String, CellStyle)] = [(entry.time, timeStyle)]
+        if context.size.rows >= 3 { lines.append((entry.dateLine, otherStyle)) }
+        if context.size.rows >= 4 { lines.append((entry.zone, otherStyle)) }
+        return .centeredLines(lines)
+    }
+}

@@ -1,0 +1,36 @@
+import TerminalUI
+import WidgetCore
+
+/// What a widget's view produces for the terminal: a drawing of one entry into a panel's
+/// content area.
+///
+/// Views draw roles, never colours, and only inside the rectangle they are given; the host
+/// draws the border, title and status lines around it.
+public struct PanelView: Sendable {
+    private let body: @Sendable (inout CellBuffer, Rect, GlyphSet) -> Void
+
+    public init(_ body: @escaping @Sendable (inout CellBuffer, Rect, GlyphSet) -> Void) {
+        self.body = body
+    }
+
+    /// Draws into `rect` of `buffer` with `glyphs` (Unicode or ASCII).
+    public func draw(into buffer: inout CellBuffer, in rect: Rect, glyphs: GlyphSet) {
+        guard !rect.isEmpty else { return }
+        body(&buffer, rect, glyphs)
+    }
+
+    /// Lines of text, each with a style, centred vertically and horizontally in the area.
+    public static func centeredLines(_ lines: [(String, CellStyle)]) -> PanelView {
+        PanelView { buffer, rect, glyphs in
+            let shown = Array(lines.prefix(rect.height))
+            let top = rect.y + (rect.height - shown.count) / 2
+            for (i, line) in shown.enumerated() {
+                TextLine(line.0, alignment: .center, style: line.1, glyphs: glyphs)
+                    .draw(into: &buffer, in: Rect(x: rect.x, y: top + i, width: rect.width, height: 1))
+            }
+        }
+    }
+}
+
+/// A widget kind for the terminal host: WidgetCore's configuration with a `PanelView` view.
+public typealias TerminalWidget = WidgetConfiguration<PanelView>
