@@ -56,7 +56,9 @@ public final class CursesBackend: TerminalBackend {
         set_term(screen)
         glyphs = GlyphSet.forLocale(environment: environment)
         var colors = 0
-        if has_colors() {
+        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
+        // start_color would paint everything white on black; with NO_COLOR leave colours alone.
+        if has_colors() && !noColor {
             start_color()
             colors = Int(wh_colors())
         }
