@@ -31,6 +31,7 @@ let package = Package(
         .target(name: "WidgetTestSupport", dependencies: ["WidgetCore", "TerminalUI"], path: "Tests/WidgetTestSupport"),
 
         .testTarget(name: "WidgetCoreTests", dependencies: ["WidgetCore", "WidgetTestSupport"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "WidgetTestSupport"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "WidgetTestSupport"],
+                    exclude: ["Backend/__Snapshots__"]),
     ]
 )
