@@ -33,7 +33,8 @@ let package = Package(
         .target(name: "WidgetTestSupport", dependencies: ["WidgetCore", "TerminalUI"], path: "Tests/WidgetTestSupport"),
 
         .testTarget(name: "WidgetCoreTests", dependencies: ["WidgetCore", "WidgetTestSupport"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "WidgetTestSupport"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "WidgetTestSupport"],
+                    exclude: ["Backend/__Snapshots__"]),
         .testTarget(name: "WidgetsTests", dependencies: ["Widgets", "WidgetCore", "WidgetTestSupport"]),
         .testTarget(name: "WidgetHostTests", dependencies: ["WidgetHost", "WidgetCore", "WidgetTestSupport"]),
     ]

@@ -17,8 +17,13 @@
 #include <ncursesw/curses.h>
 #include <ncursesw/panel.h>
 #include <ncursesw/term.h>
+#include <stdio.h>
+#include <sys/ioctl.h>
 
 static inline WINDOW *wh_stdscr(void) { return stdscr; }
+static inline WINDOW *wh_curscr(void) { return curscr; }
+static inline FILE *wh_stdout(void) { return stdout; }
+static inline FILE *wh_stdin(void) { return stdin; }
 static inline int wh_cols(void) { return COLS; }
 static inline int wh_lines(void) { return LINES; }
 static inline int wh_colors(void) { return COLORS; }
@@ -42,6 +47,24 @@ static inline int wh_put_wch(WINDOW *win, int y, int x, const wchar_t *wch, attr
     cchar_t c;
     if (setcchar(&c, wch, attrs, pair, NULL) == ERR) return ERR;
     return mvwadd_wch(win, y, x, &c);
+}
+
+/// Inserts one wide character at (y, x) without moving the cursor past it: the way to fill
+/// the bottom-right cell of the screen without scrolling.
+static inline int wh_ins_wch(WINDOW *win, int y, int x, const wchar_t *wch, attr_t attrs, short pair) {
+    cchar_t c;
+    if (setcchar(&c, wch, attrs, pair, NULL) == ERR) return ERR;
+    return mvwins_wch(win, y, x, &c);
+}
+
+/// The size of the terminal on `fd` (TIOCGWINSZ; ioctl is variadic, which Swift cannot call).
+/// Returns 0 and sets *rows, *cols on success, -1 otherwise.
+static inline int wh_window_size(int fd, int *rows, int *cols) {
+    struct winsize ws;
+    if (ioctl(fd, TIOCGWINSZ, &ws) != 0 || ws.ws_row == 0 || ws.ws_col == 0) return -1;
+    *rows = ws.ws_row;
+    *cols = ws.ws_col;
+    return 0;
 }
 
 #endif

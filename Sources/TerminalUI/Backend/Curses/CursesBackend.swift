@@ -1,0 +1,239 @@
+import CNcurses
+#if canImport(Glibc)
+import Glibc
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Draws frames on the real terminal with ncursesw, and reads keys from it.
+///
+/// Creating one takes over the terminal: `setlocale(LC_ALL, "")`, `newterm` on stdout/stdin
+/// (never `initscr`, which exits the process on a bad `TERM`), cbreak, noecho, nonl, keypad,
+/// nodelay, `set_escdelay(25)`, hidden cursor, one colour pair per `StyleRole` from the
+/// theme (see `TerminalPalette`; `init_color` is never called). `present` sends only the
+/// cells changed since the previous frame, then one `doupdate`.
+///
+/// Threading: ncurses is not thread-safe. Create, use and end the backend on one thread —
+/// the main actor in the host; the type is deliberately not `Sendable`. Call `end()` (or
+/// let the backend deinit) before printing anything, on every exit path, to restore the
+/// terminal; for Ctrl-Z call `suspend()` before stopping and `resume()` after `SIGCONT`.
+///
+/// ```swift
+/// let terminal = try CursesBackend(theme: theme)
+/// defer { terminal.end() }
+/// var frame = CellBuffer(width: terminal.size.columns, height: terminal.size.rows)
+/// Box(title: "Clock", glyphs: terminal.glyphs).draw(into: &frame, in: frame.bounds)
+/// try terminal.present(frame)
+/// ```
+public final class CursesBackend: TerminalBackend {
+    public private(set) var size: TerminalSize
+    /// The colours the terminal offers (after `NO_COLOR`).
+    public let capability: ColorCapability
+    /// Unicode or ASCII glyphs, from the locale.
+    public let glyphs: GlyphSet
+    /// The theme as mapped to this terminal.
+    public private(set) var palette: TerminalPalette
+
+    private let screen: OpaquePointer
+    private var pairs: [StyleRole: Int16] = [:]
+    private var previous: CellBuffer?
+    private var ended = false
+    private var suspended = false
+
+    /// Takes over the terminal named by `TERM` in `environment`.
+    ///
+    /// Throws `TerminalError` when `TERM` is missing or unknown, or stdin/stdout is not a
+    /// terminal; the terminal is untouched then.
+    public init(theme: Theme, environment: [String: String] = ProcessInfo.processInfo.environment) throws(TerminalError) {
+        setlocale(LC_ALL, "")
+        guard let term = environment["TERM"], !term.isEmpty else { throw .missingTerminalType }
+        guard isatty(0) == 1, isatty(1) == 1 else { throw .notATerminal }
+        guard let screen = newterm(term, wh_stdout(), wh_stdin()) else { throw .unknownTerminalType(term) }
+        self.screen = screen
+        set_term(screen)
+        glyphs = GlyphSet.forLocale(environment: environment)
+        var colors = 0
+        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
+        // start_color would paint everything white on black; with NO_COLOR leave colours alone.
+        if has_colors() && !noColor {
+            start_color()
+            colors = Int(wh_colors())
+        }
+        capability = ColorCapability.detect(terminalName: term, colors: colors, environment: environment)
+        palette = TerminalPalette(theme: theme, capability: capability)
+        size = TerminalSize(columns: Int(wh_cols()), rows: Int(wh_lines()))
+        cbreak()
+        noecho()
+        nonl()
+        intrflush(wh_stdscr(), false)
+        keypad(wh_stdscr(), true)
+        nodelay(wh_stdscr(), true)
+        scrollok(wh_stdscr(), false)
+        leaveok(wh_stdscr(), true)
+        set_escdelay(25)
+        curs_set(0)
+        allocatePairs()
+    }
+
+    deinit { end() }
+
+    /// Switches to another theme; the next `present` redraws everything.
+    public func setTheme(_ theme: Theme) {
+        guard !ended else { return }
+        palette = TerminalPalette(theme: theme, capability: capability)
+        allocatePairs()
+        previous = nil
+    }
+
+    /// Shows `buffer`, sending only the cells that changed since the last call.
+    ///
+    /// Cells outside the screen are skipped (the host should size the buffer from `size`).
+    /// Does nothing after `end()` or while suspended.
+    public func present(_ buffer: CellBuffer) {
+        guard !ended, !suspended else { return }
+        guard let window = wh_stdscr() else { return }
+        if previous == nil || previous?.width != buffer.width || previous?.height != buffer.height {
+            werase(window)
+        }
+        for run in buffer.changes(since: previous) {
+            for (offset, cell) in run.cells.enumerated() where !cell.isContinuation {
+                put(cell, x: run.x + offset, y: run.y, in: window)
+            }
+        }
+        previous = buffer
+        wnoutrefresh(window)
+        doupdate()
+    }
+
+    /// Drains pending input and returns the keys, oldest first (empty when none).
+    ///
+    /// Call when stdin is readable (a Dispatch read source on fd 0): input is non-blocking,
+    /// so this never waits. A `.resize` from curses also updates `size`.
+    public func readKeys() -> [Key] {
+        guard !ended, !suspended else { return [] }
+        var keys: [Key] = []
+        var value: wint_t = 0
+        while true {
+            let result = wget_wch(wh_stdscr(), &value)
+            if result == ERR { break }
+            if result == wh_key_code_yes() {
+                let key = Self.decode(keyCode: Int32(bitPattern: value))
+                if key == .resize { adoptCursesSize() }
+                keys.append(key)
+            } else {
+                keys.append(Key(character: UInt32(value)))
+            }
+        }
+        return keys
+    }
+
+    /// Tells curses the terminal is now `size` (after SIGWINCH); the next `present`
+    /// redraws everything. Safe to call again with the same size.
+    public func resize(to newSize: TerminalSize) {
+        guard !ended, newSize.columns > 0, newSize.rows > 0 else { return }
+        if newSize != size || Int(wh_cols()) != newSize.columns || Int(wh_lines()) != newSize.rows {
+            resizeterm(Int32(newSize.rows), Int32(newSize.columns))
+        }
+        adoptCursesSize()
+    }
+
+    /// Gives the terminal back before the process stops (Ctrl-Z): `endwin`, keeping state.
+    public func suspend() {
+        guard !ended, !suspended else { return }
+        suspended = true
+        endwin()
+    }
+
+    /// Takes the terminal again after `SIGCONT`, picking up a size change and repainting.
+    public func resume() {
+        guard !ended, suspended else { return }
+        suspended = false
+        if let current = Self.windowSize() { resize(to: current) }
+        clearok(wh_curscr(), true)
+        previous = nil
+        wrefresh(wh_stdscr())
+    }
+
+    /// Restores the terminal (`endwin`). Safe to call more than once; the backend is inert
+    /// afterwards.
+    public func end() {
+        guard !ended else { return }
+        ended = true
+        if !suspended { endwin() }
+        delscreen(screen)
+    }
+
+    /// The size of the terminal on `fd` from `ioctl(TIOCGWINSZ)`, or nil when `fd` is not a
+    /// terminal. Use it in a SIGWINCH handler, then call `resize(to:)`.
+    public static func windowSize(fd: Int32 = 1) -> TerminalSize? {
+        var rows: Int32 = 0, columns: Int32 = 0
+        guard wh_window_size(fd, &rows, &columns) == 0 else { return nil }
+        return TerminalSize(columns: Int(columns), rows: Int(rows))
+    }
+
+    /// Maps a curses key code (`KEY_*`) to a `Key`.
+    static func decode(keyCode code: Int32) -> Key {
+        switch code {
+        case KEY_UP: .up
+        case KEY_DOWN: .down
+        case KEY_LEFT: .left
+        case KEY_RIGHT: .right
+        case KEY_PPAGE: .pageUp
+        case KEY_NPAGE: .pageDown
+        case KEY_HOME: .home
+        case KEY_END: .end
+        case KEY_BTAB: .backTab
+        case KEY_ENTER: .enter
+        case KEY_BACKSPACE: .backspace
+        case KEY_DC: .delete
+        case KEY_IC: .insert
+        case wh_key_resize(): .resize
+        case (KEY_F0 + 1)...(KEY_F0 + 63): .function(Int(code - KEY_F0))
+        default: .unknown(code)
+        }
+    }
+
+    private func adoptCursesSize() {
+        size = TerminalSize(columns: Int(wh_cols()), rows: Int(wh_lines()))
+        previous = nil
+    }
+
+    private func allocatePairs() {
+        pairs = [:]
+        guard capability != .none else { return }
+        let defaultsWork = use_default_colors() != ERR
+        let direct = capability == .direct
+        for (index, role) in StyleRole.allCases.enumerated() {
+            let look = palette[role]
+            var fg = look.foreground.cursesNumber(direct: direct)
+            var bg = look.background.cursesNumber(direct: direct)
+            if !defaultsWork {
+                if fg < 0 { fg = 7 }
+                if bg < 0 { bg = 0 }
+            }
+            let pair = Int32(index + 1)
+            if init_extended_pair(pair, fg, bg) != ERR { pairs[role] = Int16(pair) }
+        }
+    }
+
+    private func put(_ cell: Cell, x: Int, y: Int, in window: UnsafeMutablePointer<WINDOW>) {
+        guard x < size.columns, y < size.rows else { return }
+        let look = palette.resolve(cell.style)
+        var attributes = wh_a_normal()
+        if look.attributes.contains(.bold) { attributes |= wh_a_bold() }
+        if look.attributes.contains(.dim) { attributes |= wh_a_dim() }
+        if look.attributes.contains(.reverse) { attributes |= wh_a_reverse() }
+        if look.attributes.contains(.underline) { attributes |= wh_a_underline() }
+        let pair = pairs[cell.style.role] ?? 0
+        var characters = cell.grapheme.unicodeScalars.prefix(5).map { wchar_t(bitPattern: $0.value) }
+        characters.append(0)
+        let width = cell.grapheme.unicodeScalars.first.map(DisplayWidth.of) ?? 1
+        let touchesLastCell = y == size.rows - 1 && x + max(1, width) >= size.columns
+        _ = touchesLastCell
+            ? wh_ins_wch(window, Int32(y), Int32(x), characters, attributes, pair)
+            : wh_put_wch(window, Int32(y), Int32(x), characters, attributes, pair)
+    }
+}
