@@ -20,6 +20,12 @@ let package = Package(
         // The application: event loop, layout, focus, keymap, config, CLI.
         .target(name: "WidgetHost", dependencies: ["WidgetCore"]),
 
+        // Identifier-keyed background transfers: libcurl multi transport (journal to come).
+        //.target(name: "BackgroundSessions", dependencies: ["CCurl"]),
+
+        // HTTP/1.1 server on Glibc sockets (+ the leaderboard game, to come).
+        .target(name: "LeaderboardServer"),
+
         // Executables: main.swift only, handing over to their module.
         .executableTarget(name: "widgethost", dependencies: ["WidgetHost"]),
 
@@ -27,5 +33,7 @@ let package = Package(
         .target(name: "WidgetTestSupport", dependencies: ["WidgetCore"], path: "Tests/WidgetTestSupport"),
 
         .testTarget(name: "WidgetCoreTests", dependencies: ["WidgetCore", "WidgetTestSupport"]),
+
+        .testTarget(name: "LeaderboardServerTests", dependencies: ["LeaderboardServer"]),
     ]
 )
