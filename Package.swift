@@ -21,7 +21,7 @@ let package = Package(
         .target(name: "WidgetHost", dependencies: ["WidgetCore"]),
 
         // Identifier-keyed background transfers: libcurl multi transport (journal to come).
-        //.target(name: "BackgroundSessions", dependencies: ["CCurl"]),
+        .target(name: "BackgroundSessions", dependencies: ["CCurl"]),
 
         // HTTP/1.1 server on Glibc sockets (+ the leaderboard game, to come).
         .target(name: "LeaderboardServer"),
@@ -30,10 +30,11 @@ let package = Package(
         .executableTarget(name: "widgethost", dependencies: ["WidgetHost"]),
 
         // Shared test helpers: manual-clock expectations, fixtures, frame assertions.
-        .target(name: "WidgetTestSupport", dependencies: ["WidgetCore"], path: "Tests/WidgetTestSupport"),
+        .target(name: "WidgetTestSupport", dependencies: ["WidgetCore", "BackgroundSessions"], path: "Tests/WidgetTestSupport"),
 
         .testTarget(name: "WidgetCoreTests", dependencies: ["WidgetCore", "WidgetTestSupport"]),
-
+        .testTarget(name: "BackgroundSessionsTests",
+                    dependencies: ["BackgroundSessions", "LeaderboardServer", "WidgetTestSupport"]),
         .testTarget(name: "LeaderboardServerTests", dependencies: ["LeaderboardServer"]),
     ]
 )
