@@ -26,7 +26,7 @@ enum CurlGlobal {
 /// Conditional requests: the ETag / Last-Modified of the last 200 for a URL are remembered
 /// (in memory, for the life of the transport) and sent back; a 304 ends as `.notModified`.
 public final class CurlTransport: HTTPTransport {
-    enum Command {
+    enum Command: Sendable {
         case start(TransferID, TransferRequest, @Sendable (TransferEvent) -> Void)
         case cancel(TransferID)
         case shutdown
@@ -48,17 +48,16 @@ public final class CurlTransport: HTTPTransport {
     }
 
     public let configuration: CurlTransportConfiguration
-    private let multi: Multi
-    private let shared = Mutex(Shared())
+    private let mailbox: Mailbox
 
     /// Creates the transport and starts its network thread.
     public init(configuration: CurlTransportConfiguration = CurlTransportConfiguration()) throws(CurlTransportError) {
         guard CurlGlobal.initResult == CURLE_OK else { throw .globalInit(Int(CurlGlobal.initResult.rawValue)) }
         guard let handle = curl_multi_init() else { throw .multiInit }
         self.configuration = configuration
-        multi = Multi(handle: handle)
+        mailbox = Mailbox(multi: Multi(handle: handle))
         let loop = NetworkLoop(multi: handle, configuration: configuration)
-        let box = Unmanaged.passRetained(LoopStart(loop: loop, transport: self)).toOpaque()
+        let box = Unmanaged.passRetained(LoopStart(loop: loop, mailbox: mailbox)).toOpaque()
         var thread = pthread_t()
         let rc = pthread_create(&thread, nil, { raw in
             let start = Unmanaged<LoopStart>.fromOpaque(raw!).takeRetainedValue()
@@ -70,17 +69,17 @@ public final class CurlTransport: HTTPTransport {
             curl_multi_cleanup(handle)
             throw .thread(rc)
         }
-        shared.withLock { $0.thread = thread }
+        mailbox.shared.withLock { $0.thread = thread }
     }
 
     deinit { shutdown() }
 
     /// The network thread's kernel thread id (for measuring its wake-ups), once it has started.
-    public var networkThreadID: Int32? { shared.withLock { $0.threadID } }
+    public var networkThreadID: Int32? { mailbox.shared.withLock { $0.threadID } }
 
     @discardableResult
     public func start(_ request: TransferRequest, events: @escaping @Sendable (TransferEvent) -> Void) -> TransferID {
-        let id = shared.withLock { s -> TransferID in
+        let id = mailbox.shared.withLock { s -> TransferID in
             let id = TransferID(rawValue: s.nextID)
             s.nextID += 1
             return id
@@ -99,14 +98,32 @@ public final class CurlTransport: HTTPTransport {
     /// for it. Idempotent; later `start` calls fail at once.
     public func shutdown() {
         _ = send(.shutdown)
-        let thread = shared.withLock { s -> pthread_t? in
+        let thread = mailbox.shared.withLock { s -> pthread_t? in
             defer { s.thread = nil }
             return s.thread
         }
-        if let thread, pthread_self() != thread { pthread_join(thread, nil) }
+        guard let thread else { return }
+        // Called on the network thread itself (last reference dropped in an event callback):
+        // it finishes on its own once the callback returns.
+        if pthread_equal(pthread_self(), thread) != 0 { pthread_detach(thread) } else { pthread_join(thread, nil) }
     }
 
     private func send(_ command: Command) -> Bool {
+        mailbox.send(command)
+    }
+}
+
+/// Commands from callers to the network thread. Owned by the transport and the thread alike,
+/// so the thread never depends on the transport object (whose last reference may be dropped
+/// on any thread).
+final class Mailbox: Sendable {
+    let multi: CurlTransport.Multi
+    let shared = Mutex(CurlTransport.Shared())
+
+    init(multi: CurlTransport.Multi) { self.multi = multi }
+
+    /// Queues a command and wakes the thread; false once the thread has stopped.
+    func send(_ command: CurlTransport.Command) -> Bool {
         shared.withLock { s in
             guard s.running else { return false }
             s.commands.append(command)
@@ -115,14 +132,12 @@ public final class CurlTransport: HTTPTransport {
         }
     }
 
-    // MARK: - Used by the network thread
-
     fileprivate func threadStarted() {
         let tid = wh_gettid()
         shared.withLock { $0.threadID = tid }
     }
 
-    fileprivate func takeCommands() -> [Command] {
+    fileprivate func takeCommands() -> [CurlTransport.Command] {
         shared.withLock { s in
             defer { s.commands = [] }
             return s.commands
@@ -130,7 +145,7 @@ public final class CurlTransport: HTTPTransport {
     }
 
     /// Marks the transport stopped; commands sent after this fail at once.
-    fileprivate func markStopped() -> [Command] {
+    fileprivate func markStopped() -> [CurlTransport.Command] {
         shared.withLock { s in
             s.running = false
             defer { s.commands = [] }
@@ -143,17 +158,16 @@ public final class CurlTransport: HTTPTransport {
 /// `pthread_create`; the loop is used only by that thread from then on.
 private final class LoopStart: @unchecked Sendable {
     let loop: NetworkLoop
-    /// Unowned: the transport's `deinit` joins this thread before the transport goes away.
-    unowned let transport: CurlTransport
+    let mailbox: Mailbox
 
-    init(loop: NetworkLoop, transport: CurlTransport) {
+    init(loop: NetworkLoop, mailbox: Mailbox) {
         self.loop = loop
-        self.transport = transport
+        self.mailbox = mailbox
     }
 
     func run() {
-        transport.threadStarted()
-        loop.run(transport: transport)
+        mailbox.threadStarted()
+        loop.run(mailbox: mailbox)
     }
 }
 
@@ -172,7 +186,7 @@ final class NetworkLoop {
         self.configuration = configuration
     }
 
-    fileprivate func run(transport: CurlTransport) {
+    fileprivate func run(mailbox transport: Mailbox) {
         var stopping = false
         while !stopping {
             for command in transport.takeCommands() {

@@ -36,11 +36,8 @@ final class HTTPConnection {
                 guard respond(to: request, started: started) else { return }
             case .reject(let status, let method, let target):
                 let bytes = Array(HTTPResponse.reasonPhrase(for: status).utf8) + [10]
-                var headers = HTTPHeaders()
-                if status == 405 { headers.add("Allow", method) }
-                _ = sendAll(fd, serialize(status: status, headers: headers, body: bytes, keepAlive: false, head: false))
-                log(method: "-", target: target, status: status, bytes: bytes.count, started: started)
-                _ = method
+                _ = sendAll(fd, serialize(status: status, headers: HTTPHeaders(), body: bytes, keepAlive: false, head: false))
+                log(method: method, target: target, status: status, bytes: bytes.count, started: started)
                 return
             case .timedOut:
                 let bytes = Array("Request Timeout\n".utf8)
