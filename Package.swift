@@ -26,16 +26,26 @@ let package = Package(
         // The application: event loop, layout, focus, keymap, config, CLI.
         .target(name: "WidgetHost", dependencies: ["WidgetCore", "TerminalUI", "Widgets"]),
 
+        // Identifier-keyed background transfers: libcurl multi transport (journal to come).
+        .target(name: "BackgroundSessions", dependencies: ["CCurl"]),
+
+        // HTTP/1.1 server on Glibc sockets (+ the leaderboard game, to come).
+        .target(name: "LeaderboardServer"),
+
         // Executables: main.swift only, handing over to their module.
         .executableTarget(name: "widgethost", dependencies: ["WidgetHost"]),
 
         // Shared test helpers: manual-clock expectations, fixtures, frame assertions.
-        .target(name: "WidgetTestSupport", dependencies: ["WidgetCore", "TerminalUI"], path: "Tests/WidgetTestSupport"),
+        .target(name: "WidgetTestSupport", dependencies: ["WidgetCore", "TerminalUI", "BackgroundSessions"],
+                path: "Tests/WidgetTestSupport"),
 
         .testTarget(name: "WidgetCoreTests", dependencies: ["WidgetCore", "WidgetTestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "WidgetTestSupport"],
                     exclude: ["Backend/__Snapshots__"]),
         .testTarget(name: "WidgetsTests", dependencies: ["Widgets", "WidgetCore", "WidgetTestSupport"]),
         .testTarget(name: "WidgetHostTests", dependencies: ["WidgetHost", "WidgetCore", "WidgetTestSupport"]),
+        .testTarget(name: "BackgroundSessionsTests",
+                    dependencies: ["BackgroundSessions", "LeaderboardServer", "WidgetTestSupport"]),
+        .testTarget(name: "LeaderboardServerTests", dependencies: ["LeaderboardServer"]),
     ]
 )

@@ -3,6 +3,8 @@
 #ifndef WIDGETHOST_CCURL_SHIM_H
 #define WIDGETHOST_CCURL_SHIM_H
 #include <curl/curl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 static inline CURLcode wh_curl_easy_setopt_long(CURL *h, CURLoption o, long v) { return curl_easy_setopt(h, o, v); }
 static inline CURLcode wh_curl_easy_setopt_off(CURL *h, CURLoption o, curl_off_t v) { return curl_easy_setopt(h, o, v); }
@@ -18,4 +20,9 @@ static inline CURLcode wh_curl_easy_getinfo_off(CURL *h, CURLINFO i, curl_off_t 
 static inline CURLcode wh_curl_easy_getinfo_string(CURL *h, CURLINFO i, char **v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLcode wh_curl_easy_getinfo_pointer(CURL *h, CURLINFO i, void **v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLMcode wh_curl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
+/// The calling thread's kernel id (gettid(2); glibc's wrapper needs _GNU_SOURCE).
+static inline int wh_gettid(void) { return (int)syscall(SYS_gettid); }
+typedef size_t (*wh_curl_header_callback)(char *buffer, size_t size, size_t nitems, void *userdata);
+static inline CURLcode wh_curl_easy_setopt_header_callback(CURL *h, wh_curl_header_callback cb) { return curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, cb); }
+static inline CURLcode wh_curl_global_init_default(void) { return curl_global_init(CURL_GLOBAL_DEFAULT); }
 #endif

@@ -1,0 +1,183 @@
+import CCurl
+import Glibc
+
+/// One transfer's state on the network thread: its request, attempts, the running attempt's
+/// easy handle and response, and its temporary file.
+///
+/// Touched only by the network thread (curl calls the callbacks below from inside
+/// `curl_multi_perform` on that thread).
+final class Transfer {
+    let id: TransferID
+    let request: TransferRequest
+    let events: @Sendable (TransferEvent) -> Void
+    let hostKey: String
+    let deadline: ContinuousClock.Instant
+    let maxBodyBytes: Int
+    var attempts = 0
+    var sentValidators = Validators()
+    /// When a retry wait ends (nil: not waiting).
+    var notBefore: ContinuousClock.Instant?
+    var lastRetryAfter: Duration?
+
+    // The running attempt.
+    var easy: UnsafeMutableRawPointer?
+    var headerList: UnsafeMutablePointer<curl_slist>?
+    var attemptTimeout: Duration = .zero
+    let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+
+    // The response of the running attempt (the last one in a redirect chain).
+    var status = 0
+    var reasonPhrase = ""
+    var responseValidators = Validators()
+    var retryAfterValue: String?
+    var contentLength: Int?
+    var bodyTooLarge = false
+    var fileError: String?
+
+    // The temporary body file.
+    var tempPath: String?
+    var tempFD: Int32 = -1
+    var bytesWritten = 0
+
+    init(id: TransferID, request: TransferRequest, hostKey: String, deadline: ContinuousClock.Instant,
+         maxBodyBytes: Int, events: @escaping @Sendable (TransferEvent) -> Void) {
+        self.id = id
+        self.request = request
+        self.hostKey = hostKey
+        self.deadline = deadline
+        self.maxBodyBytes = maxBodyBytes
+        self.events = events
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    }
+
+    deinit {
+        discardTempFile()
+        errorBuffer.deallocate()
+    }
+
+    var errorText: String { String(cString: errorBuffer) }
+
+    func resetResponse() {
+        status = 0
+        reasonPhrase = ""
+        responseValidators = Validators()
+        retryAfterValue = nil
+        contentLength = nil
+    }
+
+    // MARK: - Called from curl's callbacks
+
+    /// A header line (or a status line starting a new response). Returns false to abort.
+    func header(_ line: String) -> Bool {
+        let trimmed = line.trimmingCharacters(in: "\r\n")
+        if trimmed.hasPrefix("HTTP/") {
+            resetResponse()
+            let parts = trimmed.split(separator: " ", maxSplits: 2)
+            status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+            reasonPhrase = parts.count > 2 ? String(parts[2]) : ""
+            return true
+        }
+        guard let colon = trimmed.firstIndex(of: ":") else { return true }
+        let name = trimmed[..<colon].lowercased()
+        let value = String(trimmed[trimmed.index(after: colon)...]).trimmingCharacters(in: " \t")
+        switch name {
+        case "etag": responseValidators.etag = value
+        case "last-modified": responseValidators.lastModified = value
+        case "retry-after": retryAfterValue = value
+        case "content-length":
+            contentLength = Int(value)
+            if (200..<300).contains(status), let length = contentLength, length > maxBodyBytes {
+                bodyTooLarge = true
+                return false
+            }
+        default: break
+        }
+        return true
+    }
+
+    /// Body bytes. Returns false to abort (too large, or the file cannot be written).
+    func body(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        // Bodies of error answers and redirects are not kept.
+        guard (200..<300).contains(status) else { return true }
+        if bytesWritten + bytes.count > maxBodyBytes {
+            bodyTooLarge = true
+            return false
+        }
+        if tempFD < 0 && !openTempFile() { return false }
+        var offset = 0
+        while offset < bytes.count {
+            let n = write(tempFD, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                fileError = "cannot write \(request.directory): \(String(cString: strerror(errno)))"
+                return false
+            }
+            offset += n
+        }
+        bytesWritten += bytes.count
+        return true
+    }
+
+    // MARK: - The temporary file
+
+    func openTempFile() -> Bool {
+        var template = Array((request.directory.hasSuffix("/") ? request.directory : request.directory + "/")
+            .utf8CString.dropLast()) + Array(".\(request.fileName).XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else {
+            fileError = "cannot create a file in \(request.directory): \(String(cString: strerror(errno)))"
+            return false
+        }
+        tempFD = fd
+        tempPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        return true
+    }
+
+    /// fsyncs and renames the body into place; returns an error text or nil.
+    func commitTempFile() -> String? {
+        if tempFD < 0 && !openTempFile() { return fileError }
+        let destination = request.destinationPath
+        if fsync(tempFD) != 0 || close(tempFD) != 0 {
+            let text = "cannot write \(destination): \(String(cString: strerror(errno)))"
+            tempFD = -1
+            discardTempFile()
+            return text
+        }
+        tempFD = -1
+        guard let tempPath, rename(tempPath, destination) == 0 else {
+            let text = "cannot rename into \(destination): \(String(cString: strerror(errno)))"
+            discardTempFile()
+            return text
+        }
+        self.tempPath = nil
+        let dir = open(request.directory, O_RDONLY | O_DIRECTORY)
+        if dir >= 0 {
+            fsync(dir)
+            close(dir)
+        }
+        return nil
+    }
+
+    func discardTempFile() {
+        if tempFD >= 0 { close(tempFD) }
+        tempFD = -1
+        if let tempPath { unlink(tempPath) }
+        tempPath = nil
+        bytesWritten = 0
+    }
+}
+
+// MARK: - curl callbacks (C function pointers; the context is the unretained Transfer)
+
+let curlWriteCallback: wh_curl_data_callback = { pointer, size, count, context in
+    let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+    let length = size * count
+    return transfer.body(UnsafeRawBufferPointer(start: pointer, count: length)) ? length : 0
+}
+
+let curlHeaderCallback: wh_curl_header_callback = { pointer, size, count, context in
+    let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+    let length = size * count
+    let line = String(decoding: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self)
+    return transfer.header(line) ? length : 0
+}

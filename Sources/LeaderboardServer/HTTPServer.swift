@@ -1,0 +1,293 @@
+import Glibc
+import Synchronization
+
+/// A small HTTP/1.1 server: routes by exact path, keep-alive, bounded requests, fault injection.
+///
+/// One thread accepts; each connection is served by its own thread, which holds it only while
+/// the client keeps within `requestTimeout` (per request) and `idleTimeout` (between requests).
+/// Handlers run on connection threads, possibly several at once: they must be thread-safe.
+///
+/// ```swift
+/// let server = HTTPServer(configuration: .init(port: 0))
+/// server.route("/hello") { _ in .text("hi\n") }
+/// let port = try server.start()
+/// defer { server.stop() }
+/// ```
+public final class HTTPServer: Sendable {
+    /// A route's handler: called on a connection thread for every matching request.
+    public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+
+    struct Route: Sendable {
+        var methods: Set<String>
+        var handler: Handler
+    }
+
+    private struct State {
+        var routes: [String: Route] = [:]
+        var listenFD: Int32 = -1
+        var wakeRead: Int32 = -1
+        var wakeWrite: Int32 = -1
+        var acceptThread: pthread_t?
+        var port: UInt16?
+        var started = false
+        var stopping = false
+        var connectionFDs: Set<Int32> = []
+    }
+
+    public let configuration: HTTPServerConfiguration
+    private let accessLog: (@Sendable (AccessLogEntry) -> Void)?
+    private let state = Mutex(State())
+    private let liveConnections = ZeroWaitCounter()
+    private let requestCounter = Atomic<UInt64>(0)
+
+    /// Creates a stopped server.
+    ///
+    /// - Parameter accessLog: called once per answered (or cut-off) request, on a connection
+    ///   thread; keep it quick and thread-safe.
+    public init(configuration: HTTPServerConfiguration = HTTPServerConfiguration(),
+                accessLog: (@Sendable (AccessLogEntry) -> Void)? = nil) {
+        self.configuration = configuration
+        self.accessLog = accessLog
+    }
+
+    deinit { stop() }
+
+    /// Registers `handler` for requests whose path (target without query) is exactly `path`.
+    ///
+    /// Other methods on that path are answered 405 with an `Allow` header. `HEAD` is answered
+    /// from the handler's response without its body. May be called at any time, from any thread;
+    /// a later registration of the same path replaces the earlier one.
+    public func route(_ path: String, methods: Set<String> = ["GET", "HEAD"], _ handler: @escaping Handler) {
+        state.withLock { $0.routes[path] = Route(methods: methods, handler: handler) }
+    }
+
+    /// The bound port once started, else nil.
+    public var port: UInt16? { state.withLock { $0.port } }
+
+    /// Binds, listens and starts accepting; returns the bound port.
+    ///
+    /// Ignores SIGPIPE for the process (answers are sent with MSG_NOSIGNAL too).
+    /// Throws `ServerError` if the address is bad or taken, or if called twice.
+    @discardableResult
+    public func start() throws(ServerError) -> UInt16 {
+        signal(SIGPIPE, SIG_IGN)
+        let started = state.withLock { s -> Bool in
+            defer { s.started = true }
+            return s.started || s.stopping
+        }
+        if started { throw .notStartable }
+
+        let (fd, port) = try Self.listen(host: configuration.host, port: configuration.port)
+        var pipeFDs: [Int32] = [-1, -1]
+        guard pipe(&pipeFDs) == 0 else {
+            let e = errno
+            close(fd)
+            throw .system("pipe2", e)
+        }
+        let (wakeRead, wakeWrite) = (pipeFDs[0], pipeFDs[1])
+        _ = fcntl(wakeRead, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(wakeWrite, F_SETFD, FD_CLOEXEC)
+        state.withLock {
+            $0.listenFD = fd
+            $0.wakeRead = wakeRead
+            $0.wakeWrite = wakeWrite
+            $0.port = port
+        }
+        do {
+            let thread = try startThread(detached: false) { [self] in acceptLoop(listenFD: fd, wakeFD: wakeRead) }
+            state.withLock { $0.acceptThread = thread }
+        } catch {
+            closeListener()
+            throw error
+        }
+        return port
+    }
+
+    /// Stops accepting, cuts every open connection and waits until their threads are done.
+    ///
+    /// Blocks the caller until then (bounded by the handlers still running). Idempotent.
+    public func stop() {
+        let (thread, wakeWrite, fds) = state.withLock { s -> (pthread_t?, Int32, Set<Int32>) in
+            if s.stopping || !s.started { s.stopping = true; return (nil, -1, []) }
+            s.stopping = true
+            let t = s.acceptThread
+            s.acceptThread = nil
+            return (t, s.wakeWrite, s.connectionFDs)
+        }
+        guard wakeWrite >= 0 else { return }
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)
+        if let thread { pthread_join(thread, nil) }
+        for fd in fds { shutdown(fd, Int32(SHUT_RDWR)) }
+        liveConnections.waitForZero()
+        closeListener()
+    }
+
+    private func closeListener() {
+        let fds = state.withLock { s -> [Int32] in
+            defer { s.listenFD = -1; s.wakeRead = -1; s.wakeWrite = -1; s.port = nil }
+            return [s.listenFD, s.wakeRead, s.wakeWrite]
+        }
+        for fd in fds where fd >= 0 { close(fd) }
+    }
+
+    // MARK: - Accepting
+
+    private static func listen(host: String, port: UInt16) throws(ServerError) -> (Int32, UInt16) {
+        var storage = sockaddr_storage()
+        var length: socklen_t
+        let family: Int32
+        var v4 = sockaddr_in()
+        var v6 = sockaddr_in6()
+        if inet_pton(AF_INET, host, &v4.sin_addr) == 1 {
+            family = AF_INET
+            v4.sin_family = sa_family_t(AF_INET)
+            v4.sin_port = port.bigEndian
+            withUnsafeBytes(of: v4) { raw in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: raw) } }
+            length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        } else if inet_pton(AF_INET6, host, &v6.sin6_addr) == 1 {
+            family = AF_INET6
+            v6.sin6_family = sa_family_t(AF_INET6)
+            v6.sin6_port = port.bigEndian
+            withUnsafeBytes(of: v6) { raw in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: raw) } }
+            length = socklen_t(MemoryLayout<sockaddr_in6>.size)
+        } else {
+            throw .badHost(host)
+        }
+        let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw .system("socket", errno) }
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        let bound = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        guard bound == 0 else { let e = errno; close(fd); throw .system("bind", e) }
+        guard Glibc.listen(fd, 512) == 0 else { let e = errno; close(fd); throw .system("listen", e) }
+        length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let named = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard named == 0 else { let e = errno; close(fd); throw .system("getsockname", e) }
+        let boundPort = withUnsafeBytes(of: storage) { raw -> UInt16 in
+            family == AF_INET
+                ? UInt16(bigEndian: raw.load(as: sockaddr_in.self).sin_port)
+                : UInt16(bigEndian: raw.load(as: sockaddr_in6.self).sin6_port)
+        }
+        return (fd, boundPort)
+    }
+
+    private func acceptLoop(listenFD: Int32, wakeFD: Int32) {
+        var fds = [pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
+        while true {
+            let ready = poll(&fds, 2, -1)
+            if ready < 0 && errno == EINTR { continue }
+            if ready < 0 || fds[1].revents != 0 { return }
+            var storage = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let fd = withUnsafeMutablePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(listenFD, $0, &length) }
+            }
+            guard fd >= 0 else { continue }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            let remote = Self.numericAddress(storage)
+            guard liveConnections.increment(limit: configuration.maxConnections) else {
+                _ = sendAll(fd, Array("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
+                close(fd)
+                continue
+            }
+            let admitted = state.withLock { s -> Bool in
+                guard !s.stopping else { return false }
+                s.connectionFDs.insert(fd)
+                return true
+            }
+            guard admitted else {
+                close(fd)
+                liveConnections.decrement()
+                return
+            }
+            var timeout = Self.timeval(configuration.writeTimeout)
+            setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            do {
+                try startThread(detached: true) { [self] in
+                    HTTPConnection(fd: fd, remoteAddress: remote, server: self).run()
+                    connectionEnded(fd)
+                }
+            } catch {
+                connectionEnded(fd)
+            }
+        }
+    }
+
+    private func connectionEnded(_ fd: Int32) {
+        state.withLock { _ = $0.connectionFDs.remove(fd) }
+        close(fd)
+        liveConnections.decrement()
+    }
+
+    private static func numericAddress(_ storage: sockaddr_storage) -> String {
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        withUnsafeBytes(of: storage) { raw in
+            if Int32(storage.ss_family) == AF_INET {
+                var addr = raw.load(as: sockaddr_in.self).sin_addr
+                _ = inet_ntop(AF_INET, &addr, &text, socklen_t(text.count))
+            } else {
+                var addr = raw.load(as: sockaddr_in6.self).sin6_addr
+                _ = inet_ntop(AF_INET6, &addr, &text, socklen_t(text.count))
+            }
+        }
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    static func timeval(_ d: Duration) -> Glibc.timeval {
+        let (s, atto) = d.components
+        return Glibc.timeval(tv_sec: Int(s), tv_usec: Int(atto / 1_000_000_000_000))
+    }
+
+    // MARK: - Used by connections
+
+    var isStopping: Bool { state.withLock { $0.stopping } }
+
+    func lookup(_ path: String) -> Route? { state.withLock { $0.routes[path] } }
+
+    func nextRequestNumber() -> UInt64 { requestCounter.add(1, ordering: .relaxed).oldValue }
+
+    func log(_ entry: AccessLogEntry) { accessLog?(entry) }
+
+    /// Waits for `duration` or until `stop()`, whichever comes first.
+    func pause(_ duration: Duration) {
+        let fd = state.withLock { $0.wakeRead }
+        guard fd >= 0 else { return }
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let deadline = ContinuousClock.now + duration
+        while ContinuousClock.now < deadline {
+            let r = poll(&p, 1, milliseconds(until: deadline))
+            if r != 0 && !(r < 0 && errno == EINTR) { return }
+        }
+    }
+}
+
+/// Milliseconds from now until `deadline`, rounded up, at least 0, at most Int32.max.
+func milliseconds(until deadline: ContinuousClock.Instant) -> Int32 {
+    let left = ContinuousClock.now.duration(to: deadline)
+    if left <= .zero { return 0 }
+    let (s, atto) = left.components
+    let ms = s * 1000 + (atto + 999_999_999_999_999) / 1_000_000_000_000_000
+    return Int32(clamping: ms)
+}
+
+/// Sends every byte (MSG_NOSIGNAL, retrying on EINTR); false on error or send timeout.
+func sendAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+    var offset = 0
+    return bytes.withUnsafeBytes { raw in
+        while offset < raw.count {
+            let n = send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+            if n < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += n
+        }
+        return true
+    }
+}

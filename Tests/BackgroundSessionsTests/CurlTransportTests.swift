@@ -1,0 +1,344 @@
+import BackgroundSessions
+import Glibc
+import LeaderboardServer
+import Synchronization
+import Testing
+
+private let boardBody = Array(#"{"heroes":[{"name":"Spouty"}]}"#.utf8)
+
+@Suite("Curl transport", .serialized)
+struct CurlTransportTests {
+    @Test("a 200 is written to the destination file, with no temporary file left")
+    func downloadsToFile() async throws {
+        let (server, base) = try loopbackServer { $0.route("/board") { _ in .json(boardBody) } }
+        defer { server.stop() }
+        let transport = try loopbackTransport()
+        let dir = ScratchDirectory()
+        let outcome = await run(transport, TransferRequest(url: base + "/board", directory: dir.path, fileName: "board.json"))
+        let file = try #require(outcome.result.file)
+        #expect(file.status == 200 && file.byteCount == boardBody.count && file.attempts == 1)
+        #expect(file.path == dir.path + "/board.json")
+        #expect(file.validators.etag == HTTPResponse.entityTag(for: boardBody))
+        #expect(dir.fileNames == ["board.json"])
+        #expect(dir.contents(of: "board.json") == boardBody)
+    }
+
+    @Test("the ETag of the last 200 is sent back and a 304 is reported as not modified")
+    func conditionalETag() async throws {
+        let seen = Mutex<[String?]>([])
+        let (server, base) = try loopbackServer {
+            $0.route("/board") { request in
+                seen.withLock { $0.append(request.headers["If-None-Match"]) }
+                return .json(boardBody)
+            }
+        }
+        defer { server.stop() }
+        let transport = try loopbackTransport()
+        let dir = ScratchDirectory()
+        let request = TransferRequest(url: base + "/board", directory: dir.path, fileName: "board.json")
+        _ = await run(transport, request)
+        let second = await run(transport, request)
+        let etag = HTTPResponse.entityTag(for: boardBody)
+        #expect(second.result == .notModified(Validators(etag: etag)))
+        #expect(seen.withLock { $0 } == [nil, etag])
+        #expect(dir.fileNames == ["board.json"])
+        #expect(dir.contents(of: "board.json") == boardBody)
+    }
+
+    @Test("Last-Modified is sent back as If-Modified-Since")
+    func conditionalLastModified() async throws {
+        let stamp = "Sun, 06 Nov 1994 08:49:37 GMT"
+        let (server, base) = try loopbackServer {
+            $0.route("/data") { request in
+                if request.headers["If-Modified-Since"] == stamp { return HTTPResponse(status: 304) }
+                return HTTPResponse(headers: HTTPHeaders([("Last-Modified", stamp)]), body: [1, 2, 3])
+            }
+        }
+        defer { server.stop() }
+        let transport = try loopbackTransport()
+        let dir = ScratchDirectory()
+        let request = TransferRequest(url: base + "/data", directory: dir.path, fileName: "data")
+        #expect(await run(transport, request).result.file?.validators == Validators(lastModified: stamp))
+        #expect(await run(transport, request).result == .notModified(Validators(lastModified: stamp)))
+    }
+
+    @Test("a 500 is retried and the following 200 succeeds")
+    func retriesServerError() async throws {
+        let calls = Counter()
+        let (server, base) = try loopbackServer {
+            $0.route("/flaky") { _ in calls.next() == 1 ? .text("boom", status: 500) : .text("fine") }
+        }
+        defer { server.stop() }
+        let transport = try loopbackTransport()
+        let dir = ScratchDirectory()
+        let outcome = await run(transport, TransferRequest(url: base + "/flaky", directory: dir.path, fileName: "f"))
+        #expect(outcome.result.file?.attempts == 2)
+        #expect(outcome.retries == [.retrying(attempt: 1, delay: .milliseconds(7.5), reason: "server answered 500 Internal Server Error")])
+        #expect(dir.contents(of: "f") == Array("fine".utf8))
+        #expect(dir.fileNames == ["f"])
+    }
+
+    @Test("persistent 500s end with a reason naming the status and the tries")
+    func givesUpOnServerError() async throws {
+        let (server, base) = try loopbackServer { $0.route("/down") { _ in .text("boom", status: 500) } }
+        defer { server.stop() }
+        let transport = try loopbackTransport()
+        let dir = ScratchDirectory()
+        let outcome = await run(transport, TransferRequest(url: base + "/down", directory: dir.path, fileName: "f"))
+        let failure = try #require(outcome.result.failure)
+        #expect(failure.kind == .httpStatus(500) && failure.attempts == 3)
+        #expect(failure.reason == "server answered 500 Internal Server Error after 3 tries")
+        #expect(outcome.retries.count == 2)
+        #expect(dir.fileNames.isEmpty)
+    }
+
+    @Test("a 404 is not retried")
+    func notFoundIsFinal() async throws {
+        let (server, base) = try loopbackServer { _ in }
+        defer { server.stop() }
+        let transport = try loopbackTransport()
+        let dir = ScratchDirectory()
+        let failure = try #require(await run(transport, TransferRequest(url: base + "/x", directory: dir.path, fileName: "f")).result.failure)
+        #expect(failure.reason == "server answered 404 Not Found" && failure.attempts == 1)
+    }
+
+    @Test("429 with Retry-After in seconds is honoured")
+    func retryAfterSeconds() async throws {
+        let calls = Counter()
+        let (server, base) = try loopbackServer {
+            $0.route("/busy") { _ in
+                guard calls.next() == 1 else { return .text("ok") }
+                var r = HTTPResponse.text("slow down", status: 429)
+                r.headers.set("Retry-After", "1")
+                return r
+            }
+        }
+        defer { server.stop() }
+        let transport = try loopbackTransport()
+        let dir = ScratchDirectory()
+        let outcome = await run(transport, TransferRequest(url: base + "/busy", directory: dir.path, fileName: "f"))
+        #expect(outcome.result.file?.attempts == 2)
+        #expect(outcome.retries == [.retrying(attempt: 1, delay: .seconds(1), reason: "server answered 429 Too Many Requests")])
+        #expect(outcome.elapsed >= .milliseconds(950))
+    }
+
+    @Test("429 with Retry-After as an HTTP date is honoured")
+    func retryAfterDate() async throws {
+        let calls = Counter()
+        let (server, base) = try loopbackServer {
+            $0.route("/busy") { _ in
+                guard calls.next() == 1 else { return .text("ok") }
+                var r = HTTPResponse.text("slow down", status: 429)
+                r.headers.set("Retry-After", HTTPDate.format(secondsSince1970: HTTPDate.nowSecondsSince1970() + 2))
+                return r
+            }
+        }
+        defer { server.stop() }
+        let transport = try loopbackTransport()
+        let dir = ScratchDirectory()
+        let outcome = await run(transport, TransferRequest(url: base + "/busy", directory: dir.path, fileName: "f"))
+        #expect(outcome.result.file?.attempts == 2)
+        // The date has whole seconds: "2 s ahead" is between 1 and 2 s from now.
+        #expect(outcome.elapsed >= .milliseconds(900))
+        guard case .retrying(_, let delay, _)? = outcome.retries.first else {
+            Issue.record("no retry reported")
+            return
+        }
+        #expect(delay > .milliseconds(900) && delay <= .seconds(2))
+    }
+
+    @Test("an answer slower than the request timeout fails as timed out")
+    func timeout() async throws {
+        let (server, base) = try loopbackServer(faults: { $0.delay = .seconds(5) }) {
+            $0.route("/slow") { _ in .text("late") }
+        }
+        defer { server.stop() }
+        let transport = try loopbackTransport {
+            $0.requestTimeout = .milliseconds(300)
+            $0.retry.maxAttempts = 1
+        }
+        let dir = ScratchDirectory()
+        let outcome = await run(transport, TransferRequest(url: base + "/slow", directory: dir.path, fileName: "f"))
+        let failure = try #require(outcome.result.failure)
+        #expect(failure.kind == .timedOut)
+        #expect(failure.reason == "timed out after 300 ms")
+        #expect(outcome.elapsed < .seconds(3))
+        #expect(dir.fileNames.isEmpty)
+    }
+
+    @Test("a truncated body fails cleanly after the retries and leaves no file")
+    func truncated() async throws {
+        let (server, base) = try loopbackServer(faults: { $0.truncateRate = 1 }) {
+            $0.route("/data") { _ in .text(String(repeating: "x", count: 1000)) }
+        }
+        defer { server.stop() }
+        let transport = try loopbackTransport()
+        let dir = ScratchDirectory()
+        let failure = try #require(await run(transport, TransferRequest(url: base + "/data", directory: dir.path, fileName: "f")).result.failure)
+        #expect(failure.kind == .truncated && failure.attempts == 3)
+        #expect(failure.reason == "connection closed after 500 of 1000 bytes after 3 tries")
+        #expect(dir.fileNames.isEmpty)
+    }
+
+    @Test("an oversized body is refused without retrying and leaves no file")
+    func oversized() async throws {
+        let (server, base) = try loopbackServer { $0.route("/big") { _ in HTTPResponse(body: [UInt8](repeating: 7, count: 4096)) } }
+        defer { server.stop() }
+        let transport = try loopbackTransport { $0.maxBodyBytes = 1024 }
+        let dir = ScratchDirectory()
+        let failure = try #require(await run(transport, TransferRequest(url: base + "/big", directory: dir.path, fileName: "f")).result.failure)
+        #expect(failure.kind == .bodyTooLarge && failure.attempts == 1)
+        #expect(failure.reason == "body larger than 1 KB")
+        #expect(dir.fileNames.isEmpty)
+    }
+
+    @Test("a redirect loop is stopped at the redirect limit")
+    func redirectLoop() async throws {
+        let (server, base) = try loopbackServer {
+            $0.route("/loop") { _ in HTTPResponse(status: 302, headers: HTTPHeaders([("Location", "/loop")])) }
+        }
+        defer { server.stop() }
+        let transport = try loopbackTransport { $0.maxRedirects = 3 }
+        let dir = ScratchDirectory()
+        let failure = try #require(await run(transport, TransferRequest(url: base + "/loop", directory: dir.path, fileName: "f")).result.failure)
+        #expect(failure.kind == .tooManyRedirects)
+        #expect(failure.reason == "stopped after 3 redirects")
+    }
+
+    @Test("a closed port is reported as connection refused after the retries")
+    func connectionRefused() async throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        close(fd)
+        let port = UInt16(bigEndian: addr.sin_port)
+
+        let transport = try loopbackTransport()
+        let dir = ScratchDirectory()
+        let outcome = await run(transport, TransferRequest(url: "http://127.0.0.1:\(port)/", directory: dir.path, fileName: "f"))
+        let failure = try #require(outcome.result.failure)
+        #expect(failure.kind == .connection && failure.attempts == 3)
+        #expect(failure.reason == "connection refused after 3 tries")
+        #expect(outcome.retries.count == 2)
+    }
+
+    @Test("only http and https URLs are accepted")
+    func protocols() async throws {
+        let transport = try loopbackTransport()
+        let dir = ScratchDirectory()
+        for url in ["ftp://127.0.0.1/x", "file:///etc/passwd", "not a url"] {
+            let failure = try #require(await run(transport, TransferRequest(url: url, directory: dir.path, fileName: "f")).result.failure)
+            #expect(failure.kind == .badURL)
+        }
+        #expect(dir.fileNames.isEmpty)
+    }
+
+    @Test("a redirect to another protocol is refused")
+    func redirectProtocol() async throws {
+        let (server, base) = try loopbackServer {
+            $0.route("/away") { _ in HTTPResponse(status: 302, headers: HTTPHeaders([("Location", "file:///etc/passwd")])) }
+        }
+        defer { server.stop() }
+        let transport = try loopbackTransport()
+        let dir = ScratchDirectory()
+        let failure = try #require(await run(transport, TransferRequest(url: base + "/away", directory: dir.path, fileName: "f")).result.failure)
+        #expect(failure.kind == .badURL && failure.attempts == 1)
+        #expect(dir.fileNames.isEmpty)
+    }
+
+    @Test("a transfer cancelled while the server is answering ends as cancelled at once")
+    func cancel() async throws {
+        let (arrivals, arrived) = AsyncStream<Void>.makeStream()
+        let release = Mutex(false)
+        let (server, base) = try loopbackServer {
+            $0.route("/hold") { _ in
+                arrived.yield()
+                // Hold the answer until the test is done (bounded), like a slow server.
+                for _ in 0..<500 where !release.withLock({ $0 }) { usleep(10_000) }
+                return .text("late")
+            }
+        }
+        defer {
+            release.withLock { $0 = true }
+            server.stop()
+        }
+        let transport = try loopbackTransport()
+        let dir = ScratchDirectory()
+        let outcome = await run(transport, TransferRequest(url: base + "/hold", directory: dir.path, fileName: "f")) { id in
+            Task {
+                var iterator = arrivals.makeAsyncIterator()
+                _ = await iterator.next()
+                transport.cancel(id)
+            }
+        }
+        #expect(outcome.result == .cancelled)
+        #expect(outcome.elapsed < .seconds(4))
+        #expect(dir.fileNames.isEmpty)
+    }
+
+    @Test("50 concurrent transfers to one host respect the per-host limit and all succeed")
+    func perHostLimit() async throws {
+        let load = Mutex((current: 0, peak: 0))
+        let (server, base) = try loopbackServer {
+            $0.route("/item") { request in
+                load.withLock { $0.current += 1; $0.peak = max($0.peak, $0.current) }
+                usleep(20_000)  // server-side work, so that requests overlap
+                load.withLock { $0.current -= 1 }
+                return .text(request.query ?? "")
+            }
+        }
+        defer { server.stop() }
+        let transport = try loopbackTransport { $0.maxConcurrentPerHost = 4 }
+        let dir = ScratchDirectory()
+        let path = dir.path
+        let results = await withTaskGroup(of: TransferResult.self) { group in
+            for i in 0..<50 {
+                group.addTask {
+                    await run(transport, TransferRequest(url: base + "/item?\(i)", directory: path, fileName: "item\(i)")).result
+                }
+            }
+            return await group.reduce(into: [TransferResult]()) { $0.append($1) }
+        }
+        #expect(results.allSatisfy { $0.file != nil })
+        #expect(dir.fileNames.count == 50)
+        #expect(dir.contents(of: "item17") == Array("17".utf8))
+        let peak = load.withLock { $0.peak }
+        #expect(peak <= 4)
+        #expect(peak >= 2)
+    }
+
+    @Test("the network thread does not wake while nothing is in flight")
+    func idleThreadSleeps() async throws {
+        let (server, base) = try loopbackServer { $0.route("/board") { _ in .json(boardBody) } }
+        defer { server.stop() }
+        let transport = try loopbackTransport()
+        let dir = ScratchDirectory()
+        for _ in 0..<3 {
+            _ = await run(transport, TransferRequest(url: base + "/board", directory: dir.path, fileName: "board.json"))
+        }
+        let tid = try #require(transport.networkThreadID)
+        #expect(waitUntilBlockedInPoll(thread: tid))
+        let before = try #require(contextSwitches(thread: tid))
+        // Measurement window: nothing is awaited here, the point is that nothing happens.
+        try await Task.sleep(for: .seconds(1))
+        let after = try #require(contextSwitches(thread: tid))
+        #expect(after == before)
+        // And it still wakes for new work.
+        #expect(await run(transport, TransferRequest(url: base + "/board", directory: dir.path, fileName: "board.json")).result
+                == .notModified(Validators(etag: HTTPResponse.entityTag(for: boardBody))))
+        #expect(contextSwitches(thread: tid)! > after)
+    }
+
+    @Test("after shutdown, new transfers fail at once")
+    func shutdown() async throws {
+        let transport = try loopbackTransport()
+        transport.shutdown()
+        let dir = ScratchDirectory()
+        let failure = try #require(await run(transport, TransferRequest(url: "http://127.0.0.1:1/", directory: dir.path, fileName: "f")).result.failure)
+        #expect(failure.reason == "the transport was shut down")
+    }
+}
