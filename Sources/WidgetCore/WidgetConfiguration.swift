@@ -16,6 +16,8 @@ public struct WidgetConfiguration<View: Sendable>: Sendable {
     public var makeProvider: @Sendable (WidgetOptions, WidgetEnvironment) throws -> AnyTimelineProvider
     /// Turns an entry into what the front end shows.
     public var view: @Sendable (any TimelineEntry, WidgetViewContext) -> View
+    /// Handlers for background-session events, tried in order (see `onBackgroundSessionEvents`).
+    public var backgroundSessionHandlers: [BackgroundSessionEventsHandler] = []
 
     public init(
         kind: String,
@@ -31,6 +33,66 @@ public struct WidgetConfiguration<View: Sendable>: Sendable {
         self.supportedFamilies = supportedFamilies
         self.makeProvider = makeProvider
         self.view = view
+    }
+}
+
+extension WidgetConfiguration {
+    /// Handles the events of background sessions whose identifier is `identifier`, as
+    /// WidgetKit's `onBackgroundURLSessionEvents(matching:_:)`.
+    ///
+    /// The handler receives the session identifier and a completion. It should get (or
+    /// re-create) its session by that identifier so the session manager can deliver the
+    /// delegate callbacks, save what it needs, reload through `WidgetCenter`, and then call the
+    /// completion — only then are the events acknowledged in the journal. A host killed before
+    /// the completion delivers the events again on its next start.
+    public func onBackgroundSessionEvents(
+        matching identifier: String,
+        _ handler: @escaping BackgroundSessionEventsHandler.Handler
+    ) -> Self {
+        var copy = self
+        copy.backgroundSessionHandlers.append(BackgroundSessionEventsHandler(matcher: .identifier(identifier), handler: handler))
+        return copy
+    }
+
+    /// Handles the events of background sessions whose identifier satisfies `predicate`.
+    public func onBackgroundSessionEvents(
+        matching predicate: @escaping @Sendable (String) -> Bool,
+        _ handler: @escaping BackgroundSessionEventsHandler.Handler
+    ) -> Self {
+        var copy = self
+        copy.backgroundSessionHandlers.append(BackgroundSessionEventsHandler(matcher: .predicate(predicate), handler: handler))
+        return copy
+    }
+
+    /// The first handler that matches `identifier`, if any.
+    public func backgroundSessionHandler(for identifier: String) -> BackgroundSessionEventsHandler? {
+        backgroundSessionHandlers.first { $0.matches(identifier) }
+    }
+}
+
+/// A widget's handler for the events of matching background sessions.
+public struct BackgroundSessionEventsHandler: Sendable {
+    /// Receives the session identifier and the completion to call once the events are handled.
+    public typealias Handler = @Sendable (_ identifier: String, _ completion: @escaping @Sendable () -> Void) -> Void
+
+    public enum Matcher: Sendable {
+        case identifier(String)
+        case predicate(@Sendable (String) -> Bool)
+    }
+
+    public var matcher: Matcher
+    public var handler: Handler
+
+    public init(matcher: Matcher, handler: @escaping Handler) {
+        self.matcher = matcher
+        self.handler = handler
+    }
+
+    public func matches(_ identifier: String) -> Bool {
+        switch matcher {
+        case .identifier(let id): id == identifier
+        case .predicate(let p): p(identifier)
+        }
     }
 }
 

@@ -77,7 +77,7 @@ struct CommandLineParserTests {
         #expect(TerminalSize(parsing: "100x30") == TerminalSize(columns: 100, rows: 30))
         #expect(TerminalSize(parsing: "1x1") == TerminalSize(columns: 1, rows: 1))
         #expect(TerminalSize(parsing: "1000x1000") == TerminalSize(columns: 1000, rows: 1000))
-        for bad in ["0x30", "1001x30", "100x", "x30", "100X30", "100x30x2", "-1x5", "+5x5", "100 x30", ""] {
+        for bad in ["0x30", "1001x30", "100x", "x30", "100x30x2", "-1x5", "+5x5", "100 x30", ""] {
             #expect(TerminalSize(parsing: bad) == nil, "\(bad)")
         }
     }

@@ -13,7 +13,7 @@ public struct TerminalSize: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses `COLSxROWS` (`100x30`); nil when malformed or outside `bounds`.
     public init?(parsing text: String) {
-        let parts = text.split(separator: "x", omittingEmptySubsequences: false)
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2,
               parts.allSatisfy({ !$0.isEmpty && $0.count <= 4 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
               let columns = Int(parts[0]), let rows = Int(parts[1]),
