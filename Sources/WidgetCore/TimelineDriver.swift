@@ -90,6 +90,11 @@ public final class TimelineDriver {
         tick()
     }
 
+    /// Applies new rules (a reloaded config) to reloads scheduled from now on.
+    public func updateConfiguration(_ configuration: SchedulerConfiguration) {
+        scheduler.updateConfiguration(configuration)
+    }
+
     public func setAutomaticReloadsPaused(_ paused: Bool) {
         scheduler.setAutomaticReloadsPaused(paused)
         tick()

@@ -11,7 +11,7 @@ public enum WidgetHostCommand {
     ///
     /// - Parameter descriptors: the widget kinds the host can build (for `check-config`,
     ///   `widgets` and `preview`).
-    public static func main(descriptors: [WidgetKindDescriptor] = []) -> Never {
+    public static func main(descriptors: [WidgetKindDescriptor] = WidgetCatalog.builtin.descriptors) -> Never {
         let output = run(arguments: Array(CommandLine.arguments.dropFirst()),
                          environment: .current(), descriptors: descriptors)
         write(output.standardOutput, to: 1)
@@ -55,15 +55,10 @@ public enum WidgetHostCommand {
             return notYetAvailable("themes")
         case .sessions:
             return notYetAvailable("sessions")
-        case .dashboard:
-            return CommandOutput(exitCode: 0, standardOutput: """
-                widgethost \(version)
-
-                The terminal front end has not landed yet; this build contains the WidgetKit
-                timeline engine (WidgetCore), the config layer and the command line.
-                Try 'widgethost check-config' or 'widgethost --help'.
-
-                """)
+        case .dashboard(let options):
+            return MainActor.assumeIsolated {
+                DashboardRunner(options: options, environment: environment, catalog: WidgetCatalog.builtin).run()
+            }
         }
     }
 

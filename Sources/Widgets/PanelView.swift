@@ -8,8 +8,12 @@ import WidgetCore
 /// draws the border, title and status lines around it.
 public struct PanelView: Sendable {
     private let body: @Sendable (inout CellBuffer, Rect, GlyphSet) -> Void
+    /// Rows the view would use if it had them (e.g. a long list); the host scrolls a zoomed
+    /// panel through that many. nil: the view fits itself to any height.
+    public let contentHeight: Int?
 
-    public init(_ body: @escaping @Sendable (inout CellBuffer, Rect, GlyphSet) -> Void) {
+    public init(contentHeight: Int? = nil, _ body: @escaping @Sendable (inout CellBuffer, Rect, GlyphSet) -> Void) {
+        self.contentHeight = contentHeight
         self.body = body
     }
 

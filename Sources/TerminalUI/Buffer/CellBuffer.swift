@@ -120,3 +120,35 @@ public struct CellBuffer: Hashable, Sendable {
         if span == 2 { cells[row + x + 1] = .continuation(cell.style) }
     }
 }
+
+extension CellBuffer {
+    /// Copies the cells of `source` inside `sourceRect` to this buffer with their top-left
+    /// corner at (`x`, `y`), clipped to `clip` (and the buffer).
+    ///
+    /// Wide glyphs stay whole: one whose second half would fall outside the clip becomes a
+    /// space, like `write`. Used to show a window of a taller off-screen drawing (scrolling).
+    public mutating func copy(_ source: CellBuffer, from sourceRect: Rect, toX x: Int, y: Int, clip: Rect? = nil) {
+        let area = (clip ?? bounds).intersection(bounds)
+        let from = sourceRect.intersection(source.bounds)
+        for sy in from.y..<from.maxY {
+            let dy = y + sy - sourceRect.y
+            guard dy >= area.y, dy < area.maxY else { continue }
+            for sx in from.x..<from.maxX {
+                let dx = x + sx - sourceRect.x
+                guard dx >= area.x, dx < area.maxX else { continue }
+                let cell = source[sx, sy]
+                if cell.isContinuation {
+                    // Its lead glyph was cut off on the left edge of the source window.
+                    if sx == from.x { self[dx, dy] = .blank(cell.style) }
+                    continue
+                }
+                let wide = sx + 1 < source.width && source[sx + 1, sy].isContinuation
+                if wide && dx + 1 >= area.maxX {
+                    self[dx, dy] = .blank(cell.style)
+                } else {
+                    self[dx, dy] = cell
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,263 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import FoundationEssentials
+import TerminalUI
+import WidgetCore
+import Widgets
+
+/// Runs the dashboard in the real terminal: one serial loop on the main queue.
+///
+/// Everything arrives as an event on the main queue — keys (a read source on stdin), resizes
+/// (SIGWINCH), signals (TERM, INT, HUP, TSTP), the one-shot timeline wake-up, provider answers,
+/// `WidgetCenter` requests and config-file changes (inotify) — and the loop sleeps in between:
+/// no polling, no frame rate. Frames are coalesced: however many changes one turn brings, one
+/// `render()` and one `doupdate` follow.
+@MainActor
+final class DashboardRunner {
+    private let options: DashboardOptions
+    private let environment: HostEnvironment
+    private let catalog: WidgetCatalog
+    private var terminal: CursesBackend!
+    private var dashboard: Dashboard!
+    private var log: HostLog?
+    private var configPath: String?
+    private var sources: [any DispatchSourceProtocol] = []
+    private var framePending = false
+    private var configWatch: ConfigWatcher?
+
+    init(options: DashboardOptions, environment: HostEnvironment, catalog: WidgetCatalog) {
+        self.options = options
+        self.environment = environment
+        self.catalog = catalog
+    }
+
+    /// Sets everything up and runs until quit; returns only on a start-up error (exit code and
+    /// message), otherwise exits the process itself.
+    func run() -> CommandOutput {
+        // Everything that can fail with a message does so before curses takes the screen.
+        let config: DashboardConfig
+        do throws(ConfigLoadError) {
+            switch try ConfigLocator.locateConfig(explicitPath: options.configPath, environment: environment) {
+            case .file(let path):
+                configPath = path
+                let report = try ConfigLoader(validator: ConfigValidator(descriptors: catalog.descriptors)).load(path: path)
+                guard let loaded = report.config else {
+                    return CommandOutput(exitCode: 2, standardError: report.errors.map { "\(path): \($0)\n" }.joined())
+                }
+                config = loaded
+            case .defaultDashboard:
+                config = DashboardBuilder.defaultConfig
+            }
+        } catch {
+            return CommandOutput(exitCode: 2, standardError: "widgethost: \(error)\n")
+        }
+        let themeLoader = ThemeLoader(environment: environment.variables)
+        let theme: Theme
+        do {
+            theme = try themeLoader.load(options.theme ?? config.theme ?? "default")
+        } catch {
+            return CommandOutput(exitCode: 2, standardError: "widgethost: \(error)\n")
+        }
+        let stateDirectory: String
+        do throws(ConfigLoadError) {
+            stateDirectory = try ConfigLocator.stateDirectory(explicitPath: options.stateDirectory, environment: environment)
+        } catch {
+            return CommandOutput(exitCode: 2, standardError: "widgethost: \(error)\n")
+        }
+        guard Self.makeDirectories(stateDirectory) else {
+            return CommandOutput(exitCode: 1, standardError: "widgethost: cannot create the state directory \(stateDirectory): \(String(cString: strerror(errno)))\n")
+        }
+        log = HostLog(path: stateDirectory + "/widgethost.log", debug: options.debug)
+        log?.info("starting widgethost \(WidgetHostCommand.version); config: \(configPath ?? "default dashboard")")
+
+        // Signals are handled on the loop: ignore their default actions first.
+        for sig in [SIGTERM, SIGINT, SIGHUP, SIGWINCH, SIGTSTP, SIGPIPE] { signal(sig, SIG_IGN) }
+
+        do {
+            terminal = try CursesBackend(theme: theme, environment: environment.variables)
+        } catch {
+            return CommandOutput(exitCode: 1, standardError: "widgethost: \(error)\n")
+        }
+
+        let clock = SystemClock(queue: .main)
+        let driver = TimelineDriver(
+            clock: clock,
+            configuration: Self.schedulerConfiguration(config),
+            center: WidgetCenter.shared,
+            hop: { body in DispatchQueue.main.async { MainActor.assumeIsolated { body() } } }
+        )
+        let themes = Self.themeCycle(current: theme, loader: themeLoader)
+        dashboard = Dashboard(driver: driver, size: terminal.size, glyphs: terminal.glyphs, themes: themes.list,
+                              environment: environment.variables)
+        dashboard.onFrameNeeded = { [weak self] in self?.scheduleFrame() }
+        dashboard.onQuit = { [weak self] in self?.quit(status: 0) }
+        dashboard.onThemeChange = { [weak self] theme in
+            self?.terminal.setTheme(theme)
+            self?.scheduleFrame()
+        }
+        dashboard.selectTheme(at: themes.index)
+        dashboard.setPanels(DashboardBuilder.panels(for: config, catalog: catalog, driver: driver,
+                                                    environment: widgetEnvironment(driver, stateDirectory: stateDirectory)))
+        installSources(stateDirectory: stateDirectory)
+        present()
+        dispatchMain()
+    }
+
+    // MARK: Frames
+
+    private func scheduleFrame() {
+        guard !framePending else { return }
+        framePending = true
+        DispatchQueue.main.async {
+            MainActor.assumeIsolated {
+                self.framePending = false
+                self.present()
+            }
+        }
+    }
+
+    private func present() {
+        terminal.present(dashboard.render())
+    }
+
+    // MARK: Events
+
+    private func installSources(stateDirectory: String) {
+        let input = DispatchSource.makeReadSource(fileDescriptor: 0, queue: .main)
+        input.setEventHandler { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                for key in self.terminal.readKeys() {
+                    if key == .resize {
+                        self.dashboard.resize(to: self.terminal.size)
+                    }
+                    self.dashboard.handle(key)
+                }
+            }
+        }
+        add(input)
+        onSignal(SIGWINCH) { runner in
+            if let size = CursesBackend.windowSize(fd: 1) {
+                runner.terminal.resize(to: size)
+                runner.dashboard.resize(to: runner.terminal.size)
+                runner.scheduleFrame()
+            }
+        }
+        onSignal(SIGTERM) { runner in runner.quit(status: 0) }
+        onSignal(SIGINT) { runner in runner.quit(status: 0) }
+        onSignal(SIGHUP) { runner in
+            runner.log?.info("SIGHUP: reloading the config")
+            runner.reloadConfig()
+        }
+        onSignal(SIGTSTP) { runner in runner.suspend() }
+        if let configPath {
+            configWatch = ConfigWatcher(path: configPath, queue: .main) { [weak self] in
+                MainActor.assumeIsolated {
+                    self?.log?.info("config file changed: reloading")
+                    self?.reloadConfig()
+                }
+            }
+            if configWatch == nil { log?.error("cannot watch \(configPath) for changes; SIGHUP still reloads it") }
+        }
+    }
+
+    private func onSignal(_ number: Int32, _ action: @escaping @MainActor (DashboardRunner) -> Void) {
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+        source.setEventHandler { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                action(self)
+            }
+        }
+        add(source)
+    }
+
+    private func add(_ source: any DispatchSourceProtocol) {
+        source.resume()
+        sources.append(source)
+    }
+
+    /// Ctrl-Z: give the terminal back, stop, and take it again on `fg`.
+    private func suspend() {
+        log?.debug("suspending (SIGTSTP)")
+        terminal.suspend()
+        signal(SIGTSTP, SIG_DFL)
+        kill(getpid(), SIGTSTP)
+        // Execution continues here after SIGCONT.
+        signal(SIGTSTP, SIG_IGN)
+        terminal.resume()
+        if let size = CursesBackend.windowSize(fd: 1) { terminal.resize(to: size) }
+        dashboard.resize(to: terminal.size)
+        present()
+    }
+
+    private func reloadConfig() {
+        guard let configPath else {
+            dashboard.notice = nil
+            return
+        }
+        do throws(ConfigLoadError) {
+            let report = try ConfigLoader(validator: ConfigValidator(descriptors: catalog.descriptors)).load(path: configPath)
+            guard let config = report.config else {
+                let first = report.errors.first.map { "\($0)" } ?? "invalid"
+                let more = report.errors.count > 1 ? " (+\(report.errors.count - 1) more)" : ""
+                dashboard.notice = "config not reloaded: \(first)\(more)"
+                for error in report.errors { log?.error("\(configPath): \(error)") }
+                return
+            }
+            let driver = dashboard.driver
+            driver.updateConfiguration(Self.schedulerConfiguration(config))
+            if let name = options.theme ?? config.theme, let theme = try? ThemeLoader(environment: environment.variables).load(name) {
+                terminal.setTheme(theme)
+            }
+            dashboard.setPanels(DashboardBuilder.panels(for: config, catalog: catalog, driver: driver,
+                                                        environment: widgetEnvironment(driver, stateDirectory: nil)))
+            dashboard.notice = nil
+            log?.info("config reloaded: \(config.panels.count) panels")
+        } catch {
+            dashboard.notice = "config not reloaded: \(error)"
+            log?.error("\(error)")
+        }
+    }
+
+    private func quit(status: Int32) -> Never {
+        for source in sources { source.cancel() }
+        terminal.end()
+        log?.info("exiting with status \(status)")
+        exit(status)
+    }
+
+    // MARK: Helpers
+
+    private func widgetEnvironment(_ driver: TimelineDriver, stateDirectory: String?) -> WidgetEnvironment {
+        let clock = driver.clock
+        return WidgetEnvironment(now: { clock.now }, variables: environment.variables,
+                                 stateDirectory: stateDirectory, center: driver.center)
+    }
+
+    static func schedulerConfiguration(_ config: DashboardConfig) -> SchedulerConfiguration {
+        SchedulerConfiguration(minimumReloadInterval: TimeInterval(config.minimumReloadSeconds),
+                               dailyReloadBudget: config.dailyReloadBudget)
+    }
+
+    /// The built-in themes plus the one in use (if it is a user theme), for `t`.
+    static func themeCycle(current: Theme, loader: ThemeLoader) -> (list: [Theme], index: Int) {
+        var list = Theme.builtinNames.compactMap { Theme.builtin(named: $0) }
+        if let index = list.firstIndex(of: current) { return (list, index) }
+        list.insert(current, at: 0)
+        return (list, 0)
+    }
+
+    /// `mkdir -p` with mode 0700 for directories it creates.
+    static func makeDirectories(_ path: String) -> Bool {
+        var current = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            current += "/" + part
+            if mkdir(current, 0o700) != 0 && errno != EEXIST { return false }
+        }
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+}

@@ -1,0 +1,156 @@
+import FoundationEssentials
+import TerminalUI
+import WidgetCore
+import Widgets
+
+extension Dashboard {
+    /// Draws the whole frame: panels (or the zoomed one), the status bar, the help overlay,
+    /// or the "terminal too small" notice.
+    func render() -> CellBuffer {
+        var buffer = CellBuffer(width: size.columns, height: size.rows)
+        let now = driver.clock.now
+        if isTooSmall {
+            drawTooSmall(into: &buffer)
+            return buffer
+        }
+        if isZoomed, let panel = focusedPanel {
+            drawPanel(panel, in: panelArea, focused: true, now: now, scroll: scrollOffset, into: &buffer)
+        } else {
+            for (index, (panel, frame)) in zip(panels, frames).enumerated() {
+                drawPanel(panel, in: frame, focused: index == focus, now: now, scroll: 0, into: &buffer)
+            }
+        }
+        drawStatusBar(into: &buffer, now: now)
+        if isHelpShown { drawHelp(into: &buffer) }
+        return buffer
+    }
+
+    private func drawPanel(_ panel: DashboardPanel, in frame: Rect, focused: Bool, now: Date, scroll: Int, into buffer: inout CellBuffer) {
+        Box(title: panel.title, focused: focused, glyphs: glyphs).draw(into: &buffer, in: frame)
+        if let error = panel.setupError {
+            let inner = Box.inner(of: frame)
+            PanelView.centeredLines([(error, CellStyle(.negative))]).draw(into: &buffer, in: inner, glyphs: glyphs)
+            return
+        }
+        let rects = contentRects(for: panel, in: frame)
+        var footer: String?
+        for (member, rect) in zip(panel.members, rects) {
+            if panel.members.count > 1 {
+                TextLine(member.title, style: CellStyle(.title), glyphs: glyphs)
+                    .draw(into: &buffer, in: Rect(x: rect.x, y: rect.y - 1, width: rect.width, height: 1))
+            }
+            let status = driver.status(of: member.id)
+            let entry = status?.entry ?? driver.placeholder(for: member.id)
+            guard let entry else { continue }
+            let context = WidgetViewContext(family: panel.family, size: CellSize(columns: rect.width, rows: rect.height),
+                                            isPlaceholder: status?.entry == nil)
+            let view = member.widget.view(entry, context)
+            if scroll > 0 || view.contentHeight.map({ $0 > rect.height }) == true {
+                drawScrolled(view, in: rect, scroll: scroll, into: &buffer)
+            } else {
+                view.draw(into: &buffer, in: rect, glyphs: glyphs)
+            }
+            if footer == nil, let status { footer = Self.footer(for: status, now: now, glyphs: glyphs) }
+        }
+        if let footer, frame.height >= 3, frame.width >= 8 {
+            let line = Rect(x: frame.x + 2, y: frame.maxY - 1, width: frame.width - 4, height: 1)
+            let text = DisplayWidth.truncate(" \(footer) ", toWidth: line.width, ellipsis: glyphs.ellipsis)
+            buffer.write(text, x: line.x, y: line.y, style: CellStyle(.warning), clip: line)
+        }
+    }
+
+    /// Draws a view taller than its area into an off-screen buffer and shows the window at
+    /// `scroll` (clamped so the last line can reach the bottom).
+    private func drawScrolled(_ view: PanelView, in rect: Rect, scroll: Int, into buffer: inout CellBuffer) {
+        let height = max(rect.height, min(view.contentHeight ?? rect.height, 10_000))
+        var offscreen = CellBuffer(width: rect.width, height: height)
+        view.draw(into: &offscreen, in: offscreen.bounds, glyphs: glyphs)
+        let top = min(scroll, max(0, height - rect.height))
+        buffer.copy(offscreen, from: Rect(x: 0, y: top, width: rect.width, height: rect.height), toX: rect.x, y: rect.y, clip: rect)
+    }
+
+    /// The warning shown on a panel's bottom border when its last reload failed: the reason
+    /// and the age of the data still shown.
+    static func footer(for status: TimelineScheduler.Status, now: Date, glyphs: GlyphSet) -> String? {
+        guard let failure = status.lastFailure else { return nil }
+        var text = (glyphs.isUnicode ? "⚠ " : "! ") + failure.message
+        if let success = status.lastSuccess {
+            text += (glyphs.isUnicode ? " · " : " - ") + "data \(age(from: success, to: now)) old"
+        }
+        return text
+    }
+
+    /// An age at minute resolution ("<1m", "4m", "2h 5m", "3d"), so it changes no more often
+    /// than the status clock wakes.
+    static func age(from then: Date, to now: Date) -> String {
+        let minutes = max(0, Int(now.timeIntervalSince(then)) / 60)
+        switch minutes {
+        case 0: return "<1m"
+        case ..<60: return "\(minutes)m"
+        case ..<(48 * 60): return minutes % 60 == 0 ? "\(minutes / 60)h" : "\(minutes / 60)h \(minutes % 60)m"
+        default: return "\(minutes / 1440)d"
+        }
+    }
+
+    private func drawStatusBar(into buffer: inout CellBuffer, now: Date) {
+        guard size.rows >= 1 else { return }
+        let row = Rect(x: 0, y: size.rows - 1, width: size.columns, height: 1)
+        buffer.fill(row, with: .blank(CellStyle(.statusBar)))
+        let separator = " \(glyphs.vertical) "
+        var left = " widgethost"
+        if isPaused { left += separator + "paused" }
+        if let panel = focusedPanel { left += separator + panel.title }
+        if isZoomed { left += " (zoomed, Esc back)" }
+        let right = "\(statusTime)  ? help  q quit "
+        let rightWidth = DisplayWidth.of(right)
+        buffer.write(right, x: row.maxX - rightWidth, y: row.y, style: CellStyle(.statusText), clip: row)
+        let leftArea = Rect(x: 0, y: row.y, width: max(0, row.width - rightWidth - 1), height: 1)
+        var x = buffer.write(DisplayWidth.truncate(left, toWidth: leftArea.width, ellipsis: glyphs.ellipsis),
+                             x: 0, y: row.y, style: CellStyle(.statusText, .bold), clip: leftArea)
+        if let notice, x + 4 < leftArea.maxX {
+            x = buffer.write(separator, x: x, y: row.y, style: CellStyle(.statusText), clip: leftArea)
+            let text = DisplayWidth.truncate(notice, toWidth: leftArea.maxX - x, ellipsis: glyphs.ellipsis)
+            buffer.write(text, x: x, y: row.y, style: CellStyle(.warning, .bold), clip: leftArea)
+        }
+    }
+
+    static let helpLines: [(String, String)] = [
+        ("Tab / Shift-Tab", "next / previous panel"),
+        ("arrows, h j k l", "move focus"),
+        ("Enter", "zoom the focused panel"),
+        ("Esc", "back from zoom"),
+        ("↑ ↓ PgUp PgDn", "scroll when zoomed"),
+        ("r", "reload the focused panel"),
+        ("R", "reload every panel"),
+        ("t", "next theme"),
+        ("p", "pause / resume automatic reloads"),
+        ("?", "this help (any key closes)"),
+        ("q, Ctrl-C", "quit"),
+    ]
+
+    private func drawHelp(into buffer: inout CellBuffer) {
+        let keyWidth = Self.helpLines.map { DisplayWidth.of($0.0) }.max() ?? 0
+        let textWidth = Self.helpLines.map { DisplayWidth.of($0.1) }.max() ?? 0
+        let width = min(size.columns, keyWidth + textWidth + 7)
+        let height = min(max(0, size.rows - 1), Self.helpLines.count + 2)
+        let frame = Rect(x: (size.columns - width) / 2, y: max(0, (size.rows - 1 - height) / 2), width: width, height: height)
+        Box(title: "Keys", focused: true, glyphs: glyphs).draw(into: &buffer, in: frame)
+        let inner = Box.inner(of: frame).inset(left: 1, right: 1)
+        for (i, line) in Self.helpLines.prefix(inner.height).enumerated() {
+            let row = Rect(x: inner.x, y: inner.y + i, width: inner.width, height: 1)
+            let after = buffer.write(line.0, x: row.x, y: row.y, style: CellStyle(.accent, .bold), clip: row)
+            let column = max(after + 1, row.x + keyWidth + 2)
+            buffer.write(DisplayWidth.truncate(line.1, toWidth: max(0, row.maxX - column), ellipsis: glyphs.ellipsis),
+                         x: column, y: row.y, clip: row)
+        }
+    }
+
+    private func drawTooSmall(into buffer: inout CellBuffer) {
+        let lines: [(String, CellStyle)] = [
+            ("terminal too small", CellStyle(.warning, .bold)),
+            ("\(size.columns)x\(size.rows), need \(Self.minimumSize.columns)x\(Self.minimumSize.rows)+", CellStyle(.muted)),
+            ("q quits", CellStyle(.muted)),
+        ]
+        PanelView.centeredLines(lines).draw(into: &buffer, in: buffer.bounds, glyphs: glyphs)
+    }
+}

@@ -1,0 +1,211 @@
+import FoundationEssentials
+import TerminalUI
+import WidgetCore
+import Widgets
+
+/// The dashboard's state and behaviour on the host's serial loop: panels, focus, zoom, help,
+/// pause, theme, notices; keys and resizes come in, frames go out.
+///
+/// Everything here runs on the main actor. Timelines live in the `TimelineDriver`; the
+/// dashboard asks for a frame (`onFrameNeeded`) whenever something visible changed, and the
+/// runner coalesces those requests into one `render()` per loop turn.
+@MainActor
+final class Dashboard {
+    let driver: TimelineDriver
+    private(set) var panels: [DashboardPanel] = []
+    private(set) var focus = 0
+    private(set) var isZoomed = false
+    private(set) var isHelpShown = false
+    private(set) var scrollOffset = 0
+    private(set) var isPaused = false
+    private(set) var size: TerminalSize
+    /// Themes `t` cycles through, and the index of the one in use.
+    private(set) var themes: [Theme]
+    private(set) var themeIndex = 0
+    /// A message for the status bar when something is wrong (bad config reload, no sessions).
+    var notice: String? { didSet { if notice != oldValue { onFrameNeeded() } } }
+    let glyphs: GlyphSet
+    private let layout = GridLayout()
+    private let statusClock: WidgetInstanceID
+    /// The last panel frames laid out, for spatial focus moves.
+    private var panelFrames: [Rect] = []
+
+    var onFrameNeeded: () -> Void = {}
+    var onQuit: () -> Void = {}
+    var onThemeChange: (Theme) -> Void = { _ in }
+
+    /// The smallest terminal the dashboard draws panels in; smaller shows a notice.
+    static let minimumSize = TerminalSize(columns: 20, rows: 7)
+
+    init(driver: TimelineDriver, size: TerminalSize, glyphs: GlyphSet, themes: [Theme], environment: [String: String]) {
+        self.driver = driver
+        self.size = size
+        self.glyphs = glyphs
+        self.themes = themes.isEmpty ? [Theme.default] : themes
+        // The status bar's clock is a minute timeline like any other: its wake-ups coincide
+        // with the panels' minute boundaries and cost nothing in between.
+        let zone = ZoneInfo.local(environment: environment)
+        let provider = ClockProvider(zone: zone, style: ClockStyle(), now: { [clock = driver.clock] in clock.now })
+        statusClock = driver.add(kind: "widgethost.status-clock", family: .small, size: .zero, provider: AnyTimelineProvider(provider))
+        driver.onChange = { [weak self] _ in self?.onFrameNeeded() }
+    }
+
+    // MARK: Panels
+
+    /// Replaces every panel (start-up and config reloads); focus stays on the same index when
+    /// it still exists.
+    func setPanels(_ newPanels: [DashboardPanel]) {
+        for old in panels { for member in old.members { driver.remove(member.id) } }
+        panels = newPanels
+        focus = min(focus, max(0, panels.count - 1))
+        scrollOffset = 0
+        if panels.isEmpty { isZoomed = false }
+        relayout()
+        onFrameNeeded()
+    }
+
+    var focusedPanel: DashboardPanel? { panels.indices.contains(focus) ? panels[focus] : nil }
+
+    // MARK: Input
+
+    /// Applies a key press.
+    func handle(_ key: Key) {
+        if isHelpShown {
+            switch key {
+            case .character("q"), .ctrlC: onQuit()
+            case .resize: relayout()
+            default: isHelpShown = false
+            }
+            onFrameNeeded()
+            return
+        }
+        switch key {
+        case .character("q"), .ctrlC:
+            onQuit()
+            return
+        case .character("?"), .function(1):
+            isHelpShown = true
+        case .tab:
+            moveFocus(by: 1)
+        case .backTab:
+            moveFocus(by: -1)
+        case .up, .character("k"):
+            if isZoomed { scroll(by: -1) } else { moveFocus(.up) }
+        case .down, .character("j"):
+            if isZoomed { scroll(by: 1) } else { moveFocus(.down) }
+        case .left, .character("h"):
+            if !isZoomed { moveFocus(.left) }
+        case .right, .character("l"):
+            if !isZoomed { moveFocus(.right) }
+        case .pageUp:
+            if isZoomed { scroll(by: -max(1, size.rows - 4)) }
+        case .pageDown:
+            if isZoomed { scroll(by: max(1, size.rows - 4)) }
+        case .enter:
+            if focusedPanel != nil { isZoomed = true; scrollOffset = 0 }
+        case .escape:
+            isZoomed = false
+            scrollOffset = 0
+        case .character("r"):
+            for member in focusedPanel?.members ?? [] { driver.reload(member.id, userInitiated: true) }
+        case .character("R"):
+            for panel in panels { for member in panel.members { driver.reload(member.id, userInitiated: true) } }
+        case .character("t"):
+            themeIndex = (themeIndex + 1) % themes.count
+            onThemeChange(themes[themeIndex])
+        case .character("p"):
+            isPaused.toggle()
+            driver.setAutomaticReloadsPaused(isPaused)
+        case .resize:
+            relayout()
+        case .control("l"):
+            break  // a plain redraw
+        default:
+            return
+        }
+        onFrameNeeded()
+    }
+
+    /// The terminal changed size.
+    func resize(to newSize: TerminalSize) {
+        guard newSize != size else { return }
+        size = newSize
+        relayout()
+        onFrameNeeded()
+    }
+
+    /// Uses theme `index` of `themes` (start-up; `t` moves on from there).
+    func selectTheme(at index: Int) {
+        themeIndex = themes.indices.contains(index) ? index : 0
+    }
+
+    private func moveFocus(by step: Int) {
+        guard !panels.isEmpty else { return }
+        focus = (focus + step + panels.count) % panels.count
+        scrollOffset = 0
+    }
+
+    enum Direction { case up, down, left, right }
+
+    /// Moves focus to the nearest panel in `direction`, by the panels' centres.
+    private func moveFocus(_ direction: Direction) {
+        guard panelFrames.indices.contains(focus) else { return }
+        let from = panelFrames[focus]
+        let (fx, fy) = (from.x * 2 + from.width, from.y * 2 + from.height)
+        var best: (index: Int, score: Int)?
+        for (i, frame) in panelFrames.enumerated() where i != focus {
+            let (cx, cy) = (frame.x * 2 + frame.width, frame.y * 2 + frame.height)
+            let ahead: Bool
+            switch direction {
+            case .up: ahead = frame.maxY <= from.y
+            case .down: ahead = frame.y >= from.maxY
+            case .left: ahead = frame.maxX <= from.x
+            case .right: ahead = frame.x >= from.maxX
+            }
+            guard ahead else { continue }
+            let score = abs(cx - fx) + abs(cy - fy)
+            if best == nil || score < best!.score { best = (i, score) }
+        }
+        if let best { focus = best.index; scrollOffset = 0 }
+    }
+
+    private func scroll(by lines: Int) {
+        scrollOffset = max(0, scrollOffset + lines)
+    }
+
+    private func relayout() {
+        let area = panelArea
+        panelFrames = layout.frames(for: panels.map(\.family), in: area) ?? []
+        for (panel, frame) in zip(panels, panelFrames) {
+            let inner = contentRects(for: panel, in: frame)
+            for (member, rect) in zip(panel.members, inner) {
+                driver.resize(member.id, to: CellSize(columns: rect.width, rows: rect.height))
+            }
+        }
+    }
+
+    /// The area for panels: everything but the status bar.
+    var panelArea: Rect { Rect(x: 0, y: 0, width: size.columns, height: max(0, size.rows - 1)) }
+
+    var isTooSmall: Bool {
+        size.columns < Self.minimumSize.columns || size.rows < Self.minimumSize.rows
+            || (!panels.isEmpty && panelFrames.count != panels.count)
+    }
+
+    /// Content rectangles of a panel's members: the box's inside, split in equal rows for a
+    /// stack (each member's first row is its title).
+    func contentRects(for panel: DashboardPanel, in frame: Rect) -> [Rect] {
+        let inner = Box.inner(of: frame)
+        guard panel.members.count > 1 else { return [inner] }
+        return inner.rows(weights: Array(repeating: 1, count: panel.members.count)).map { $0.inset(top: 1) }
+    }
+
+    // MARK: Status
+
+    /// The status bar's current time text ("14:05"), from its minute timeline.
+    var statusTime: String {
+        (driver.status(of: statusClock)?.entry as? ClockEntry)?.time ?? ""
+    }
+
+    var frames: [Rect] { panelFrames }
+}

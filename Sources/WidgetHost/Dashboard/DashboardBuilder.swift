@@ -1,0 +1,50 @@
+import FoundationEssentials
+import WidgetCore
+import Widgets
+
+/// Turns a validated config into dashboard panels with live widget instances.
+@MainActor
+enum DashboardBuilder {
+    /// Builds the panels of `config`, adding one driver instance per widget.
+    ///
+    /// A widget whose provider cannot be made (an option the system refuses, such as an
+    /// unknown time zone file) becomes a panel that shows the reason instead of failing the
+    /// whole dashboard.
+    static func panels(for config: DashboardConfig, catalog: WidgetCatalog, driver: TimelineDriver,
+                       environment: WidgetEnvironment) -> [DashboardPanel] {
+        config.panels.map { panelConfig in
+            let memberConfigs = panelConfig.isStack ? panelConfig.children : [panelConfig]
+            var panel = DashboardPanel(title: title(of: panelConfig, catalog: catalog), family: panelConfig.family, members: [])
+            for memberConfig in memberConfigs {
+                guard let entry = catalog.entry(kind: memberConfig.kind) else {
+                    panel.setupError = "unknown widget kind '\(memberConfig.kind)'"
+                    continue
+                }
+                do {
+                    let provider = try entry.widget.makeProvider(WidgetCatalog.widgetOptions(memberConfig.options), environment)
+                    let id = driver.add(kind: entry.widget.kind, family: panelConfig.family, size: .zero, provider: provider)
+                    panel.members.append(.init(id: id, widget: entry.widget, title: title(of: memberConfig, catalog: catalog)))
+                } catch {
+                    panel.setupError = "\(entry.widget.kind): \(error)"
+                }
+            }
+            return panel
+        }
+    }
+
+    static func title(of panel: PanelConfig, catalog: WidgetCatalog) -> String {
+        if let title = panel.title { return title }
+        if panel.isStack { return panel.children.map { title(of: $0, catalog: catalog) }.joined(separator: " · ") }
+        return catalog.entry(kind: panel.kind)?.descriptor.displayName ?? panel.kind
+    }
+
+    /// The dashboard shown when no config file exists (DESIGN.md §4).
+    static var defaultConfig: DashboardConfig {
+        DashboardConfig(panels: [
+            PanelConfig(kind: "clock", family: .medium, title: "Clock · UTC",
+                        options: ["timeZone": .string("UTC"), "seconds": .bool(true), "hour24": .bool(true), "showDate": .bool(true)]),
+            PanelConfig(kind: "clock", family: .small, title: "Local time",
+                        options: ["timeZone": .string("local"), "seconds": .bool(false), "hour24": .bool(true), "showDate": .bool(true)]),
+        ])
+    }
+}

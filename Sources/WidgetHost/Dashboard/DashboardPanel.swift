@@ -1,0 +1,19 @@
+import TerminalUI
+import WidgetCore
+import Widgets
+
+/// One panel on the dashboard: a widget, or a stack of widgets sharing one panel.
+struct DashboardPanel {
+    /// One widget instance shown in the panel.
+    struct Member {
+        var id: WidgetInstanceID
+        var widget: TerminalWidget
+        var title: String
+    }
+
+    var title: String
+    var family: WidgetFamily
+    var members: [Member]
+    /// A member whose provider could not be made (bad option combination): shown as an error.
+    var setupError: String?
+}
