@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 
 /// The `widgethost` command line: parses arguments and runs the chosen subcommand.
 public enum WidgetHostCommand {
@@ -12,8 +13,26 @@ public enum WidgetHostCommand {
     /// - Parameter descriptors: the widget kinds the host can build (for `check-config`,
     ///   `widgets` and `preview`).
     public static func main(descriptors: [WidgetKindDescriptor] = WidgetCatalog.builtin.descriptors) -> Never {
-        let output = run(arguments: Array(CommandLine.arguments.dropFirst()),
-                         environment: .current(), descriptors: descriptors)
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let environment = HostEnvironment.current()
+        switch try? CommandLineParser.parse(arguments) {
+        case .snapshot(let options):
+            // Headless commands wait for providers on the main actor: run the loop for them.
+            Task { @MainActor in
+                finish(await SnapshotCommand.run(options, environment: environment, catalog: .builtin))
+            }
+            dispatchMain()
+        case .preview(let options):
+            Task { @MainActor in
+                finish(await PreviewCommand.run(options, environment: environment, catalog: .builtin))
+            }
+            dispatchMain()
+        default:
+            finish(run(arguments: arguments, environment: environment, descriptors: descriptors))
+        }
+    }
+
+    private static func finish(_ output: CommandOutput) -> Never {
         write(output.standardOutput, to: 1)
         write(output.standardError, to: 2)
         exit(output.exitCode)
@@ -48,11 +67,11 @@ public enum WidgetHostCommand {
                 let lines = checked.errors.map { "widgethost preview: \($0)\n" }.joined()
                 return CommandOutput(exitCode: 2, standardError: lines)
             }
-            return notYetAvailable("preview")
+            return CommandOutput(exitCode: 1, standardError: "widgethost preview: run it from the command line\n")
         case .snapshot:
-            return notYetAvailable("snapshot")
+            return CommandOutput(exitCode: 1, standardError: "widgethost snapshot: run it from the command line\n")
         case .themes:
-            return notYetAvailable("themes")
+            return ThemesCommand.run(environment: environment, color: isatty(1) != 0)
         case .sessions:
             return notYetAvailable("sessions")
         case .dashboard(let options):

@@ -37,29 +37,14 @@ final class DashboardRunner {
     /// message), otherwise exits the process itself.
     func run() -> CommandOutput {
         // Everything that can fail with a message does so before curses takes the screen.
-        let config: DashboardConfig
-        do throws(ConfigLoadError) {
-            switch try ConfigLocator.locateConfig(explicitPath: options.configPath, environment: environment) {
-            case .file(let path):
-                configPath = path
-                let report = try ConfigLoader(validator: ConfigValidator(descriptors: catalog.descriptors)).load(path: path)
-                guard let loaded = report.config else {
-                    return CommandOutput(exitCode: 2, standardError: report.errors.map { "\(path): \($0)\n" }.joined())
-                }
-                config = loaded
-            case .defaultDashboard:
-                config = DashboardBuilder.defaultConfig
-            }
-        } catch {
-            return CommandOutput(exitCode: 2, standardError: "widgethost: \(error)\n")
+        let setup: DashboardSetup
+        switch DashboardSetup.load(configPath: options.configPath, theme: options.theme, environment: environment, catalog: catalog) {
+        case .success(let loaded): setup = loaded
+        case .failure(let output): return output
         }
+        let config = setup.config, theme = setup.theme
+        configPath = setup.configPath
         let themeLoader = ThemeLoader(environment: environment.variables)
-        let theme: Theme
-        do {
-            theme = try themeLoader.load(options.theme ?? config.theme ?? "default")
-        } catch {
-            return CommandOutput(exitCode: 2, standardError: "widgethost: \(error)\n")
-        }
         let stateDirectory: String
         do throws(ConfigLoadError) {
             stateDirectory = try ConfigLocator.stateDirectory(explicitPath: options.stateDirectory, environment: environment)

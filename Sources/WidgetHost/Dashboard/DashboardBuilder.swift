@@ -39,7 +39,7 @@ enum DashboardBuilder {
     }
 
     /// The dashboard shown when no config file exists (DESIGN.md §4).
-    static var defaultConfig: DashboardConfig {
+    nonisolated static var defaultConfig: DashboardConfig {
         DashboardConfig(panels: [
             PanelConfig(kind: "clock", family: .medium, title: "Clock · UTC",
                         options: ["timeZone": .string("UTC"), "seconds": .bool(true), "hour24": .bool(true), "showDate": .bool(true)]),

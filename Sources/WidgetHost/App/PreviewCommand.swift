@@ -1,0 +1,74 @@
+import FoundationEssentials
+import TerminalUI
+import WidgetCore
+import Widgets
+
+/// `widgethost preview KIND`: shows a widget's timeline entry by entry, each drawn in a panel
+/// of its family's size, without a terminal.
+@MainActor
+enum PreviewCommand {
+    /// Panel size per family for previews: a grid unit is 24×9 cells.
+    static func panelSize(_ family: WidgetFamily) -> TerminalSize {
+        TerminalSize(columns: 24 * family.gridUnits.columns, rows: 9 * family.gridUnits.rows)
+    }
+
+    static let defaultCount = 5
+
+    static func run(_ options: PreviewOptions, environment: HostEnvironment, catalog: WidgetCatalog,
+                    now: Date = Date()) async -> CommandOutput {
+        let validator = ConfigValidator(descriptors: catalog.descriptors)
+        let checked = validator.previewPanel(kind: options.kind, family: options.family,
+                                             options: options.options.map { ($0.name, $0.value) })
+        guard let panel = checked.panel, let entry = catalog.entry(kind: panel.kind) else {
+            return CommandOutput(exitCode: 2, standardError: checked.errors.map { "widgethost preview: \($0)\n" }.joined())
+        }
+        let clock = ManualClock(now: now)
+        let widgetEnvironment = WidgetEnvironment(now: { clock.now }, variables: environment.variables)
+        let provider: AnyTimelineProvider
+        do {
+            provider = try entry.widget.makeProvider(WidgetCatalog.widgetOptions(panel.options), widgetEnvironment)
+        } catch {
+            return CommandOutput(exitCode: 2, standardError: "widgethost preview: \(panel.kind): \(error)\n")
+        }
+        let size = panelSize(panel.family)
+        let inner = CellSize(columns: size.columns - 2, rows: size.rows - 2)
+        let context = TimelineProviderContext(family: panel.family, size: inner, isPreview: true)
+        var answer: Result<AnyTimeline, any Error>?
+        let answered = await finishes(within: 10) {
+            do { answer = .success(try await provider.timeline(in: context)) } catch { answer = .failure(error) }
+        }
+        guard answered, let answer else {
+            return CommandOutput(exitCode: 1, standardError: "widgethost preview: \(panel.kind) gave no timeline within 10 s\n")
+        }
+        let timeline: AnyTimeline
+        switch answer {
+        case .success(let value): timeline = value
+        case .failure(let error):
+            return CommandOutput(exitCode: 1, standardError: "widgethost preview: \(panel.kind): \(error)\n")
+        }
+        let glyphs = GlyphSet.forLocale(environment: environment.variables)
+        let entries = timeline.entries.sorted { $0.date < $1.date }
+        let shown = entries.prefix(options.count ?? defaultCount)
+        var text = "\(entry.descriptor.displayName) (\(panel.kind), \(panel.family)): \(entries.count) entries, policy \(describe(timeline.policy))\n"
+        for (index, item) in shown.enumerated() {
+            var buffer = CellBuffer(width: size.columns, height: size.rows)
+            text += "entry \(index + 1) of \(entries.count) at \(item.date.ISO8601Format())\n"
+            Box(title: entry.descriptor.displayName, glyphs: glyphs).draw(into: &buffer, in: buffer.bounds)
+            let view = entry.widget.view(item, WidgetViewContext(family: panel.family, size: inner))
+            view.draw(into: &buffer, in: Box.inner(of: buffer.bounds), glyphs: glyphs)
+            text += TextBackend.lines(buffer).map { $0 + "\n" }.joined()
+        }
+        if entries.count > shown.count {
+            text += "… \(entries.count - shown.count) more (use --count)\n"
+        }
+        return CommandOutput(exitCode: 0, standardOutput: text)
+    }
+
+    static func describe(_ policy: TimelineReloadPolicy) -> String {
+        switch policy {
+        case .atEnd: "atEnd"
+        case .after(let date): "after \(date.ISO8601Format())"
+        case .never: "never"
+        }
+    }
+}
