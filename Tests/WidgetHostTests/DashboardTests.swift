@@ -1,0 +1,185 @@
+import FoundationEssentials
+import Synchronization
+import TerminalUI
+import Testing
+import WidgetCore
+import WidgetTestSupport
+import Widgets
+@testable import WidgetHost
+
+/// A widget whose provider answers from a script and records its contexts.
+private final class Probe: Sendable {
+    struct Failure: Error, CustomStringConvertible { var description: String }
+    struct Entry: TimelineEntry { var date: Date; var text: String }
+
+    let script: Mutex<[Result<[Entry], Failure>]>
+    let contexts = Mutex<[TimelineProviderContext]>([])
+
+    init(_ script: [Result<[Entry], Failure>]) { self.script = Mutex(script) }
+
+    struct Provider: TimelineProvider {
+        let probe: Probe
+        func placeholder(in context: Context) -> Entry { Entry(date: .distantPast, text: "loading") }
+        func snapshot(in context: Context) async -> Entry { Entry(date: .distantPast, text: "snapshot") }
+        func timeline(in context: Context) async throws -> Timeline<Entry> {
+            probe.contexts.withLock { $0.append(context) }
+            let next = probe.script.withLock { $0.isEmpty ? .success([]) : $0.removeFirst() }
+            return Timeline(entries: try next.get(), policy: .never)
+        }
+    }
+
+    var widget: TerminalWidget {
+        TerminalWidget(kind: "probe", displayName: "Probe", makeProvider: { _, _ in AnyTimelineProvider(Provider(probe: self)) },
+                       view: { entry, context in
+                           let text = (entry as? Entry)?.text ?? "?"
+                           return .centeredLines([(text, CellStyle(context.isPlaceholder ? .placeholder : .foreground))])
+                       })
+    }
+}
+
+@MainActor
+private func makeDashboard(size: TerminalSize, probes: [(Probe, WidgetFamily, String)],
+                           clock: ManualClock = ManualClock(now: at(0))) -> Dashboard {
+    let driver = TimelineDriver(clock: clock)
+    let dashboard = Dashboard(driver: driver, size: size, glyphs: .unicode, themes: [Theme.default], environment: ["TZ": "UTC"])
+    dashboard.setPanels(probes.map { probe, family, title in
+        let id = driver.add(kind: "probe", family: family, size: .zero, provider: try! probe.widget.makeProvider(WidgetOptions(), WidgetEnvironment(now: { clock.now })))
+        return DashboardPanel(title: title, family: family, members: [.init(id: id, widget: probe.widget, title: title)])
+    })
+    return dashboard
+}
+
+private func text(_ dashboard: Dashboard) -> [String] {
+    MainActor.assumeIsolated { TextBackend.lines(dashboard.render()) }
+}
+
+@Suite("Dashboard", .serialized)
+@MainActor
+struct DashboardTests {
+    @Test("draws the placeholder while loading, then the entry, with the status bar clock")
+    func placeholderThenEntry() async {
+        let probe = Probe([.success([.init(date: at(0), text: "hello 🐼 漢字")])])
+        let dashboard = makeDashboard(size: TerminalSize(columns: 40, rows: 7), probes: [(probe, .medium, "Probe")])
+        let loading = dashboard.render()
+        #expect(TextBackend.lines(loading)[2] == "│               loading                │")
+        #expect(loading[16, 2].style.role == .placeholder)
+        await dashboard.driver.settle()
+        expectFrame(dashboard.render(), equals: [
+            "┌ Probe ───────────────────────────────┐",
+            "│                                      │",
+            "│            hello 🐼 漢字             │",
+            "│                                      │",
+            "│                                      │",
+            "└──────────────────────────────────────┘",
+            " widgethost │ Pr… 08:00  ? help  q quit",
+        ])
+    }
+
+    @Test("Tab moves focus and the focused border; Shift-Tab goes back")
+    func focus() async {
+        let dashboard = makeDashboard(size: TerminalSize(columns: 60, rows: 10),
+                                      probes: [(Probe([]), .small, "One"), (Probe([]), .small, "Two")])
+        await dashboard.driver.settle()
+        #expect(text(dashboard).last?.contains("│ One") == true)
+        #expect(dashboard.render()[0, 0].style.role == .borderFocused)
+        dashboard.handle(.tab)
+        #expect(text(dashboard).last?.contains("│ Two") == true)
+        #expect(dashboard.render()[0, 0].style.role == .border)
+        dashboard.handle(.backTab)
+        #expect(dashboard.focus == 0)
+        dashboard.handle(.right)
+        #expect(dashboard.focus == 1, "arrows move to the neighbour")
+        dashboard.handle(.character("h"))
+        #expect(dashboard.focus == 0)
+    }
+
+    @Test("? shows the help over the panels and any key closes it")
+    func help() async {
+        let dashboard = makeDashboard(size: TerminalSize(columns: 80, rows: 24), probes: [(Probe([]), .large, "Board")])
+        dashboard.handle(.character("?"))
+        let frame = text(dashboard)
+        #expect(frame.contains { $0.contains("┌ Keys") })
+        #expect(frame.contains { $0.contains("reload the focused panel") })
+        dashboard.handle(.character("x"))
+        #expect(!text(dashboard).contains { $0.contains("┌ Keys") })
+    }
+
+    @Test("Enter zooms the focused panel to the whole screen, Esc goes back")
+    func zoom() async {
+        let dashboard = makeDashboard(size: TerminalSize(columns: 60, rows: 10),
+                                      probes: [(Probe([]), .small, "One"), (Probe([]), .small, "Two")])
+        dashboard.handle(.tab)
+        dashboard.handle(.enter)
+        let zoomed = text(dashboard)
+        #expect(zoomed[0].hasPrefix("┌ Two ─"))
+        #expect(zoomed[0].hasSuffix("┐") && zoomed[0].count == 60)
+        #expect(zoomed.last?.contains("zoomed") == true)
+        dashboard.handle(.escape)
+        #expect(text(dashboard)[0].hasPrefix("┌ One"))
+    }
+
+    @Test("resizing down to 1x1 and 0x0 never crashes, shows a notice, and recovers")
+    func tinySizes() async {
+        let dashboard = makeDashboard(size: TerminalSize(columns: 80, rows: 24),
+                                      probes: [(Probe([]), .large, "Board"), (Probe([]), .small, "Clock")])
+        for (w, h) in [(1, 1), (0, 0), (19, 24), (80, 3), (5, 2), (20, 7), (200, 60), (80, 24)] {
+            dashboard.resize(to: TerminalSize(columns: w, rows: h))
+            let frame = dashboard.render()
+            #expect(frame.width == w && frame.height == h)
+        }
+        dashboard.resize(to: TerminalSize(columns: 30, rows: 5))
+        #expect(text(dashboard).contains { $0.contains("terminal too small") })
+        dashboard.resize(to: TerminalSize(columns: 80, rows: 24))
+        #expect(text(dashboard)[0].hasPrefix("┌ Board"))
+    }
+
+    @Test("a failed reload keeps the entry and shows the error and the data's age on the border")
+    func failureFooter() async {
+        let clock = ManualClock(now: at(0))
+        let probe = Probe([.success([.init(date: at(0), text: "board")]), .failure(.init(description: "connection refused"))])
+        let dashboard = makeDashboard(size: TerminalSize(columns: 50, rows: 8), probes: [(probe, .medium, "Board")], clock: clock)
+        await dashboard.driver.settle()
+        clock.advance(by: 300)
+        dashboard.handle(.character("r"))
+        await dashboard.driver.settle()
+        let frame = text(dashboard)
+        #expect(frame.contains { $0.contains("board") }, "the last good entry stays")
+        #expect(frame[6].contains("⚠ connection refused · data 5m old"))
+        #expect(probe.contexts.withLock { $0.map(\.isUserInitiated) } == [false, true], "r is user initiated")
+        // One wake-up is armed: the retry after its backoff, before the status clock's next
+        // minute. When the retry succeeds the warning goes, and only the minute is left.
+        #expect(clock.pendingCount == 1)
+        let retry = try! #require(clock.nextScheduledDate)
+        #expect(retry >= at(302.5) && retry <= at(305))
+        clock.advance(to: retry)
+        await dashboard.driver.settle()
+        #expect(!text(dashboard).contains { $0.contains("connection refused") })
+        #expect(clock.nextScheduledDate == at(360), "nothing wakes before the next minute")
+    }
+
+    @Test("p pauses automatic reloads and says so in the status bar")
+    func pause() async {
+        let dashboard = makeDashboard(size: TerminalSize(columns: 60, rows: 8), probes: [(Probe([]), .small, "One")])
+        dashboard.handle(.character("p"))
+        #expect(text(dashboard).last?.contains("paused") == true)
+        #expect(dashboard.driver.scheduler.automaticReloadsPaused)
+        dashboard.handle(.character("p"))
+        #expect(text(dashboard).last?.contains("paused") == false)
+    }
+
+    @Test("q quits; t moves to the next theme")
+    func quitAndTheme() async {
+        let driver = TimelineDriver(clock: ManualClock(now: at(0)))
+        let dashboard = Dashboard(driver: driver, size: TerminalSize(columns: 40, rows: 10), glyphs: .unicode,
+                                  themes: [Theme.default, Theme.mono], environment: [:])
+        var quits = 0
+        var themes: [String] = []
+        dashboard.onQuit = { quits += 1 }
+        dashboard.onThemeChange = { themes.append($0.name) }
+        dashboard.handle(.character("t"))
+        dashboard.handle(.character("q"))
+        dashboard.handle(.ctrlC)
+        #expect(quits == 2)
+        #expect(themes == [Theme.mono.name])
+    }
+}
