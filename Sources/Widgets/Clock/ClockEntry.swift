@@ -6,7 +6,7 @@ public struct ClockEntry: TimelineEntry, Equatable {
     public var date: Date
     /// "14:05", "14:05:09", "2:05 PM" or "2:05:09 PM".
     public var time: String
-    /// "Mon 30 Nov 2026".
+    /// "Mon 30 Nov 2026", or "" when the style hides the date.
     public var dateLine: String
     /// The zone's abbreviation at this moment ("CET", "CEST", "UTC").
     public var zone: String
@@ -35,7 +35,7 @@ public struct ClockEntry: TimelineEntry, Equatable {
         self.init(
             date: date,
             time: text,
-            dateLine: "\(CivilTime.weekdayNames[t.weekday]) \(t.day) \(CivilTime.monthNames[t.month - 1]) \(t.year)",
+            dateLine: style.showDate ? "\(CivilTime.weekdayNames[t.weekday]) \(t.day) \(CivilTime.monthNames[t.month - 1]) \(t.year)" : "",
             zone: offset.abbreviation
         )
     }

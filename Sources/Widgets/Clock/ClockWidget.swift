@@ -38,7 +38,7 @@ public enum ClockWidget {
         let timeStyle = context.isPlaceholder ? CellStyle(.placeholder) : CellStyle(.accent, .bold)
         let otherStyle = context.isPlaceholder ? CellStyle(.placeholder) : CellStyle(.muted)
         var lines: [(String, CellStyle)] = [(entry.time, timeStyle)]
-        if context.size.rows >= 3 { lines.append((entry.dateLine, otherStyle)) }
+        if context.size.rows >= 3, !entry.dateLine.isEmpty { lines.append((entry.dateLine, otherStyle)) }
         if context.size.rows >= 4 { lines.append((entry.zone, otherStyle)) }
         return .centeredLines(lines)
     }
