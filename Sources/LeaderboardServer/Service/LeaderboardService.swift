@@ -25,16 +25,21 @@ public final class LeaderboardService: Sendable {
 
     public let configuration: LeaderboardServiceConfiguration
     private let log: (@Sendable (String) -> Void)?
+    private let onTick: (@Sendable (LeaderboardGame) -> Void)?
     private let state: Mutex<State>
 
     /// Creates a stopped service; the game starts at the current wall time.
     ///
     /// - Parameter log: gets one access-log line per request (`AccessLogEntry.line`), on a
     ///   connection thread; keep it quick and thread-safe.
+    /// - Parameter onTick: gets the game after each tick of the timer, on the timer's queue
+    ///   (a host can reload a widget, a test can wait for it).
     public init(configuration: LeaderboardServiceConfiguration = LeaderboardServiceConfiguration(),
-                log: (@Sendable (String) -> Void)? = nil) {
+                log: (@Sendable (String) -> Void)? = nil,
+                onTick: (@Sendable (LeaderboardGame) -> Void)? = nil) {
         self.configuration = configuration
         self.log = log
+        self.onTick = onTick
         let game = LeaderboardGame(seed: configuration.seed ?? UInt64.random(in: .min ... .max),
                                    start: HTTPDate.nowSecondsSince1970(), rules: configuration.rules)
         state = Mutex(State(game: game, response: Self.response(for: game)))
@@ -64,7 +69,7 @@ public final class LeaderboardService: Sendable {
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "LeaderboardService.tick"))
         let period = DispatchTimeInterval.seconds(max(1, configuration.tickSeconds))
         timer.schedule(deadline: .now() + period, repeating: period, leeway: .milliseconds(50))
-        timer.setEventHandler { [weak self] in self?.advance(ticks: 1) }
+        timer.setEventHandler { [weak self] in self?.timerFired() }
         let box = TimerBox(timer)
         let stoppedMeanwhile = state.withLock { s -> Bool in
             guard s.server == nil, s.timer == nil, s.started else { return true }
@@ -99,6 +104,11 @@ public final class LeaderboardService: Sendable {
             s.game.advance(ticks: ticks)
             s.response = Self.response(for: s.game)
         }
+    }
+
+    private func timerFired() {
+        advance(ticks: 1)
+        if let onTick { onTick(game) }
     }
 
     /// Stops the timer and the server (waiting for requests in progress). Idempotent; a stopped
