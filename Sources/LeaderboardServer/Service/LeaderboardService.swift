@@ -21,6 +21,7 @@ public final class LeaderboardService: Sendable {
         var server: HTTPServer?
         var timer: TimerBox?
         var started = false
+        var stopped = false
     }
 
     public let configuration: LeaderboardServiceConfiguration
@@ -72,7 +73,7 @@ public final class LeaderboardService: Sendable {
         timer.setEventHandler { [weak self] in self?.timerFired() }
         let box = TimerBox(timer)
         let stoppedMeanwhile = state.withLock { s -> Bool in
-            guard s.server == nil, s.timer == nil, s.started else { return true }
+            guard !s.stopped else { return true }
             s.server = server
             s.timer = box
             return false
@@ -115,7 +116,7 @@ public final class LeaderboardService: Sendable {
     /// service cannot start again.
     public func stop() {
         let (server, timer) = state.withLock { s -> (HTTPServer?, TimerBox?) in
-            defer { s.server = nil; s.timer = nil; s.started = true }
+            defer { s.server = nil; s.timer = nil; s.started = true; s.stopped = true }
             return (s.server, s.timer)
         }
         timer?.timer.cancel()
