@@ -7,6 +7,7 @@ let package = Package(
     name: "WidgetHost",
     products: [
         .executable(name: "widgethost", targets: ["widgethost"]),
+        .executable(name: "leaderboard-server", targets: ["leaderboard-server"]),
     ],
     targets: [
         // C system libraries (Debian: libncurses-dev, libcurl4-openssl-dev, libsqlite3-dev).
@@ -29,11 +30,12 @@ let package = Package(
         // Identifier-keyed background transfers: libcurl multi transport (journal to come).
         .target(name: "BackgroundSessions", dependencies: ["CCurl"]),
 
-        // HTTP/1.1 server on Glibc sockets (+ the leaderboard game, to come).
+        // HTTP/1.1 server on Glibc sockets, the leaderboard game and the leaderboard-server command.
         .target(name: "LeaderboardServer"),
 
         // Executables: main.swift only, handing over to their module.
         .executableTarget(name: "widgethost", dependencies: ["WidgetHost"]),
+        .executableTarget(name: "leaderboard-server", dependencies: ["LeaderboardServer"]),
 
         // Shared test helpers: manual-clock expectations, fixtures, frame assertions.
         .target(name: "WidgetTestSupport", dependencies: ["WidgetCore", "TerminalUI", "BackgroundSessions"],

@@ -1,0 +1,30 @@
+/// The options of `leaderboard-server`, as parsed from its command line.
+public struct LeaderboardServerOptions: Sendable, Equatable {
+    public var host = "127.0.0.1"
+    /// 0 takes a free port.
+    public var port: UInt16 = 8787
+    public var tickSeconds = 3
+    /// nil: a random seed.
+    public var seed: UInt64?
+    /// No access log on stderr.
+    public var quiet = false
+    public var failRate = 0.0
+    public var delayMilliseconds = 0
+    public var truncateRate = 0.0
+    public var garbageRate = 0.0
+
+    public init() {}
+
+    /// The service these options describe (the fault options go to `faults`).
+    public var serviceConfiguration: LeaderboardServiceConfiguration {
+        var config = LeaderboardServiceConfiguration(host: host, port: port)
+        config.seed = seed
+        config.tickSeconds = tickSeconds
+        config.faults.seed = seed ?? 0
+        config.faults.failureRate = failRate
+        config.faults.truncateRate = truncateRate
+        config.faults.garbageRate = garbageRate
+        config.faults.delay = .milliseconds(delayMilliseconds)
+        return config
+    }
+}

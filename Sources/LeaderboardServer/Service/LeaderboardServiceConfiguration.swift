@@ -1,0 +1,26 @@
+/// Where the leaderboard service listens, how its game runs and how it misbehaves.
+public struct LeaderboardServiceConfiguration: Sendable, Equatable {
+    /// A numeric IPv4 or IPv6 address.
+    public var host: String = "127.0.0.1"
+    /// 0 takes a free port.
+    public var port: UInt16 = 8787
+    /// If `port` is taken, take a free one instead of failing (the default dashboard does).
+    public var fallbackToFreePort = false
+    /// The game's seed; nil draws one at random.
+    public var seed: UInt64?
+    /// The game's rules; `rules.tickSeconds` is also the timer's period.
+    public var rules = GameRules()
+    /// Faults injected into `/leaderboard` and `/healthz` answers.
+    public var faults = FaultInjection()
+
+    public init(host: String = "127.0.0.1", port: UInt16 = 8787) {
+        self.host = host
+        self.port = port
+    }
+
+    /// Seconds between ticks (at least 1).
+    public var tickSeconds: Int {
+        get { rules.tickSeconds }
+        set { rules.tickSeconds = newValue }
+    }
+}

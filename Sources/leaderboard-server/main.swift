@@ -1,0 +1,3 @@
+import LeaderboardServer
+
+LeaderboardServerCommand.main()
