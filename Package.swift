@@ -30,11 +30,15 @@ let package = Package(
         .executableTarget(name: "widgethost", dependencies: ["WidgetHost"]),
 
         // Shared test helpers: manual-clock expectations, fixtures, frame assertions.
+        // Also the end-to-end harness: a private tmux server per test, subprocesses, built products.
         .target(name: "WidgetTestSupport", dependencies: ["WidgetCore", "TerminalUI"], path: "Tests/WidgetTestSupport"),
 
         .testTarget(name: "WidgetCoreTests", dependencies: ["WidgetCore", "WidgetTestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "WidgetTestSupport"]),
         .testTarget(name: "WidgetsTests", dependencies: ["Widgets", "WidgetCore", "WidgetTestSupport"]),
         .testTarget(name: "WidgetHostTests", dependencies: ["WidgetHost", "WidgetCore", "WidgetTestSupport"]),
+        // Real binaries in tmux. Depending on the executable target makes `swift test` build
+        // `widgethost` first; the tests run the binary, they do not import its module.
+        .testTarget(name: "EndToEndTests", dependencies: ["WidgetTestSupport", "widgethost"]),
     ]
 )
