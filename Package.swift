@@ -38,6 +38,7 @@ let package = Package(
         .executableTarget(name: "leaderboard-server", dependencies: ["LeaderboardServer"]),
 
         // Shared test helpers: manual-clock expectations, fixtures, frame assertions.
+        // Also the end-to-end harness: a private tmux server per test, subprocesses, built products.
         .target(name: "WidgetTestSupport", dependencies: ["WidgetCore", "TerminalUI", "BackgroundSessions"],
                 path: "Tests/WidgetTestSupport"),
 
@@ -50,5 +51,8 @@ let package = Package(
         .testTarget(name: "BackgroundSessionsTests",
                     dependencies: ["BackgroundSessions", "LeaderboardServer", "WidgetTestSupport"]),
         .testTarget(name: "LeaderboardServerTests", dependencies: ["LeaderboardServer"]),
+        // Real binaries in tmux. Depending on the executable targets makes `swift test` build
+        // them first; the tests run the binaries, they do not import their modules.
+        .testTarget(name: "EndToEndTests", dependencies: ["WidgetTestSupport", "widgethost", "leaderboard-server"]),
     ]
 )
