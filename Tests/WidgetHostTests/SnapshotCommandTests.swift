@@ -18,7 +18,7 @@ private let config = """
 /// Writes `text` to a fresh temporary file and returns its path (the caller removes it).
 private func temporaryConfig(_ text: String) -> String {
     let path = "/tmp/widgethost-snapshot-\(UInt64.random(in: 0...UInt64.max)).json"
-    FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+    _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
     return path
 }
 
