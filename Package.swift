@@ -26,14 +26,18 @@ let package = Package(
         // The application: event loop, layout, focus, keymap, config, CLI.
         .target(name: "WidgetHost", dependencies: ["WidgetCore", "TerminalUI", "Widgets"]),
 
-        // Identifier-keyed background transfers: libcurl multi transport (journal to come).
-        .target(name: "BackgroundSessions", dependencies: ["CCurl"]),
+        // Identifier-keyed background transfers: libcurl multi transport, SQLite journal,
+        // sessions delivering events to widgets, widget containers.
+        .target(name: "BackgroundSessions", dependencies: ["CCurl", "CSQLite", "WidgetCore"]),
 
         // HTTP/1.1 server on Glibc sockets (+ the leaderboard game, to come).
         .target(name: "LeaderboardServer"),
 
         // Executables: main.swift only, handing over to their module.
         .executableTarget(name: "widgethost", dependencies: ["WidgetHost"]),
+
+        // Test-only: runs a session manager and stops at a chosen point so a test can kill it.
+        .executableTarget(name: "session-crash-helper", dependencies: ["BackgroundSessions", "WidgetCore"]),
 
         // Shared test helpers: manual-clock expectations, fixtures, frame assertions.
         .target(name: "WidgetTestSupport", dependencies: ["WidgetCore", "TerminalUI", "BackgroundSessions"],
@@ -45,7 +49,8 @@ let package = Package(
         .testTarget(name: "WidgetsTests", dependencies: ["Widgets", "WidgetCore", "WidgetTestSupport"]),
         .testTarget(name: "WidgetHostTests", dependencies: ["WidgetHost", "WidgetCore", "WidgetTestSupport"]),
         .testTarget(name: "BackgroundSessionsTests",
-                    dependencies: ["BackgroundSessions", "LeaderboardServer", "WidgetTestSupport"]),
+                    dependencies: ["BackgroundSessions", "LeaderboardServer", "WidgetCore", "WidgetTestSupport",
+                                   "session-crash-helper"]),
         .testTarget(name: "LeaderboardServerTests", dependencies: ["LeaderboardServer"]),
     ]
 )
