@@ -1,1 +1,2 @@
-print("placeholder")
+// Test-only: see CrashHelper.swift.
+CrashHelper.run()
