@@ -27,8 +27,9 @@ let package = Package(
         // The application: event loop, layout, focus, keymap, config, CLI.
         .target(name: "WidgetHost", dependencies: ["WidgetCore", "TerminalUI", "Widgets"]),
 
-        // Identifier-keyed background transfers: libcurl multi transport (journal to come).
-        .target(name: "BackgroundSessions", dependencies: ["CCurl"]),
+        // Identifier-keyed background transfers: libcurl multi transport, SQLite journal,
+        // sessions delivering events to widgets, widget containers.
+        .target(name: "BackgroundSessions", dependencies: ["CCurl", "CSQLite", "WidgetCore"]),
 
         // HTTP/1.1 server on Glibc sockets, the leaderboard game and the leaderboard-server command.
         .target(name: "LeaderboardServer"),
@@ -36,6 +37,9 @@ let package = Package(
         // Executables: main.swift only, handing over to their module.
         .executableTarget(name: "widgethost", dependencies: ["WidgetHost"]),
         .executableTarget(name: "leaderboard-server", dependencies: ["LeaderboardServer"]),
+
+        // Test-only: runs a session manager and stops at a chosen point so a test can kill it.
+        .executableTarget(name: "session-crash-helper", dependencies: ["BackgroundSessions", "WidgetCore"]),
 
         // Shared test helpers: manual-clock expectations, fixtures, frame assertions.
         // Also the end-to-end harness: a private tmux server per test, subprocesses, built products.
@@ -49,7 +53,8 @@ let package = Package(
         .testTarget(name: "WidgetHostTests", dependencies: ["WidgetHost", "WidgetCore", "WidgetTestSupport"],
                     exclude: ["__Snapshots__"]),
         .testTarget(name: "BackgroundSessionsTests",
-                    dependencies: ["BackgroundSessions", "LeaderboardServer", "WidgetTestSupport"]),
+                    dependencies: ["BackgroundSessions", "LeaderboardServer", "WidgetCore", "WidgetTestSupport",
+                                   "session-crash-helper"]),
         .testTarget(name: "LeaderboardServerTests", dependencies: ["LeaderboardServer"]),
         // Real binaries in tmux. Depending on the executable targets makes `swift test` build
         // them first; the tests run the binaries, they do not import their modules.

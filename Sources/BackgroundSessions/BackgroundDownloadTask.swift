@@ -1,0 +1,52 @@
+import FoundationEssentials
+import Synchronization
+
+/// One download in a background session, as `URLSessionDownloadTask`.
+///
+/// Thread-safe. `taskIdentifier` is stable across restarts of the host: a task resumed after
+/// a crash, and the events delivered for it, carry the identifier it was given first.
+public final class BackgroundDownloadTask: Sendable, CustomStringConvertible {
+    public enum State: String, Sendable {
+        /// In flight (or waiting to retry).
+        case running
+        /// Journalled before the host stopped; waiting for `resumeTasks(urlFor:)`.
+        case suspended
+        case completed
+    }
+
+    public let taskIdentifier: Int
+    public let sessionIdentifier: String
+    public let taskDescription: String?
+    /// The URL fetched (for a resumed task: the one the widget is configured with now).
+    public let url: URL
+    private let mutable: Mutex<(state: State, attempts: Int)>
+    private let cancelAction: @Sendable (Int) -> Void
+
+    init(taskIdentifier: Int, sessionIdentifier: String, taskDescription: String?, url: URL, state: State,
+         attempts: Int = 0, cancel: @escaping @Sendable (Int) -> Void) {
+        self.taskIdentifier = taskIdentifier
+        self.sessionIdentifier = sessionIdentifier
+        self.taskDescription = taskDescription
+        self.url = url
+        mutable = Mutex((state, attempts))
+        cancelAction = cancel
+    }
+
+    public var state: State { mutable.withLock { $0.state } }
+
+    /// Attempts made so far (retries included).
+    public var attempts: Int { mutable.withLock { $0.attempts } }
+
+    /// Cancels the task: its delegate gets `didCompleteWithError(.cancelled)`. Does nothing once
+    /// it has completed.
+    public func cancel() { cancelAction(taskIdentifier) }
+
+    func update(state: State? = nil, attempts: Int? = nil) {
+        mutable.withLock {
+            if let state { $0.state = state }
+            if let attempts { $0.attempts = attempts }
+        }
+    }
+
+    public var description: String { "task \(taskIdentifier) (\(sessionIdentifier), \(state.rawValue)) \(url.absoluteString)" }
+}

@@ -1,0 +1,35 @@
+import FoundationEssentials
+
+/// A background session: the download tasks of one identifier, as a background `URLSession`.
+///
+/// Obtain it from `BackgroundSessionManager.session(identifier:delegate:)`; the manager caches
+/// one per identifier. Thread-safe.
+public final class BackgroundSession: Sendable {
+    public let identifier: String
+    let manager: BackgroundSessionManager
+
+    init(identifier: String, manager: BackgroundSessionManager) {
+        self.identifier = identifier
+        self.manager = manager
+    }
+
+    /// The delegate that receives this session's events, if one is attached.
+    public var delegate: (any BackgroundSessionDelegate)? { manager.delegate(for: identifier) }
+
+    /// Starts downloading `url`, or returns the task already in flight for `url` in this session.
+    ///
+    /// The task is journalled before it starts, so it survives a crash of the host. In a host
+    /// whose background sessions are unavailable the task completes at once with
+    /// `BackgroundTaskError.unavailable`.
+    public func downloadTask(with url: URL, taskDescription: String? = nil) -> BackgroundDownloadTask {
+        manager.downloadTask(session: identifier, url: url, taskDescription: taskDescription)
+    }
+
+    /// Tasks not yet completed (running, or journalled and waiting to be resumed), oldest first.
+    public var allTasks: [BackgroundDownloadTask] { manager.tasks(session: identifier) }
+
+    /// Cancels every task not yet completed.
+    public func cancelAllTasks() {
+        for task in allTasks { task.cancel() }
+    }
+}

@@ -1,0 +1,619 @@
+import Dispatch
+import FoundationEssentials
+import Glibc
+import Synchronization
+import WidgetCore
+
+/// Hands out background sessions by identifier, runs their downloads on an `HTTPTransport`,
+/// journals tasks and results in SQLite, and delivers the events to widgets in WidgetKit's
+/// order. One per host.
+///
+/// **Delivery.** When a task finishes, its result is committed to the journal, then the manager
+/// calls `eventRouter` with the session identifier. The router returns the matching widget's
+/// `BackgroundSessionEventsHandler` (see `router(for:)`), or nil: then the events are kept (at
+/// most `Retention`) and routed again when a session for the identifier is created or its
+/// delegate is set, or when the host calls `routePendingEvents()`. The manager calls the
+/// handler with `(identifier, completion)`. Delivery starts once the handler has been called
+/// **and** a delegate is attached to the session (the handler normally gets its session with
+/// `session(identifier:delegate:)`, which attaches it): every pending event in order —
+/// `didFinishDownloadingTo` for a download, `didCompleteWithError` — then
+/// `urlSessionDidFinishEvents`. The events are acknowledged (removed from the journal, their
+/// files deleted) only when the completion has been called, before or after the delivery
+/// ends. A completion called with no delegate attached acknowledges nothing: the events wait
+/// for the next routing. Events recorded while a batch is out are routed after it, with a new
+/// handler call.
+///
+/// **Threading.** Every method is thread-safe. The router, the handlers and every delegate call
+/// run on `deliveryQueue`, a serial queue of this manager; a handler or delegate may call back
+/// into the manager. The host hops to its main actor itself.
+///
+/// **Restart.** Events recorded but not acknowledged are delivered again (at least once, in
+/// order). Tasks that were in flight are suspended until `resumeTasks(urlFor:)` starts them
+/// again under their identifiers.
+public final class BackgroundSessionManager: Sendable {
+    /// Returns the handler of the widget whose configuration matches a session identifier.
+    public typealias EventRouter = @Sendable (_ identifier: String) -> BackgroundSessionEventsHandler?
+
+    /// Whether this manager owns the state directory.
+    public enum Availability: Sendable, Equatable {
+        case available
+        /// Another host holds the lock: no journal, tasks complete at once with this message.
+        case unavailable(String)
+    }
+
+    /// How long undelivered events are kept.
+    public struct Retention: Sendable {
+        /// Most events kept per session identifier; the oldest go first.
+        public var maxEventsPerSession: Int
+        /// Events older than this (seconds) are dropped.
+        public var maxAge: Double
+
+        public init(maxEventsPerSession: Int = 100, maxAge: Double = 7 * 24 * 3600) {
+            self.maxEventsPerSession = maxEventsPerSession
+            self.maxAge = maxAge
+        }
+    }
+
+    /// Points where a crash test can stop the process; nil in production.
+    public struct Hooks: Sendable {
+        /// A task's transfer has been handed to the transport.
+        public var afterTransferStarted: (@Sendable (BackgroundDownloadTask) -> Void)?
+        /// Inside the transaction that records a result, before its commit.
+        public var duringJournalWrite: (@Sendable () -> Void)?
+        /// A result has been committed (before it is routed).
+        public var afterResultRecorded: (@Sendable (SessionEvent) -> Void)?
+
+        public init() {}
+    }
+
+    struct Running {
+        let task: BackgroundDownloadTask
+        var transfer: TransferID?
+    }
+
+    enum Phase {
+        case idle
+        case handlerCalled
+        case delivering([SessionEvent])
+        case awaitingCompletion([SessionEvent])
+    }
+
+    struct Route {
+        var phase: Phase = .idle
+        var generation = 0
+        var completionCalled = false
+    }
+
+    struct State {
+        var journal: SessionJournal?
+        var router: EventRouter?
+        var sessions: [String: BackgroundSession] = [:]
+        var delegates: [String: any BackgroundSessionDelegate] = [:]
+        var running: [Int: Running] = [:]
+        var suspended: [Int: BackgroundDownloadTask] = [:]
+        var completed: [Int: BackgroundDownloadTask] = [:]
+        var pending: [String: [SessionEvent]] = [:]
+        var routes: [String: Route] = [:]
+        var nextMemoryID = 1
+        var closed = false
+        var lastJournalError: String?
+    }
+
+    public let stateDirectory: String
+    public let availability: Availability
+    /// The serial queue on which routers, handlers and delegates are called.
+    public let deliveryQueue = DispatchQueue(label: "widgethost.background-sessions.delivery")
+    private let transport: any HTTPTransport
+    private let now: @Sendable () -> Date
+    private let retention: Retention
+    private let hooks: Hooks
+    private let lock: StateDirectoryLock?
+    private let state: Mutex<State>
+
+    /// The journal's path under a state directory.
+    public static func journalPath(stateDirectory: String) -> String { FilePaths.join(stateDirectory, "sessions.sqlite") }
+
+    /// Opens the background sessions of `stateDirectory` (created if missing).
+    ///
+    /// Takes the directory's lock without waiting; when another host holds it the manager is
+    /// returned with `availability == .unavailable(…)` and never opens the journal. Otherwise it
+    /// loads the journal, drops events past `retention`, removes files no event refers to, and
+    /// holds the tasks that were in flight until `resumeTasks(urlFor:)`.
+    /// Throws `FileSystemError` or `SQLiteError` when the directory or journal cannot be used.
+    public static func open(stateDirectory: String, transport: any HTTPTransport,
+                            now: @escaping @Sendable () -> Date = { Date() },
+                            retention: Retention = Retention(), hooks: Hooks = Hooks()) throws -> BackgroundSessionManager {
+        try FilePaths.makeDirectories(stateDirectory)
+        guard let lock = try StateDirectoryLock.acquire(directory: stateDirectory) else {
+            let message = "another widgethost is using \(stateDirectory); background sessions are off"
+            return BackgroundSessionManager(stateDirectory: stateDirectory, availability: .unavailable(message), transport: transport,
+                                            now: now, retention: retention, hooks: hooks, lock: nil, state: State())
+        }
+        let manager = BackgroundSessionManager(
+            stateDirectory: stateDirectory, availability: .available, transport: transport, now: now, retention: retention,
+            hooks: hooks, lock: lock,
+            state: State(journal: try SessionJournal(path: journalPath(stateDirectory: stateDirectory), readOnly: false)))
+        try manager.state.withLock { s throws in
+            guard let journal = s.journal else { return }
+            for event in try journal.events() { s.pending[event.sessionIdentifier, default: []].append(event) }
+            for task in try journal.tasks() where task.state == .running {
+                guard let url = URL(string: task.url) else { continue }
+                s.suspended[task.taskIdentifier] = manager.makeTask(
+                    id: task.taskIdentifier, session: task.sessionIdentifier, description: task.taskDescription,
+                    url: url, state: .suspended, attempts: task.attempts)
+            }
+            manager.removeFiles(of: manager.prune(&s))
+            manager.removeOrphanFiles(keeping: s.pending.values.flatMap { $0 })
+        }
+        return manager
+    }
+
+    /// Opens with a `WidgetClock` as the source of "now".
+    public static func open(stateDirectory: String, transport: any HTTPTransport, clock: any WidgetClock,
+                            retention: Retention = Retention(), hooks: Hooks = Hooks()) throws -> BackgroundSessionManager {
+        try open(stateDirectory: stateDirectory, transport: transport, now: { clock.now }, retention: retention, hooks: hooks)
+    }
+
+    private init(stateDirectory: String, availability: Availability, transport: any HTTPTransport, now: @escaping @Sendable () -> Date,
+                 retention: Retention, hooks: Hooks, lock: StateDirectoryLock?, state: sending State) {
+        self.stateDirectory = stateDirectory
+        self.availability = availability
+        self.transport = transport
+        self.now = now
+        self.retention = retention
+        self.hooks = hooks
+        self.lock = lock
+        self.state = Mutex(state)
+    }
+
+    /// A router over the host's widget configurations: the first handler that matches.
+    ///
+    /// `configurations` is called on `deliveryQueue` each time events are routed, so it may
+    /// return what the host has now (after a config reload, say).
+    public static func router<View>(for configurations: @escaping @Sendable () -> [WidgetConfiguration<View>]) -> EventRouter {
+        { identifier in configurations().lazy.compactMap { $0.backgroundSessionHandler(for: identifier) }.first }
+    }
+
+    /// Finds the widget for a session identifier when its events are ready (see the type's
+    /// documentation). Setting it does not route by itself: call `routePendingEvents()` or
+    /// `resumeTasks(urlFor:)`.
+    public var eventRouter: EventRouter? {
+        get { state.withLock { $0.router } }
+        set { state.withLock { $0.router = newValue } }
+    }
+
+    /// The last journal write that failed, if any (the work went on in memory).
+    public var lastJournalError: String? { state.withLock { $0.lastJournalError } }
+
+    // MARK: - Sessions
+
+    /// The session for `identifier`, created on first use and cached afterwards.
+    ///
+    /// A non-nil `delegate` replaces the session's delegate (a widget re-creating its session
+    /// after a restart); attaching one may start the delivery of pending events.
+    public func session(identifier: String, delegate: (any BackgroundSessionDelegate)? = nil) -> BackgroundSession {
+        let session = state.withLock { s -> BackgroundSession in
+            if let delegate { s.delegates[identifier] = delegate }
+            if let existing = s.sessions[identifier] { return existing }
+            let session = BackgroundSession(identifier: identifier, manager: self)
+            if !s.closed { s.sessions[identifier] = session }
+            return session
+        }
+        schedulePump(identifier)
+        return session
+    }
+
+    func delegate(for identifier: String) -> (any BackgroundSessionDelegate)? { state.withLock { $0.delegates[identifier] } }
+
+    func tasks(session identifier: String) -> [BackgroundDownloadTask] {
+        state.withLock { s in
+            (s.running.values.map(\.task) + s.suspended.values)
+                .filter { $0.sessionIdentifier == identifier }
+                .sorted { $0.taskIdentifier < $1.taskIdentifier }
+        }
+    }
+
+    // MARK: - Tasks
+
+    func downloadTask(session identifier: String, url: URL, taskDescription: String?) -> BackgroundDownloadTask {
+        let urlString = url.absoluteString
+        enum Next { case existing(BackgroundDownloadTask), start(BackgroundDownloadTask), failed(BackgroundDownloadTask) }
+        let next = state.withLock { s -> Next in
+            if let running = s.running.values.first(where: { $0.task.sessionIdentifier == identifier && $0.task.url.absoluteString == urlString }) {
+                return .existing(running.task)
+            }
+            if let suspended = s.suspended.values.first(where: { $0.sessionIdentifier == identifier && $0.url.absoluteString == urlString }) {
+                s.suspended[suspended.taskIdentifier] = nil
+                let task = makeTask(id: suspended.taskIdentifier, session: identifier, description: suspended.taskDescription,
+                                    url: url, state: .running, attempts: suspended.attempts)
+                s.running[task.taskIdentifier] = Running(task: task)
+                return .start(task)
+            }
+            guard case .available = availability, let journal = s.journal, !s.closed else {
+                let message: String
+                if case .unavailable(let m) = availability { message = m } else { message = "the background session manager is closed" }
+                let task = makeTask(id: s.nextMemoryID, session: identifier, description: taskDescription, url: url, state: .completed)
+                s.nextMemoryID += 1
+                record(&s, task: task, outcome: .unavailable(message))
+                return .failed(task)
+            }
+            do {
+                let id = try journal.insertTask(session: identifier, description: taskDescription, url: urlString, now: now())
+                let task = makeTask(id: id, session: identifier, description: taskDescription, url: url, state: .running)
+                s.running[id] = Running(task: task)
+                return .start(task)
+            } catch {
+                s.lastJournalError = "\(error)"
+                let task = makeTask(id: -s.nextMemoryID, session: identifier, description: taskDescription, url: url, state: .completed)
+                s.nextMemoryID += 1
+                record(&s, task: task, outcome: .failed(reason: "cannot write the journal: \(error)", attempts: 0, retryAfter: nil))
+                return .failed(task)
+            }
+        }
+        switch next {
+        case .existing(let task): return task
+        case .failed(let task):
+            schedulePump(identifier)
+            return task
+        case .start(let task):
+            startTransfer(task)
+            return task
+        }
+    }
+
+    private func makeTask(id: Int, session: String, description: String?, url: URL, state: BackgroundDownloadTask.State,
+                          attempts: Int = 0) -> BackgroundDownloadTask {
+        BackgroundDownloadTask(taskIdentifier: id, sessionIdentifier: session, taskDescription: description, url: url,
+                               state: state, attempts: attempts, cancel: { [weak self] in self?.cancel(taskIdentifier: $0) })
+    }
+
+    /// The directory that keeps a session's downloaded files until they are acknowledged.
+    public func filesDirectory(session identifier: String) -> String {
+        FilePaths.join(FilePaths.join(stateDirectory, "sessions"), FilePaths.component(forIdentifier: identifier))
+    }
+
+    private func startTransfer(_ task: BackgroundDownloadTask) {
+        let directory = filesDirectory(session: task.sessionIdentifier)
+        do {
+            try FilePaths.makeDirectories(directory)
+        } catch {
+            finishTransfer(task.taskIdentifier, .failed(TransferFailure(kind: .fileSystem, reason: error.description, attempts: 0)))
+            return
+        }
+        let request = TransferRequest(url: task.url.absoluteString, directory: directory, fileName: "task-\(task.taskIdentifier)")
+        let id = task.taskIdentifier
+        let transferID = transport.start(request) { [weak self] event in
+            switch event {
+            case .retrying(let attempt, _, let reason): self?.attemptFailed(id, attempt: attempt, reason: reason)
+            case .finished(let result): self?.finishTransfer(id, result)
+            }
+        }
+        state.withLock { $0.running[id]?.transfer = transferID }
+        hooks.afterTransferStarted?(task)
+    }
+
+    private func attemptFailed(_ id: Int, attempt: Int, reason: String) {
+        state.withLock { s in
+            guard let running = s.running[id] else { return }
+            running.task.update(attempts: attempt)
+            do { try s.journal?.recordAttempt(id, attempts: attempt, reason: reason, now: now()) } catch {
+                s.lastJournalError = "\(error)"
+            }
+        }
+    }
+
+    private func finishTransfer(_ id: Int, _ result: TransferResult) {
+        let event = state.withLock { s -> SessionEvent? in
+            guard let running = s.running.removeValue(forKey: id) else { return nil }
+            let outcome: SessionEvent.Outcome
+            switch result {
+            case .downloaded(let f):
+                outcome = .downloaded(file: f.path, status: f.status, byteCount: f.byteCount, validators: f.validators, attempts: f.attempts)
+                running.task.update(attempts: f.attempts)
+            case .notModified(let v): outcome = .notModified(v)
+            case .failed(let f):
+                outcome = .failed(reason: f.reason, attempts: f.attempts, retryAfter: f.retryAfter)
+                running.task.update(attempts: f.attempts)
+            case .cancelled: outcome = .cancelled
+            }
+            if s.closed { return nil }
+            return record(&s, task: running.task, outcome: outcome)
+        }
+        guard let event else { return }
+        hooks.afterResultRecorded?(event)
+        schedulePump(event.sessionIdentifier)
+    }
+
+    /// Journals a task's result and queues its event; the task is completed. Under the lock.
+    @discardableResult
+    private func record(_ s: inout State, task: BackgroundDownloadTask, outcome: SessionEvent.Outcome) -> SessionEvent {
+        task.update(state: .completed)
+        s.completed[task.taskIdentifier] = task
+        var event: SessionEvent
+        if let journal = s.journal {
+            do {
+                event = try journal.recordResult(session: task.sessionIdentifier, taskID: task.taskIdentifier,
+                                                 description: task.taskDescription, url: task.url.absoluteString,
+                                                 outcome: outcome, now: now(), duringWrite: { hooks.duringJournalWrite?() })
+            } catch {
+                s.lastJournalError = "\(error)"
+                event = memoryEvent(&s, task: task, outcome: outcome)
+            }
+        } else {
+            event = memoryEvent(&s, task: task, outcome: outcome)
+        }
+        s.pending[task.sessionIdentifier, default: []].append(event)
+        let dropped = prune(&s)
+        removeFiles(of: dropped)
+        return event
+    }
+
+    private func memoryEvent(_ s: inout State, task: BackgroundDownloadTask, outcome: SessionEvent.Outcome) -> SessionEvent {
+        // Above every journalled id, so it is delivered after them.
+        let id = Int64.max / 2 + Int64(s.nextMemoryID)
+        s.nextMemoryID += 1
+        return SessionEvent(eventID: id, sessionIdentifier: task.sessionIdentifier, taskIdentifier: task.taskIdentifier,
+                            taskDescription: task.taskDescription, url: task.url.absoluteString, outcome: outcome,
+                            recorded: now(), deliveryCount: 0)
+    }
+
+    /// Cancels a task that has not completed; its delegate gets `.cancelled`.
+    public func cancel(taskIdentifier id: Int) {
+        let (transfer, session) = state.withLock { s -> (TransferID?, String?) in
+            let task: BackgroundDownloadTask
+            var transfer: TransferID?
+            if let running = s.running.removeValue(forKey: id) {
+                task = running.task
+                transfer = running.transfer
+            } else if let suspended = s.suspended.removeValue(forKey: id) {
+                task = suspended
+            } else {
+                return (nil, nil)
+            }
+            record(&s, task: task, outcome: .cancelled)
+            return (transfer, task.sessionIdentifier)
+        }
+        if let transfer { transport.cancel(transfer) }
+        if let session { schedulePump(session) }
+    }
+
+    /// Starts again the tasks that were in flight when the host stopped, under their
+    /// identifiers, with the URL `urlFor(sessionIdentifier, taskDescription)` gives now; then
+    /// routes pending events (`routePendingEvents()`).
+    ///
+    /// A task for which `urlFor` returns nil (its widget is gone) stays suspended and listed
+    /// until it is cancelled or purged. Returns the tasks started.
+    @discardableResult
+    public func resumeTasks(urlFor: (_ sessionIdentifier: String, _ taskDescription: String?) -> URL?) -> [BackgroundDownloadTask] {
+        let suspended = state.withLock { s in s.suspended.values.sorted { $0.taskIdentifier < $1.taskIdentifier } }
+        var started: [BackgroundDownloadTask] = []
+        for old in suspended {
+            guard let url = urlFor(old.sessionIdentifier, old.taskDescription) else { continue }
+            let task = state.withLock { s -> BackgroundDownloadTask? in
+                guard s.suspended.removeValue(forKey: old.taskIdentifier) != nil, !s.closed else { return nil }
+                do { try s.journal?.updateTaskURL(old.taskIdentifier, url: url.absoluteString, now: now()) } catch {
+                    s.lastJournalError = "\(error)"
+                }
+                let task = makeTask(id: old.taskIdentifier, session: old.sessionIdentifier, description: old.taskDescription,
+                                    url: url, state: .running, attempts: old.attempts)
+                s.running[task.taskIdentifier] = Running(task: task)
+                return task
+            }
+            if let task {
+                startTransfer(task)
+                started.append(task)
+            }
+        }
+        routePendingEvents()
+        return started
+    }
+
+    /// Routes the events of every identifier that has some waiting (after a config reload that
+    /// may have added widgets, say).
+    public func routePendingEvents() {
+        let identifiers = state.withLock { s in s.pending.filter { !$0.value.isEmpty }.keys.sorted() }
+        for identifier in identifiers { schedulePump(identifier) }
+    }
+
+    // MARK: - Introspection
+
+    /// Events recorded and not yet acknowledged, in delivery order.
+    public var pendingEvents: [SessionEvent] {
+        state.withLock { s in s.pending.values.flatMap { $0 }.sorted { $0.eventID < $1.eventID } }
+    }
+
+    /// Tasks journalled before the host stopped and not resumed (yet), oldest first.
+    public var suspendedTasks: [BackgroundDownloadTask] {
+        state.withLock { s in s.suspended.values.sorted { $0.taskIdentifier < $1.taskIdentifier } }
+    }
+
+    /// True when nothing runs and no event waits.
+    public var isIdle: Bool {
+        state.withLock { s in s.running.isEmpty && s.pending.values.allSatisfy(\.isEmpty) }
+    }
+
+    /// Stops delivering, closes the journal and gives up the lock. Transfers in flight are
+    /// abandoned (they stay `running` in the journal and are resumed by the next host).
+    public func close() {
+        let transfers = state.withLock { s -> [TransferID] in
+            s.closed = true
+            s.journal?.close()
+            s.journal = nil
+            s.sessions = [:]
+            s.delegates = [:]
+            defer { s.running = [:] }
+            return s.running.values.compactMap(\.transfer)
+        }
+        for transfer in transfers { transport.cancel(transfer) }
+        lock?.release()
+    }
+
+    // MARK: - Delivery (on deliveryQueue)
+
+    private func schedulePump(_ identifier: String) {
+        deliveryQueue.async { [self] in pump(identifier) }
+    }
+
+    private enum Step {
+        case done
+        case route(EventRouter?)
+        case callHandler(BackgroundSessionEventsHandler, generation: Int)
+        case deliver([SessionEvent], BackgroundSession, any BackgroundSessionDelegate)
+        case acknowledge([SessionEvent])
+    }
+
+    /// Moves an identifier's delivery forward as far as it can go now.
+    private func pump(_ identifier: String) {
+        dispatchPrecondition(condition: .onQueue(deliveryQueue))
+        var routed: BackgroundSessionEventsHandler??
+        while true {
+            let step = state.withLock { s -> Step in
+                guard !s.closed else { return .done }
+                var route = s.routes[identifier] ?? Route()
+                defer { s.routes[identifier] = route }
+                let pending = s.pending[identifier] ?? []
+                switch route.phase {
+                case .idle:
+                    guard !pending.isEmpty else { return .done }
+                    guard let found = routed else { return .route(s.router) }
+                    routed = nil
+                    guard let handler = found else { return .done }  // unmatched: kept
+                    route.generation += 1
+                    route.completionCalled = false
+                    route.phase = .handlerCalled
+                    return .callHandler(handler, generation: route.generation)
+                case .handlerCalled:
+                    guard let delegate = s.delegates[identifier] else {
+                        // Completed without attaching a delegate: nothing was delivered.
+                        if route.completionCalled { route.phase = .idle }
+                        return .done
+                    }
+                    let session = s.sessions[identifier] ?? BackgroundSession(identifier: identifier, manager: self)
+                    s.sessions[identifier] = session
+                    route.phase = .delivering(pending)
+                    do { try s.journal?.markDelivered(pending.map(\.eventID).filter { $0 < Int64.max / 2 }) } catch {
+                        s.lastJournalError = "\(error)"
+                    }
+                    return .deliver(pending, session, delegate)
+                case .delivering:
+                    return .done
+                case .awaitingCompletion(let batch):
+                    guard route.completionCalled else { return .done }
+                    route.phase = .idle
+                    return .acknowledge(batch)
+                }
+            }
+            switch step {
+            case .done:
+                return
+            case .route(let router):
+                routed = .some(router?(identifier))
+            case .callHandler(let handler, let generation):
+                handler.handler(identifier) { [weak self] in self?.handlerCompleted(identifier, generation: generation) }
+            case .deliver(let batch, let session, let delegate):
+                deliver(batch, session: session, delegate: delegate)
+                state.withLock { s in s.routes[identifier]?.phase = .awaitingCompletion(batch) }
+            case .acknowledge(let batch):
+                acknowledge(batch, identifier: identifier)
+            }
+        }
+    }
+
+    private func handlerCompleted(_ identifier: String, generation: Int) {
+        let matched = state.withLock { s -> Bool in
+            guard s.routes[identifier]?.generation == generation, s.routes[identifier]?.completionCalled == false else { return false }
+            s.routes[identifier]?.completionCalled = true
+            return true
+        }
+        if matched { schedulePump(identifier) }
+    }
+
+    private func deliver(_ batch: [SessionEvent], session: BackgroundSession, delegate: any BackgroundSessionDelegate) {
+        for event in batch {
+            let task = state.withLock { $0.completed[event.taskIdentifier] }
+                ?? makeTask(id: event.taskIdentifier, session: event.sessionIdentifier, description: event.taskDescription,
+                            url: URL(string: event.url) ?? URL(fileURLWithPath: "/"), state: .completed)
+            var error: BackgroundTaskError?
+            switch event.outcome {
+            case .downloaded(let file, _, _, _, _):
+                // The delegate gets a hard link that is removed after the call; the journal's file
+                // stays until the completion, for a re-delivery after a crash.
+                let location = FilePaths.join(filesDirectory(session: event.sessionIdentifier), "delivered-task-\(event.taskIdentifier)")
+                unlink(location)
+                if link(file, location) == 0 {
+                    delegate.urlSession(session, downloadTask: task, didFinishDownloadingTo: URL(fileURLWithPath: location))
+                    unlink(location)
+                } else {
+                    error = .fileMissing(file)
+                }
+            case .notModified(let validators): error = .notModified(validators)
+            case .failed(let reason, let attempts, let retryAfter): error = .failed(reason: reason, attempts: attempts, retryAfter: retryAfter)
+            case .cancelled: error = .cancelled
+            case .unavailable(let message): error = .unavailable(message)
+            }
+            delegate.urlSession(session, task: task, didCompleteWithError: error)
+        }
+        delegate.urlSessionDidFinishEvents(forBackgroundURLSession: session)
+    }
+
+    private func acknowledge(_ batch: [SessionEvent], identifier: String) {
+        let ok = state.withLock { s -> Bool in
+            do { try s.journal?.acknowledge(batch.filter { $0.eventID < Int64.max / 2 }) } catch {
+                s.lastJournalError = "\(error)"
+                return false
+            }
+            let ids = Set(batch.map(\.eventID))
+            s.pending[identifier]?.removeAll { ids.contains($0.eventID) }
+            for event in batch { s.completed[event.taskIdentifier] = nil }
+            return true
+        }
+        if ok { removeFiles(of: batch) }
+    }
+
+    // MARK: - Files and retention
+
+    /// Drops events past the retention limits from identifiers that are not being delivered;
+    /// returns them (their files still exist). Under the lock.
+    private func prune(_ s: inout State) -> [SessionEvent] {
+        let oldest = now().addingTimeInterval(-retention.maxAge)
+        var dropped: [SessionEvent] = []
+        for (identifier, events) in s.pending {
+            if let route = s.routes[identifier], case .idle = route.phase {} else if s.routes[identifier] != nil { continue }
+            var keep = events.filter { $0.recorded >= oldest }
+            if keep.count > retention.maxEventsPerSession { keep.removeFirst(keep.count - retention.maxEventsPerSession) }
+            guard keep.count != events.count else { continue }
+            let kept = Set(keep.map(\.eventID))
+            dropped += events.filter { !kept.contains($0.eventID) }
+            s.pending[identifier] = keep
+        }
+        if !dropped.isEmpty {
+            do { try s.journal?.discard(dropped.filter { $0.eventID < Int64.max / 2 }) } catch { s.lastJournalError = "\(error)" }
+            for event in dropped { s.completed[event.taskIdentifier] = nil }
+        }
+        return dropped
+    }
+
+    private func removeFiles(of events: [SessionEvent]) {
+        for event in events {
+            if case .downloaded(let file, _, _, _, _) = event.outcome { unlink(file) }
+        }
+    }
+
+    /// Deletes files under `<state>/sessions/` that no kept event refers to: bodies renamed
+    /// into place by a host killed before it journalled them, transport temp files, delivery
+    /// links. Only at open, while nothing runs.
+    private func removeOrphanFiles(keeping events: [SessionEvent]) {
+        let keep = Set(events.compactMap { event -> String? in
+            if case .downloaded(let file, _, _, _, _) = event.outcome { return file }
+            return nil
+        })
+        let root = FilePaths.join(stateDirectory, "sessions")
+        for directory in FilePaths.list(root) {
+            let path = FilePaths.join(root, directory)
+            guard FilePaths.isDirectory(path) else { continue }
+            for name in FilePaths.list(path) where !keep.contains(FilePaths.join(path, name)) {
+                unlink(FilePaths.join(path, name))
+            }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Glibc
+
+/// Small file-system helpers on Glibc: joining paths, making directories, listing, fsync.
+enum FilePaths {
+    static func join(_ directory: String, _ name: String) -> String {
+        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+
+    /// `mkdir -p`; throws when a component cannot be made.
+    static func makeDirectories(_ path: String) throws(FileSystemError) {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            prefix += component
+            if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
+                throw FileSystemError(operation: "create directory", path: prefix, errno: errno)
+            }
+            prefix += "/"
+        }
+    }
+
+    /// Names in `directory` (not `.`/`..`), sorted; empty when it does not exist.
+    static func list(_ directory: String) -> [String] {
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// fsyncs a directory so a rename or unlink in it is durable.
+    static func syncDirectory(_ path: String) {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd >= 0 {
+            fsync(fd)
+            close(fd)
+        }
+    }
+
+    /// A directory name for a session identifier: bytes outside `[A-Za-z0-9._-]` become `%XX`,
+    /// a leading dot too, so no identifier can name `..` or a hidden file; "" becomes `%`.
+    static func component(forIdentifier identifier: String) -> String {
+        if identifier.isEmpty { return "%" }
+        var out = ""
+        for (index, byte) in identifier.utf8.enumerated() {
+            let plain = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == 0x2D || byte == 0x5F || (byte == 0x2E && index > 0)
+            if plain {
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                let hex = Array("0123456789ABCDEF".utf8)
+                out += "%" + String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 15)]], as: UTF8.self)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,139 @@
+import CSQLite
+
+/// One SQLite connection: open, run statements with bound values, read rows, transactions.
+///
+/// Not thread-safe: the owner serialises every call (the journal holds it under its lock).
+/// Every failure throws `SQLiteError` with SQLite's message.
+final class SQLiteDatabase {
+    /// A bindable / readable value.
+    enum Value: Equatable {
+        case null
+        case integer(Int64)
+        case real(Double)
+        case text(String)
+    }
+
+    private var handle: OpaquePointer?
+
+    /// Opens `path`; `readOnly` never creates or writes the file.
+    init(path: String, readOnly: Bool) throws(SQLiteError) {
+        let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open \(path)"
+            sqlite3_close(db)
+            throw SQLiteError(code: rc, message: "\(message) (\(path))")
+        }
+        handle = db
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, 5000)
+    }
+
+    deinit { close() }
+
+    /// Closes the connection; later calls fail.
+    func close() {
+        if let handle { sqlite3_close_v2(handle) }
+        handle = nil
+    }
+
+    /// Runs one or more statements without parameters.
+    func execute(_ sql: String) throws(SQLiteError) {
+        guard let handle else { throw SQLiteError(code: SQLITE_MISUSE, message: "database is closed") }
+        var error: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &error)
+        if rc != SQLITE_OK {
+            let message = error.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(error)
+            throw SQLiteError(code: rc, message: message)
+        }
+    }
+
+    /// Runs one statement with `values` bound to its `?` parameters, returning every row.
+    @discardableResult
+    func query(_ sql: String, _ values: [Value] = []) throws(SQLiteError) -> [[Value]] {
+        guard let handle else { throw SQLiteError(code: SQLITE_MISUSE, message: "database is closed") }
+        var statement: OpaquePointer?
+        var rc = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard rc == SQLITE_OK, let statement else { throw lastError(rc) }
+        defer { sqlite3_finalize(statement) }
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            switch value {
+            case .null: rc = sqlite3_bind_null(statement, index)
+            case .integer(let i): rc = sqlite3_bind_int64(statement, index, i)
+            case .real(let d): rc = sqlite3_bind_double(statement, index, d)
+            case .text(let s): rc = sqlite3_bind_text(statement, index, s, -1, wh_sqlite_transient())
+            }
+            guard rc == SQLITE_OK else { throw lastError(rc) }
+        }
+        var rows: [[Value]] = []
+        while true {
+            rc = sqlite3_step(statement)
+            if rc == SQLITE_DONE { break }
+            guard rc == SQLITE_ROW else { throw lastError(rc) }
+            let count = sqlite3_column_count(statement)
+            var row: [Value] = []
+            row.reserveCapacity(Int(count))
+            for column in 0..<count {
+                switch sqlite3_column_type(statement, column) {
+                case SQLITE_INTEGER: row.append(.integer(sqlite3_column_int64(statement, column)))
+                case SQLITE_FLOAT: row.append(.real(sqlite3_column_double(statement, column)))
+                case SQLITE_NULL: row.append(.null)
+                default:
+                    let text = sqlite3_column_text(statement, column).map { String(cString: $0) } ?? ""
+                    row.append(.text(text))
+                }
+            }
+            rows.append(row)
+        }
+        return rows
+    }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back if it throws.
+    func transaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// The rowid of the last inserted row.
+    var lastInsertRowID: Int64 { handle.map { sqlite3_last_insert_rowid($0) } ?? 0 }
+
+    private func lastError(_ rc: Int32) -> SQLiteError {
+        SQLiteError(code: rc, message: handle.map { String(cString: sqlite3_errmsg($0)) } ?? "database is closed")
+    }
+}
+
+extension SQLiteDatabase.Value {
+    var int: Int64? {
+        switch self {
+        case .integer(let i): i
+        case .real(let d): Int64(d)
+        default: nil
+        }
+    }
+
+    var double: Double? {
+        switch self {
+        case .integer(let i): Double(i)
+        case .real(let d): d
+        default: nil
+        }
+    }
+
+    var string: String? {
+        if case .text(let s) = self { return s }
+        return nil
+    }
+
+    static func optional(_ s: String?) -> Self { s.map { .text($0) } ?? .null }
+    static func optional(_ i: Int?) -> Self { i.map { .integer(Int64($0)) } ?? .null }
+}

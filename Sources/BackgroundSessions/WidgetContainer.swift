@@ -1,0 +1,102 @@
+import Glibc
+
+/// A widget kind's own directory, `<state>/containers/<kind>/`, as WidgetKit's app-group
+/// container: files written atomically, readable by other kinds too.
+///
+/// Writes go to a temporary file in the same directory, which is fsynced, renamed over the
+/// target, and the directory fsynced: a reader (or a host killed mid-write) sees the old file
+/// or the new one, never a mix. Thread-safe (no shared state; concurrent writers of one file
+/// leave one of the versions). Errors throw `WidgetContainerError`.
+public struct WidgetContainer: Sendable {
+    public let kind: String
+    /// The container's directory (created on the first write).
+    public let path: String
+
+    /// The container of `kind` under `stateDirectory`; throws `.invalidName` for a bad kind.
+    public init(kind: String, stateDirectory: String) throws(WidgetContainerError) {
+        try Self.validate(kind)
+        self.kind = kind
+        path = FilePaths.join(FilePaths.join(stateDirectory, "containers"), kind)
+    }
+
+    /// Replaces (or creates) file `name` with `bytes`, atomically and durably.
+    public func write(_ bytes: [UInt8], to name: String) throws(WidgetContainerError) {
+        try Self.validate(name)
+        do { try FilePaths.makeDirectories(path) } catch { throw .fileSystem(error) }
+        let target = FilePaths.join(path, name)
+        var template = Array(FilePaths.join(path, ".\(name).XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw .fileSystem(FileSystemError(operation: "create a file in", path: path, errno: errno)) }
+        let temp = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        func fail(_ operation: String, _ e: Int32) -> WidgetContainerError {
+            close(fd)
+            unlink(temp)
+            return .fileSystem(FileSystemError(operation: operation, path: target, errno: e))
+        }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw fail("write", errno)
+            }
+            offset += n
+        }
+        guard fsync(fd) == 0 else { throw fail("fsync", errno) }
+        close(fd)
+        guard rename(temp, target) == 0 else {
+            let e = errno
+            unlink(temp)
+            throw .fileSystem(FileSystemError(operation: "rename into", path: target, errno: e))
+        }
+        FilePaths.syncDirectory(path)
+    }
+
+    /// The bytes of file `name`, or nil when it does not exist.
+    public func read(_ name: String) throws(WidgetContainerError) -> [UInt8]? {
+        try Self.validate(name)
+        let target = FilePaths.join(path, name)
+        let fd = open(target, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { return nil }
+            throw .fileSystem(FileSystemError(operation: "open", path: target, errno: errno))
+        }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .fileSystem(FileSystemError(operation: "read", path: target, errno: errno))
+            }
+            if n == 0 { break }
+            bytes += chunk[0..<n]
+        }
+        return bytes
+    }
+
+    /// Names of the files in the container, sorted (temporary files of writes in progress are
+    /// hidden). Empty when nothing was written yet.
+    public func list() -> [String] {
+        FilePaths.list(path).filter { !$0.hasPrefix(".") }
+    }
+
+    /// Removes file `name`; nothing happens when it does not exist.
+    public func remove(_ name: String) throws(WidgetContainerError) {
+        try Self.validate(name)
+        let target = FilePaths.join(path, name)
+        if unlink(target) != 0 && errno != ENOENT {
+            throw .fileSystem(FileSystemError(operation: "remove", path: target, errno: errno))
+        }
+        FilePaths.syncDirectory(path)
+    }
+
+    /// Throws `.invalidName` unless `name` is 1…128 bytes of `[A-Za-z0-9._-]` not starting with '.'.
+    static func validate(_ name: String) throws(WidgetContainerError) {
+        let ok = !name.isEmpty && name.utf8.count <= 128 && !name.hasPrefix(".") && name.utf8.allSatisfy { b in
+            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2D || b == 0x5F || b == 0x2E
+        }
+        if !ok { throw .invalidName(name) }
+    }
+}

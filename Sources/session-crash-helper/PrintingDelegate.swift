@@ -1,0 +1,51 @@
+import BackgroundSessions
+import FoundationEssentials
+import Glibc
+import Synchronization
+
+/// A session delegate that prints each callback as one flushed line, and calls the stored
+/// completion after the batch (or stops there when asked to).
+final class PrintingDelegate: BackgroundSessionDelegate {
+    let pauseBeforeCompletion: Bool
+    let completion = Mutex<(@Sendable () -> Void)?>(nil)
+
+    init(pauseBeforeCompletion: Bool) { self.pauseBeforeCompletion = pauseBeforeCompletion }
+
+    func urlSession(_ session: BackgroundSession, downloadTask: BackgroundDownloadTask, didFinishDownloadingTo location: URL) {
+        let path = location.path
+        var body = ""
+        if let file = fopen(path, "rb") {
+            var buffer = [UInt8](repeating: 0, count: 256)
+            let n = fread(&buffer, 1, buffer.count, file)
+            fclose(file)
+            body = String(decoding: buffer[0..<max(n, 0)], as: UTF8.self)
+        }
+        say("didFinishDownloading task=\(downloadTask.taskIdentifier) body=\(body)")
+    }
+
+    func urlSession(_ session: BackgroundSession, task: BackgroundDownloadTask, didCompleteWithError error: BackgroundTaskError?) {
+        say("didComplete task=\(task.taskIdentifier) error=\(error.map { "\($0)" } ?? "nil")")
+    }
+
+    func urlSessionDidFinishEvents(forBackgroundURLSession session: BackgroundSession) {
+        say("didFinishEvents session=\(session.identifier)")
+        if pauseBeforeCompletion { CrashHelper.pause("after-finish-before-completion") }
+        let done = completion.withLock { c -> (@Sendable () -> Void)? in
+            defer { c = nil }
+            return c
+        }
+        done?()
+    }
+}
+
+/// Writes one line to stdout at once, unbuffered (the test reads it through a pipe).
+func say(_ line: String, fd: Int32 = 1) {
+    let bytes = Array((line + "\n").utf8)
+    var offset = 0
+    while offset < bytes.count {
+        let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { return }
+        offset += n
+    }
+}

@@ -1,0 +1,2 @@
+// Test-only: see CrashHelper.swift.
+CrashHelper.run()

@@ -1,0 +1,126 @@
+import BackgroundSessions
+import FoundationEssentials
+import Glibc
+import Synchronization
+import WidgetCore
+
+/// A delegate that records every callback as a line, checks the delivered file while the
+/// call runs, and keeps the handler's completion for the test to call.
+final class RecordingDelegate: BackgroundSessionDelegate {
+    struct Delivered: Sendable {
+        var path: String
+        var bytes: [UInt8]
+    }
+
+    let log = Mutex<[String]>([])
+    let files = Mutex<[Delivered]>([])
+    let completion = Mutex<(@Sendable () -> Void)?>(nil)
+
+    var lines: [String] { log.withLock { $0 } }
+
+    func urlSession(_ session: BackgroundSession, downloadTask: BackgroundDownloadTask, didFinishDownloadingTo location: URL) {
+        let bytes = readFile(location.path) ?? []
+        files.withLock { $0.append(Delivered(path: location.path, bytes: bytes)) }
+        log.withLock { $0.append("download \(downloadTask.taskIdentifier) exists=\(access(location.path, F_OK) == 0)") }
+    }
+
+    func urlSession(_ session: BackgroundSession, task: BackgroundDownloadTask, didCompleteWithError error: BackgroundTaskError?) {
+        log.withLock { $0.append("complete \(task.taskIdentifier) \(error.map { "\($0)" } ?? "nil")") }
+    }
+
+    func urlSessionDidFinishEvents(forBackgroundURLSession session: BackgroundSession) {
+        log.withLock { $0.append("finished \(session.identifier)") }
+    }
+
+    /// Calls the completion the handler stored (once).
+    func callCompletion() {
+        let c = completion.withLock { c -> (@Sendable () -> Void)? in
+            defer { c = nil }
+            return c
+        }
+        c?()
+    }
+}
+
+/// A router for one handler that, like a widget, re-creates its session with `delegate` and
+/// keeps the completion; counts its calls.
+func widgetRouter(_ manager: BackgroundSessionManager, delegate: RecordingDelegate, calls: Counter,
+                  matching: @escaping @Sendable (String) -> Bool) -> BackgroundSessionManager.EventRouter {
+    let handler = BackgroundSessionEventsHandler(matcher: .predicate(matching)) { identifier, completion in
+        _ = calls.next()
+        delegate.completion.withLock { $0 = completion }
+        _ = manager.session(identifier: identifier, delegate: delegate)
+    }
+    return { handler.matches($0) ? handler : nil }
+}
+
+/// Polls `condition` every 5 ms until it holds or `seconds` pass; returns whether it held.
+func eventually(within seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return condition()
+}
+
+func readFile(_ path: String) -> [UInt8]? {
+    guard let file = fopen(path, "rb") else { return nil }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let n = fread(&chunk, 1, chunk.count, file)
+        if n <= 0 { break }
+        bytes += chunk[0..<n]
+    }
+    return bytes
+}
+
+/// Regular files under `path`, recursively, relative to it, sorted.
+func filesUnder(_ path: String, prefix: String = "") -> [String] {
+    guard let dir = opendir(path) else { return [] }
+    var names: [String] = []
+    while let entry = readdir(dir) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if name != "." && name != ".." { names.append(name) }
+    }
+    closedir(dir)
+    var out: [String] = []
+    for name in names {
+        var info = stat()
+        stat(path + "/" + name, &info)
+        if (info.st_mode & S_IFMT) == S_IFDIR { out += filesUnder(path + "/" + name, prefix: prefix + name + "/") } else {
+            out.append(prefix + name)
+        }
+    }
+    return out.sorted()
+}
+
+/// `rm -rf` for scratch state directories.
+func removeTree(_ path: String) {
+    guard let dir = opendir(path) else { unlink(path); return }
+    var names: [String] = []
+    while let entry = readdir(dir) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if name != "." && name != ".." { names.append(name) }
+    }
+    closedir(dir)
+    for name in names { removeTree(path + "/" + name) }
+    rmdir(path)
+}
+
+/// A fresh state directory path (not yet created) under /tmp.
+func scratchStatePath() -> String {
+    var template = Array("/tmp/bgs-state-XXXXXX".utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+    return made + "/state"
+}
+
+/// A settable "now" for retention tests.
+final class TestNow: Sendable {
+    private let value: Mutex<Date>
+    init(_ date: Date) { value = Mutex(date) }
+    var date: Date { value.withLock { $0 } }
+    func advance(by seconds: Double) { value.withLock { $0 += seconds } }
+}

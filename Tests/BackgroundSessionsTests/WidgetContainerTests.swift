@@ -1,0 +1,34 @@
+import BackgroundSessions
+import Testing
+
+@Suite("Widget containers")
+struct WidgetContainerTests {
+    @Test("writes are atomic replacements readable by any kind; no temporary file stays")
+    func writeReadList() throws {
+        let state = scratchStatePath()
+        defer { removeTree(state) }
+        let board = try WidgetContainer(kind: "leaderboard", stateDirectory: state)
+        #expect(board.path == state + "/containers/leaderboard")
+        #expect(try board.read("board.json") == nil)
+        #expect(board.list().isEmpty)
+        try board.write(Array("one".utf8), to: "board.json")
+        try board.write(Array("two".utf8), to: "board.json")
+        try board.write([], to: "empty")
+        let reader = try WidgetContainer(kind: "leaderboard", stateDirectory: state)
+        #expect(try reader.read("board.json") == Array("two".utf8))
+        #expect(try reader.read("empty") == [])
+        #expect(board.list() == ["board.json", "empty"])
+        #expect(filesUnder(board.path) == ["board.json", "empty"])
+        try board.remove("empty")
+        try board.remove("empty")
+        #expect(board.list() == ["board.json"])
+    }
+
+    @Test("kinds and names that could leave the container are refused", arguments: ["", "..", ".", "../x", "a/b", ".hidden", "sp ace"])
+    func invalidNames(name: String) throws {
+        #expect(throws: WidgetContainerError.invalidName(name)) { try WidgetContainer(kind: name, stateDirectory: "/tmp") }
+        let ok = try WidgetContainer(kind: "hero", stateDirectory: "/tmp/never-written")
+        #expect(throws: WidgetContainerError.invalidName(name)) { try ok.write([1], to: name) }
+        #expect(throws: WidgetContainerError.invalidName(name)) { try ok.read(name) }
+    }
+}
