@@ -22,10 +22,10 @@ let package = Package(
         .target(name: "TerminalUI", dependencies: ["CNcurses"]),
 
         // Built-in widgets: one folder per widget (entry, provider, view).
-        .target(name: "Widgets", dependencies: ["WidgetCore", "TerminalUI"]),
+        .target(name: "Widgets", dependencies: ["WidgetCore", "TerminalUI", "BackgroundSessions"]),
 
         // The application: event loop, layout, focus, keymap, config, CLI.
-        .target(name: "WidgetHost", dependencies: ["WidgetCore", "TerminalUI", "Widgets"]),
+        .target(name: "WidgetHost", dependencies: ["WidgetCore", "TerminalUI", "Widgets", "BackgroundSessions", "LeaderboardServer"]),
 
         // Identifier-keyed background transfers: libcurl multi transport, SQLite journal,
         // sessions delivering events to widgets, widget containers.

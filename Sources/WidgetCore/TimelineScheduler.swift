@@ -17,8 +17,9 @@ import FoundationEssentials
 ///   not answered within the timeout fails, keeping the entry and scheduling a retry with
 ///   capped exponential backoff and jitter;
 /// - reloads asked for while a request is in flight coalesce into one follow-up;
-/// - system-initiated reloads keep the minimum interval and the daily budget; user-initiated
-///   ones are exempt, and cut a retry wait short.
+/// - system-initiated reloads keep the minimum interval (policy reloads from the last reload of
+///   any kind, `WidgetCenter` reloads from the last `WidgetCenter` one) and the daily budget;
+///   user-initiated ones are exempt, and cut a retry wait short.
 ///
 /// Every event costs O(log n) in the number of instances: one deadline per instance lives in
 /// a priority queue keyed by (date, insertion order); superseded deadlines are skipped lazily.
@@ -67,6 +68,8 @@ public struct TimelineScheduler {
         var followUpIsUser: Bool?
         var generation: UInt64 = 0
         var lastReloadStart: Date?
+        /// When the last `WidgetCenter` reload started: those keep the interval among themselves.
+        var lastCenterReloadStart: Date?
         /// Start times of system-initiated reloads within the last 24 hours (budget).
         var systemReloads: [Date] = []
         var backoffUntil: Date?
@@ -200,6 +203,7 @@ public struct TimelineScheduler {
             i.systemReloads.append(now)
         }
         i.lastReloadStart = now
+        if i.reloadReason == .widgetCenter { i.lastCenterReloadStart = now }
         i.reloadDue = nil
         return ReloadRequest(instance: id, generation: i.generation, reason: i.reloadReason)
     }
@@ -330,7 +334,11 @@ public struct TimelineScheduler {
     /// than one already scheduled.
     private func scheduleSystemReload(_ i: inout Instance, at desired: Date, reason: ReloadReason, now: Date) {
         var due = desired
-        if let last = i.lastReloadStart { due = max(due, last + configuration.minimumReloadInterval) }
+        // `WidgetCenter` reloads keep the interval from the previous one of theirs, so data a
+        // background session just delivered shows at once after a policy reload fetched it,
+        // while a widget that asks for reloads in a loop is still held to one per interval.
+        let last = reason == .widgetCenter ? i.lastCenterReloadStart : i.lastReloadStart
+        if let last { due = max(due, last + configuration.minimumReloadInterval) }
         if let backoff = i.backoffUntil { due = max(due, backoff) }
         if let budget = configuration.dailyReloadBudget {
             let recent = i.systemReloads.filter { $0 > now - 86_400 }

@@ -12,14 +12,14 @@ public enum WidgetHostCommand {
     ///
     /// - Parameter descriptors: the widget kinds the host can build (for `check-config`,
     ///   `widgets` and `preview`).
-    public static func main(descriptors: [WidgetKindDescriptor] = WidgetCatalog.builtin.descriptors) -> Never {
+    public static func main(descriptors: [WidgetKindDescriptor] = WidgetCatalog.descriptors) -> Never {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let environment = HostEnvironment.current()
         switch try? CommandLineParser.parse(arguments) {
         case .snapshot(let options):
             // Headless commands wait for providers on the main actor: run the loop for them.
             Task { @MainActor in
-                finish(await SnapshotCommand.run(options, environment: environment, catalog: .builtin))
+                finish(await SnapshotCommand.run(options, environment: environment))
             }
             dispatchMain()
         case .preview(let options):
@@ -72,17 +72,13 @@ public enum WidgetHostCommand {
             return CommandOutput(exitCode: 1, standardError: "widgethost snapshot: run it from the command line\n")
         case .themes:
             return ThemesCommand.run(environment: environment, color: isatty(1) != 0)
-        case .sessions:
-            return notYetAvailable("sessions")
+        case .sessions(let options):
+            return SessionsCommand.run(options, environment: environment)
         case .dashboard(let options):
             return MainActor.assumeIsolated {
-                DashboardRunner(options: options, environment: environment, catalog: WidgetCatalog.builtin).run()
+                DashboardRunner(options: options, environment: environment).run()
             }
         }
-    }
-
-    static func notYetAvailable(_ name: String) -> CommandOutput {
-        CommandOutput(exitCode: 1, standardError: "widgethost \(name): not available in this build yet\n")
     }
 
     static func write(_ text: String, to fd: Int32) {

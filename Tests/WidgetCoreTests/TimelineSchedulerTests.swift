@@ -264,11 +264,11 @@ struct SchedulerRequestTests {
         for _ in 0..<5 { scheduler.requestReload(id, userInitiated: false, now: at(1)) }
         #expect(scheduler.advance(to: at(1)).reloads.isEmpty, "nothing starts while one is in flight")
         _ = scheduler.deliver(timeline([0], policy: .never), to: id, generation: request.generation, now: at(1))
-        // The follow-up is system initiated: it keeps the minimum interval from the start at 0.
-        #expect(scheduler.nextWakeDate == at(5))
-        let changes = scheduler.advance(to: at(5))
+        // The follow-up starts at once: no WidgetCenter reload ran in the last interval.
+        #expect(scheduler.nextWakeDate == at(1))
+        let changes = scheduler.advance(to: at(1))
         #expect(changes.reloads.map(\.reason) == [.widgetCenter])
-        _ = scheduler.deliver(timeline([5], policy: .never), to: id, generation: changes.reloads[0].generation, now: at(6))
+        _ = scheduler.deliver(timeline([1], policy: .never), to: id, generation: changes.reloads[0].generation, now: at(2))
         #expect(scheduler.nextWakeDate == nil, "exactly one follow-up")
     }
 
@@ -281,15 +281,21 @@ struct SchedulerRequestTests {
         #expect(scheduler.advance(to: at(2)).reloads.map(\.reason) == [.user])
     }
 
-    @Test("system reloads keep the minimum interval; user reloads are exempt")
+    @Test("WidgetCenter reloads keep the minimum interval among themselves; user reloads are exempt")
     func minimumInterval() {
         var (scheduler, id, request) = started()
         _ = scheduler.deliver(timeline([0], policy: .never), to: id, generation: request.generation, now: at(1))
+        // Data arriving right after a fetch shows at once...
         scheduler.requestReload(id, userInitiated: false, now: at(2))
-        #expect(scheduler.advance(to: at(2)).reloads.isEmpty)
-        #expect(scheduler.nextWakeDate == at(5))
-        scheduler.requestReload(id, userInitiated: true, now: at(3))
-        #expect(scheduler.advance(to: at(3)).reloads.map(\.reason) == [.user])
+        let first = scheduler.advance(to: at(2)).reloads
+        #expect(first.map(\.reason) == [.widgetCenter])
+        _ = scheduler.deliver(timeline([2], policy: .never), to: id, generation: first[0].generation, now: at(2))
+        // ...but a widget asking again and again gets one reload per interval.
+        scheduler.requestReload(id, userInitiated: false, now: at(3))
+        #expect(scheduler.advance(to: at(3)).reloads.isEmpty)
+        #expect(scheduler.nextWakeDate == at(7))
+        scheduler.requestReload(id, userInitiated: true, now: at(4))
+        #expect(scheduler.advance(to: at(4)).reloads.map(\.reason) == [.user])
     }
 
     @Test("the daily budget defers system reloads by 24 hours from the oldest; user reloads still run")

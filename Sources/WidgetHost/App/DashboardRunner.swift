@@ -1,8 +1,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import BackgroundSessions
 import Dispatch
 import FoundationEssentials
+import LeaderboardServer
 import TerminalUI
 import WidgetCore
 import Widgets
@@ -18,34 +20,33 @@ import Widgets
 final class DashboardRunner {
     private let options: DashboardOptions
     private let environment: HostEnvironment
-    private let catalog: WidgetCatalog
+    private var catalog: WidgetCatalog = .builtin
     private var terminal: CursesBackend!
     private var dashboard: Dashboard!
     private var log: HostLog?
     private var configPath: String?
+    private var stateDirectory = ""
     private var sources: [any DispatchSourceProtocol] = []
     private var framePending = false
     private var configWatch: ConfigWatcher?
+    private var sessions: BackgroundSessionManager?
+    private var bundledServer: LeaderboardService?
 
-    init(options: DashboardOptions, environment: HostEnvironment, catalog: WidgetCatalog) {
+    init(options: DashboardOptions, environment: HostEnvironment) {
         self.options = options
         self.environment = environment
-        self.catalog = catalog
     }
 
     /// Sets everything up and runs until quit; returns only on a start-up error (exit code and
     /// message), otherwise exits the process itself.
     func run() -> CommandOutput {
         // Everything that can fail with a message does so before curses takes the screen.
-        let setup: DashboardSetup
-        switch DashboardSetup.load(configPath: options.configPath, theme: options.theme, environment: environment, catalog: catalog) {
+        var setup: DashboardSetup
+        switch DashboardSetup.load(configPath: options.configPath, theme: options.theme, environment: environment) {
         case .success(let loaded): setup = loaded
         case .failure(let output): return output
         }
-        let config = setup.config, theme = setup.theme
         configPath = setup.configPath
-        let themeLoader = ThemeLoader(environment: environment.variables)
-        let stateDirectory: String
         do throws(ConfigLoadError) {
             stateDirectory = try ConfigLocator.stateDirectory(explicitPath: options.stateDirectory, environment: environment)
         } catch {
@@ -54,26 +55,51 @@ final class DashboardRunner {
         guard Self.makeDirectories(stateDirectory) else {
             return CommandOutput(exitCode: 1, standardError: "widgethost: cannot create the state directory \(stateDirectory): \(String(cString: strerror(errno)))\n")
         }
-        log = HostLog(path: stateDirectory + "/widgethost.log", debug: options.debug)
+        let log = HostLog(path: stateDirectory + "/widgethost.log", debug: options.debug)
+        self.log = log
         log?.info("starting widgethost \(WidgetHostCommand.version); config: \(configPath ?? "default dashboard")")
+        var serverLog: (@Sendable (String) -> Void)?
+        if let log { serverLog = { line in log.info("leaderboard-server: \(line)") } }
+        switch setup.startBundledServer(log: serverLog) {
+        case .success(let service):
+            bundledServer = service
+            if let url = service?.url { log?.info("bundled leaderboard server at \(url)") }
+        case .failure(let output): return output
+        }
 
         // Signals are handled on the loop: ignore their default actions first.
         for sig in [SIGTERM, SIGINT, SIGHUP, SIGWINCH, SIGTSTP, SIGPIPE] { signal(sig, SIG_IGN) }
 
         do {
-            terminal = try CursesBackend(theme: theme, environment: environment.variables)
+            terminal = try CursesBackend(theme: setup.theme, environment: environment.variables)
         } catch {
+            bundledServer?.stop()
             return CommandOutput(exitCode: 1, standardError: "widgethost: \(error)\n")
         }
 
         let clock = SystemClock(queue: .main)
         let driver = TimelineDriver(
             clock: clock,
-            configuration: Self.schedulerConfiguration(config),
+            configuration: Self.schedulerConfiguration(setup.config),
             center: WidgetCenter.shared,
             hop: { body in DispatchQueue.main.async { MainActor.assumeIsolated { body() } } }
         )
-        let themes = Self.themeCycle(current: theme, loader: themeLoader)
+        var notice: String?
+        do {
+            let manager = try BackgroundSessionManager.open(stateDirectory: stateDirectory, transport: try CurlTransport(), clock: clock)
+            if case .unavailable(let message) = manager.availability { notice = message }
+            sessions = manager
+        } catch {
+            notice = "background sessions are off: \(error)"
+        }
+        if let notice { log?.error(notice) }
+        let registry = LeaderboardSessionRegistry()
+        catalog = WidgetCatalog.builtin(
+            services: WidgetServices(sessions: sessions, stateDirectory: stateDirectory, center: driver.center, now: { clock.now }),
+            registry: registry)
+
+        let themeLoader = ThemeLoader(environment: environment.variables)
+        let themes = Self.themeCycle(current: setup.theme, loader: themeLoader)
         dashboard = Dashboard(driver: driver, size: terminal.size, glyphs: terminal.glyphs, themes: themes.list,
                               environment: environment.variables)
         dashboard.onFrameNeeded = { [weak self] in self?.scheduleFrame() }
@@ -83,9 +109,18 @@ final class DashboardRunner {
             self?.scheduleFrame()
         }
         dashboard.selectTheme(at: themes.index)
-        dashboard.setPanels(DashboardBuilder.panels(for: config, catalog: catalog, driver: driver,
-                                                    environment: widgetEnvironment(driver, stateDirectory: stateDirectory)))
-        installSources(stateDirectory: stateDirectory)
+        dashboard.notice = notice
+        dashboard.setPanels(DashboardBuilder.panels(for: setup.config, catalog: catalog, driver: driver,
+                                                    environment: widgetEnvironment(driver)))
+        if let manager = sessions, manager.availability == .available {
+            // Events of transfers that finished while no host ran are delivered now, and
+            // transfers cut short by a crash start again with the URL configured now.
+            let widgets = catalog.entries.map(\.widget)
+            manager.eventRouter = BackgroundSessionManager.router(for: { widgets })
+            let resumed = manager.resumeTasks { session, _ in registry.url(for: session) }
+            if !resumed.isEmpty { log?.info("resumed \(resumed.count) background transfer(s)") }
+        }
+        installSources()
         present()
         dispatchMain()
     }
@@ -109,7 +144,7 @@ final class DashboardRunner {
 
     // MARK: Events
 
-    private func installSources(stateDirectory: String) {
+    private func installSources() {
         let input = DispatchSource.makeReadSource(fileDescriptor: 0, queue: .main)
         input.setEventHandler { [weak self] in
             MainActor.assumeIsolated {
@@ -184,7 +219,7 @@ final class DashboardRunner {
             return
         }
         do throws(ConfigLoadError) {
-            let report = try ConfigLoader(validator: ConfigValidator(descriptors: catalog.descriptors)).load(path: configPath)
+            let report = try ConfigLoader(validator: ConfigValidator(descriptors: WidgetCatalog.descriptors)).load(path: configPath)
             guard let config = report.config else {
                 let first = report.errors.first.map { "\($0)" } ?? "invalid"
                 let more = report.errors.count > 1 ? " (+\(report.errors.count - 1) more)" : ""
@@ -198,7 +233,8 @@ final class DashboardRunner {
                 terminal.setTheme(theme)
             }
             dashboard.setPanels(DashboardBuilder.panels(for: config, catalog: catalog, driver: driver,
-                                                        environment: widgetEnvironment(driver, stateDirectory: nil)))
+                                                        environment: widgetEnvironment(driver)))
+            sessions?.routePendingEvents()
             dashboard.notice = nil
             log?.info("config reloaded: \(config.panels.count) panels")
         } catch {
@@ -210,13 +246,15 @@ final class DashboardRunner {
     private func quit(status: Int32) -> Never {
         for source in sources { source.cancel() }
         terminal.end()
+        sessions?.close()
+        bundledServer?.stop()
         log?.info("exiting with status \(status)")
         exit(status)
     }
 
     // MARK: Helpers
 
-    private func widgetEnvironment(_ driver: TimelineDriver, stateDirectory: String?) -> WidgetEnvironment {
+    private func widgetEnvironment(_ driver: TimelineDriver) -> WidgetEnvironment {
         let clock = driver.clock
         return WidgetEnvironment(now: { clock.now }, variables: environment.variables,
                                  stateDirectory: stateDirectory, center: driver.center)

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import LeaderboardServer
 import TerminalUI
 
 /// What the dashboard and `snapshot` need before drawing anything: the config (a file, or the
@@ -7,18 +8,19 @@ struct DashboardSetup {
     var config: DashboardConfig
     /// The config file in use; nil for the default dashboard.
     var configPath: String?
+    var isDefaultDashboard: Bool { configPath == nil }
     var theme: Theme
 
     /// Finds and validates the config, then loads the theme (`--theme`, else the config's,
     /// else the default). Errors are exit code 2 with every problem listed.
     static func load(configPath explicitPath: String?, theme themeOverride: String?, environment: HostEnvironment,
-                     catalog: WidgetCatalog) -> Result<DashboardSetup, CommandOutput> {
-        var config = DashboardBuilder.defaultConfig
+                     descriptors: [WidgetKindDescriptor] = WidgetCatalog.descriptors) -> Result<DashboardSetup, CommandOutput> {
+        var config = DashboardBuilder.defaultConfig(leaderboardURL: DashboardBuilder.defaultLeaderboardURL)
         var path: String?
         do throws(ConfigLoadError) {
             if case .file(let found) = try ConfigLocator.locateConfig(explicitPath: explicitPath, environment: environment) {
                 path = found
-                let report = try ConfigLoader(validator: ConfigValidator(descriptors: catalog.descriptors)).load(path: found)
+                let report = try ConfigLoader(validator: ConfigValidator(descriptors: descriptors)).load(path: found)
                 guard let loaded = report.config else {
                     return .failure(CommandOutput(exitCode: 2, standardError: report.errors.map { "\(found): \($0)\n" }.joined()))
                 }
@@ -32,6 +34,25 @@ struct DashboardSetup {
             return .success(DashboardSetup(config: config, configPath: path, theme: theme))
         } catch {
             return .failure(CommandOutput(exitCode: 2, standardError: "widgethost: \(error)\n"))
+        }
+    }
+}
+
+extension DashboardSetup {
+    /// For the default dashboard: starts the bundled leaderboard server in this process on
+    /// 127.0.0.1:8787, or a free port when that one is taken, and points the leaderboard at it.
+    /// Its access log goes to `log`. Returns the running service (nil when not needed).
+    mutating func startBundledServer(log: (@Sendable (String) -> Void)?) -> Result<LeaderboardService?, CommandOutput> {
+        guard isDefaultDashboard else { return .success(nil) }
+        var configuration = LeaderboardServiceConfiguration(host: "127.0.0.1", port: 8787)
+        configuration.fallbackToFreePort = true
+        let service = LeaderboardService(configuration: configuration, log: log)
+        do {
+            let port = try service.start()
+            config = DashboardBuilder.defaultConfig(leaderboardURL: "http://127.0.0.1:\(port)/leaderboard")
+            return .success(service)
+        } catch {
+            return .failure(CommandOutput(exitCode: 1, standardError: "widgethost: cannot start the bundled leaderboard server: \(error)\n"))
         }
     }
 }

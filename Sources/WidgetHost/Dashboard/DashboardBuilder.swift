@@ -38,12 +38,18 @@ enum DashboardBuilder {
         return catalog.entry(kind: panel.kind)?.descriptor.displayName ?? panel.kind
     }
 
-    /// The dashboard shown when no config file exists (DESIGN.md §4).
-    nonisolated static var defaultConfig: DashboardConfig {
+    nonisolated static let defaultLeaderboardURL = "http://127.0.0.1:8787/leaderboard"
+
+    /// The dashboard shown when no config file exists (DESIGN.md §4): the leaderboard (all six
+    /// heroes), Spouty, and a clock.
+    nonisolated static func defaultConfig(leaderboardURL: String) -> DashboardConfig {
         DashboardConfig(panels: [
-            PanelConfig(kind: "clock", family: .medium, title: "Clock · UTC",
-                        options: ["timeZone": .string("UTC"), "seconds": .bool(true), "hour24": .bool(true), "showDate": .bool(true)]),
-            PanelConfig(kind: "clock", family: .small, title: "Local time",
+            PanelConfig(kind: "leaderboard", family: .large, title: "Ranger Leaderboard",
+                        options: ["url": .string(leaderboardURL), "refreshSeconds": .integer(10),
+                                  "session": .string("leaderboard"), "maxRows": .integer(10)]),
+            PanelConfig(kind: "hero", family: .small, title: "Spouty",
+                        options: ["name": .string("Spouty"), "session": .string("leaderboard")]),
+            PanelConfig(kind: "clock", family: .small, title: "Clock",
                         options: ["timeZone": .string("local"), "seconds": .bool(false), "hour24": .bool(true), "showDate": .bool(true)]),
         ])
     }

@@ -67,6 +67,8 @@ public struct LeaderboardState: Sendable, Equatable, Codable {
     public var skipped: Int
     public var lastError: String?
     public var lastAttempt: Date?
+    /// The server asked not to be asked again before this (Retry-After).
+    public var retryAfterUntil: Date?
     /// Not stored: whether a fetch is in flight now.
     public var isFetching: Bool
 
@@ -81,7 +83,7 @@ public struct LeaderboardState: Sendable, Equatable, Codable {
         self.isFetching = isFetching
     }
 
-    enum CodingKeys: String, CodingKey { case board, previous, fetchedAt, skipped, lastError, lastAttempt }
+    enum CodingKeys: String, CodingKey { case board, previous, fetchedAt, skipped, lastError, lastAttempt, retryAfterUntil }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -91,6 +93,7 @@ public struct LeaderboardState: Sendable, Equatable, Codable {
         skipped = try c.decodeIfPresent(Int.self, forKey: .skipped) ?? 0
         lastError = try c.decodeIfPresent(String.self, forKey: .lastError)
         lastAttempt = try c.decodeIfPresent(Date.self, forKey: .lastAttempt)
+        retryAfterUntil = try c.decodeIfPresent(Date.self, forKey: .retryAfterUntil)
         isFetching = false
     }
 
@@ -102,6 +105,7 @@ public struct LeaderboardState: Sendable, Equatable, Codable {
         skipped = result.skipped
         lastError = nil
         lastAttempt = date
+        retryAfterUntil = nil
     }
 
     /// The server said nothing changed (304): the board is fresh as of `date`.
@@ -109,11 +113,13 @@ public struct LeaderboardState: Sendable, Equatable, Codable {
         fetchedAt = board == nil ? nil : date
         lastError = nil
         lastAttempt = date
+        retryAfterUntil = nil
     }
 
     /// A fetch failed: the board stays, the reason is kept for the panel.
     public mutating func failed(_ reason: String, at date: Date) {
         lastError = reason
         lastAttempt = date
+        retryAfterUntil = nil
     }
 }

@@ -69,20 +69,26 @@ enum LeaderboardView {
                                                                     style: CellStyle(gained > 0 ? .positive : .negative)))
             }
             rows.append(row)
-            if spacious {
-                var detail = hero.heroType
-                if let seconds = hero.secondsToFullHealth, seconds > 0 {
-                    detail += " · full in \(duration(seconds))"
-                } else if hero.health >= 1 {
-                    detail += " · full health"
-                }
-                rows.append([TableCell(""), TableCell(""), TableCell(detail, style: CellStyle(.muted))])
-            }
+            if spacious { rows.append([]) }
         }
         let table = Table(columns: columns, rows: rows, glyphs: glyphs)
         table.draw(into: &buffer, in: rect)
-        guard detailed, let healthIndex = columns.firstIndex(where: { $0.title == "Health" }) else { return }
         let widths = table.columnWidths(in: rect.width)
+        if spacious {
+            // The detail line under each hero spans from the name column to the right edge.
+            let x = rect.x + widths[0] + widths[1] + 2
+            for (index, hero) in heroes.enumerated() {
+                var detail = hero.heroType
+                if let seconds = hero.secondsToFullHealth, seconds > 0 {
+                    detail += " · full health in \(duration(seconds))"
+                } else if hero.health >= 1 {
+                    detail += " · full health"
+                }
+                TextLine(detail, style: CellStyle(.muted), glyphs: glyphs)
+                    .draw(into: &buffer, in: Rect(x: x, y: rect.y + 2 + index * 2, width: rect.maxX - x, height: 1).intersection(rect))
+            }
+        }
+        guard detailed, let healthIndex = columns.firstIndex(where: { $0.title == "Health" }) else { return }
         let x = rect.x + widths[..<healthIndex].reduce(0, +) + healthIndex
         let step = spacious ? 2 : 1
         for (index, hero) in heroes.enumerated() {

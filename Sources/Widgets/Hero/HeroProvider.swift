@@ -1,0 +1,49 @@
+import FoundationEssentials
+import WidgetCore
+
+/// The hero widget's provider: reads the leaderboard's boards from its container and gives
+/// one entry per minute until the hero is at full health, then `.atEnd` — the leaderboard's
+/// `didFinishEvents` reloads it through `WidgetCenter` when a new board arrives.
+public struct HeroProvider: TimelineProvider {
+    public var name: String
+    public var session: String
+    let store: LeaderboardStore
+    let now: @Sendable () -> Date
+
+    /// At most a day of entries per timeline (a slow healer asks again after it).
+    static let maximumEntries = 24 * 60
+
+    public func placeholder(in context: Context) -> HeroEntry {
+        HeroEntry(date: .distantPast, hero: nil, rank: nil, name: name)
+    }
+
+    public func snapshot(in context: Context) async -> HeroEntry {
+        entries(from: now()).first ?? placeholder(in: context)
+    }
+
+    public func timeline(in context: Context) async throws -> Timeline<HeroEntry> {
+        Timeline(entries: entries(from: now()), policy: .atEnd)
+    }
+
+    /// Entries from `start`: one now, then one per minute boundary while health recovers.
+    func entries(from start: Date) -> [HeroEntry] {
+        let state = store.load(session: session)
+        guard let board = state.board, let hero = board.hero(named: name) else {
+            return [HeroEntry(date: start, hero: nil, rank: nil, name: name)]
+        }
+        let base = state.fetchedAt ?? start
+        let rank = board.rank(of: name)
+        func at(_ date: Date) -> HeroEntry {
+            var projected = hero
+            projected.health = hero.health(after: date.timeIntervalSince(base))
+            return HeroEntry(date: date, hero: projected, rank: rank, name: name)
+        }
+        var entries = [at(start)]
+        var next = (start.timeIntervalSince1970 / 60).rounded(.down) * 60 + 60
+        while entries.last!.hero!.health < 1, entries.count < Self.maximumEntries {
+            entries.append(at(Date(timeIntervalSince1970: next)))
+            next += 60
+        }
+        return entries
+    }
+}

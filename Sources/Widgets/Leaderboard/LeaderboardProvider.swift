@@ -1,0 +1,54 @@
+import BackgroundSessions
+import FoundationEssentials
+import WidgetCore
+
+/// The leaderboard's timeline provider: answers at once from the last board in its container
+/// and, when a fetch is due, starts a conditional download on its background session.
+///
+/// It never waits on the network. The session's events save the new board and reload this
+/// widget through `WidgetCenter`; between fetches the timeline animates the board (one entry
+/// per minute with health recovering), policy `.after(next fetch)`. A user reload fetches at
+/// once (joining a download already running) unless the server asked to wait (Retry-After).
+public struct LeaderboardProvider: TimelineProvider {
+    public var url: URL
+    public var refreshSeconds: Int
+    public var session: String
+    public var maxRows: Int
+    let services: WidgetServices
+    let now: @Sendable () -> Date
+
+    public func placeholder(in context: Context) -> LeaderboardEntry {
+        LeaderboardEntry(date: .distantPast, board: nil, maxRows: maxRows)
+    }
+
+    public func snapshot(in context: Context) async -> LeaderboardEntry {
+        let state = LeaderboardStore(services: services).load(session: session)
+        return LeaderboardEntry.timeline(state, from: now(), until: now(), maxRows: maxRows)[0]
+    }
+
+    public func timeline(in context: Context) async throws -> Timeline<LeaderboardEntry> {
+        let date = now()
+        var state = LeaderboardStore(services: services).load(session: session)
+        let refresh = TimeInterval(refreshSeconds)
+        if let reason = services.sessionsUnavailableReason {
+            if state.lastError == nil { state.lastError = reason }
+        } else if let manager = services.sessions {
+            let backgroundSession = manager.session(identifier: session)
+            let running = backgroundSession.allTasks.contains { $0.state == .running }
+            let waitingForServer = state.retryAfterUntil.map { $0 > date } ?? false
+            let stale = state.lastAttempt.map { date.timeIntervalSince($0) >= refresh - 0.5 } ?? true
+            if running {
+                state.isFetching = true
+            } else if !waitingForServer && (stale || context.isUserInitiated || state.board == nil) {
+                _ = backgroundSession.downloadTask(with: url, taskDescription: "board")
+                state.isFetching = true
+            }
+            if waitingForServer, let until = state.retryAfterUntil, let error = state.lastError {
+                state.lastError = "\(error) · retry in \(Int(until.timeIntervalSince(date).rounded(.up)))s"
+            }
+        }
+        let next = date + refresh
+        return Timeline(entries: LeaderboardEntry.timeline(state, from: date, until: next, maxRows: maxRows),
+                        policy: .after(next))
+    }
+}

@@ -1,0 +1,60 @@
+import BackgroundSessions
+import FoundationEssentials
+import WidgetCore
+
+/// The `leaderboard` widget: the Emoji Rangers heroes, live from a leaderboard server through
+/// a background session.
+///
+/// Options: `url` (required), `refreshSeconds` (default 10), `session` (the background
+/// session identifier, default "leaderboard"), `maxRows` (default 10).
+public enum LeaderboardWidget {
+    public static let kind = "leaderboard"
+    public static let defaultSession = "leaderboard"
+
+    /// The widget, bound to the host's sessions; `registry` collects the sessions its panels use.
+    public static func configuration(services: WidgetServices, registry: LeaderboardSessionRegistry) -> TerminalWidget {
+        TerminalWidget(
+            kind: kind,
+            displayName: "Ranger Leaderboard",
+            description: "The Emoji Rangers heroes, live from a leaderboard server.",
+            supportedFamilies: WidgetFamily.allCases,
+            makeProvider: { options, environment in
+                guard let text = options.string("url"), let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
+                    throw OptionError("url must be an http or https URL")
+                }
+                let session = options.string("session") ?? defaultSession
+                try validate(session: session)
+                registry.register(session: session, url: url)
+                return AnyTimelineProvider(LeaderboardProvider(
+                    url: url, refreshSeconds: max(1, options.integer("refreshSeconds") ?? 10), session: session,
+                    maxRows: max(1, options.integer("maxRows") ?? 10), services: services, now: environment.now))
+            },
+            view: { entry, context in
+                guard let entry = entry as? LeaderboardEntry else { return PanelView { _, _, _ in } }
+                return LeaderboardView.view(entry, context: context)
+            }
+        )
+        .onBackgroundSessionEvents(matching: { registry.contains($0) }) { identifier, completion in
+            guard let manager = services.sessions else { return completion() }
+            let delegate = LeaderboardSessionDelegate(store: LeaderboardStore(services: services), center: services.center,
+                                                      now: services.now, completion: completion)
+            _ = manager.session(identifier: identifier, delegate: delegate)
+        }
+    }
+}
+
+extension LeaderboardWidget {
+    /// Session identifiers name files in the state directory: letters, digits, '.', '_', '-'.
+    static func validate(session: String) throws {
+        let allowed = session.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) }
+        guard allowed, (1...64).contains(session.count), !session.hasPrefix(".") else {
+            throw OptionError("session must be 1-64 letters, digits, '.', '_' or '-', not starting with '.'")
+        }
+    }
+}
+
+/// An option value the widget cannot use, with the reason shown on its panel.
+public struct OptionError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
