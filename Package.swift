@@ -18,14 +18,18 @@ let package = Package(
         // The WidgetKit model and the timeline scheduler. No I/O, no terminal.
         .target(name: "WidgetCore"),
 
+        // A strict JSON value tree for untrusted files (config, themes): positioned errors.
+        .target(name: "JSONTree"),
+
         // Cell buffer, display width, drawing, themes, backends (curses, text).
-        .target(name: "TerminalUI", dependencies: ["CNcurses"]),
+        .target(name: "TerminalUI", dependencies: ["CNcurses", "JSONTree"]),
 
         // Built-in widgets: one folder per widget (entry, provider, view).
         .target(name: "Widgets", dependencies: ["WidgetCore", "TerminalUI", "BackgroundSessions"]),
 
         // The application: event loop, layout, focus, keymap, config, CLI.
-        .target(name: "WidgetHost", dependencies: ["WidgetCore", "TerminalUI", "Widgets", "BackgroundSessions", "LeaderboardServer"]),
+        .target(name: "WidgetHost", dependencies: ["WidgetCore", "JSONTree", "TerminalUI", "Widgets", "BackgroundSessions",
+                                                  "LeaderboardServer"]),
 
         // Identifier-keyed background transfers: libcurl multi transport, SQLite journal,
         // sessions delivering events to widgets, widget containers.
@@ -50,7 +54,7 @@ let package = Package(
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "WidgetTestSupport"],
                     exclude: ["Backend/__Snapshots__"]),
         .testTarget(name: "WidgetsTests", dependencies: ["Widgets", "WidgetCore", "WidgetTestSupport"]),
-        .testTarget(name: "WidgetHostTests", dependencies: ["WidgetHost", "WidgetCore", "WidgetTestSupport"],
+        .testTarget(name: "WidgetHostTests", dependencies: ["WidgetHost", "WidgetCore", "JSONTree", "WidgetTestSupport"],
                     exclude: ["__Snapshots__"]),
         .testTarget(name: "BackgroundSessionsTests",
                     dependencies: ["BackgroundSessions", "LeaderboardServer", "WidgetCore", "WidgetTestSupport",

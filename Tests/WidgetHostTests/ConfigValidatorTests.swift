@@ -1,3 +1,4 @@
+import JSONTree
 import Testing
 import WidgetCore
 @testable import WidgetHost

@@ -1,4 +1,6 @@
+import JSONTree
 import Testing
+@testable import JSONTree
 @testable import WidgetHost
 
 private func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {

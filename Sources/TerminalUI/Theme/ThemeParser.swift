@@ -1,8 +1,5 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
+import JSONTree
 
 /// Validates theme JSON and builds a `Theme`, collecting every problem with its key path.
 enum ThemeParser {
@@ -16,24 +13,23 @@ enum ThemeParser {
     static func parse(_ data: Data, file: String, fallback: Theme? = .default) throws(ThemeError) -> Theme {
         let root: JSONValue
         do {
-            root = try JSONValue.parse(data)
+            root = try JSONParser(maximumBytes: 256 * 1024, maximumDepth: 8).parse([UInt8](data))
         } catch {
-            throw ThemeError(file: file, message: "not valid JSON (\(Self.reason(error)))")
+            throw ThemeError(file: file, message: "not valid JSON (\(error))")
         }
         guard case let .object(top) = root else {
-            throw ThemeError(file: file, message: "expected a JSON object, found \(root)")
+            throw ThemeError(file: file, message: "expected a JSON object, found \(root.shortDescription)")
         }
         var issues: [ThemeError.Issue] = []
         var name = (file.split(separator: "/").last.map(String.init) ?? file)
         if name.hasSuffix(".json") { name.removeLast(5) }
         var colors: [StyleRole: ThemeColor] = [:]
         var attributes: [StyleRole: CellAttributes] = [:]
-        for key in top.keys.sorted() {
-            let value = top[key]!
+        for (key, value) in top.members {
             switch key {
             case "name", "description":
                 guard case let .string(s) = value else {
-                    issues.append(.init(keyPath: key, message: "expected a string, found \(value)"))
+                    issues.append(.init(keyPath: key, message: "expected a string, found \(value.shortDescription)"))
                     continue
                 }
                 if key == "name" { name = s }
@@ -41,17 +37,17 @@ enum ThemeParser {
                 for (role, item) in roles(value, key: key, issues: &issues) {
                     if case let .string(s) = item, let color = ThemeColor(parsing: s) {
                         colors[role] = color
-                    } else if case let .number(n) = item, n == n.rounded(), (0...255).contains(n) {
-                        colors[role] = .indexed(Int(n))
+                    } else if case let .integer(n) = item, (0...255).contains(n) {
+                        colors[role] = .indexed(n)
                     } else {
-                        issues.append(.init(keyPath: "\(key).\(role.rawValue)", message: "\(item) is not a colour (\(colourExpectation))"))
+                        issues.append(.init(keyPath: "\(key).\(role.rawValue)", message: "\(item.shortDescription) is not a colour (\(colourExpectation))"))
                     }
                 }
             case "attributes":
                 for (role, item) in roles(value, key: key, issues: &issues) {
                     let path = "\(key).\(role.rawValue)"
                     guard case let .array(list) = item else {
-                        issues.append(.init(keyPath: path, message: "expected an array of attribute names, found \(item)"))
+                        issues.append(.init(keyPath: path, message: "expected an array of attribute names, found \(item.shortDescription)"))
                         continue
                     }
                     var set: CellAttributes = []
@@ -59,7 +55,7 @@ enum ThemeParser {
                         if case let .string(s) = entry, let found = CellAttributes.named.first(where: { $0.name == s }) {
                             set.insert(found.value)
                         } else {
-                            issues.append(.init(keyPath: "\(path)[\(i)]", message: "\(entry) is not an attribute (expected bold, dim, reverse or underline)"))
+                            issues.append(.init(keyPath: "\(path)[\(i)]", message: "\(entry.shortDescription) is not an attribute (expected bold, dim, reverse or underline)"))
                         }
                     }
                     attributes[role] = set
@@ -75,25 +71,17 @@ enum ThemeParser {
     /// The entries of an object keyed by role names, reporting non-objects and unknown roles.
     private static func roles(_ value: JSONValue, key: String, issues: inout [ThemeError.Issue]) -> [(StyleRole, JSONValue)] {
         guard case let .object(entries) = value else {
-            issues.append(.init(keyPath: key, message: "expected an object keyed by role, found \(value)"))
+            issues.append(.init(keyPath: key, message: "expected an object keyed by role, found \(value.shortDescription)"))
             return []
         }
         var result: [(StyleRole, JSONValue)] = []
-        for roleName in entries.keys.sorted() {
+        for (roleName, item) in entries.members {
             if let role = StyleRole(rawValue: roleName) {
-                result.append((role, entries[roleName]!))
+                result.append((role, item))
             } else {
                 issues.append(.init(keyPath: "\(key).\(roleName)", message: "unknown role (expected one of \(StyleRole.allCases.map(\.rawValue).joined(separator: ", ")))"))
             }
         }
         return result
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        if case let DecodingError.dataCorrupted(context) = error {
-            let underlying = context.underlyingError.map { " \(String(describing: $0))" } ?? ""
-            return context.debugDescription + underlying
-        }
-        return String(describing: error)
     }
 }

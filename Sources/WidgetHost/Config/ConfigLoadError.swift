@@ -1,3 +1,5 @@
+import JSONTree
+
 /// Why a config file could not be read or parsed (as opposed to failing validation).
 ///
 /// `description` names the file: `/home/me/cfg.json: line 3, column 5: expected ':' …`.

@@ -1,3 +1,5 @@
+import JSONTree
+
 /// Reads, parses and validates a config file in one step.
 ///
 /// ```swift

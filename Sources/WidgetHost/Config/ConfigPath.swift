@@ -1,3 +1,5 @@
+import JSONTree
+
 /// Where a value sits in a config document, e.g. `panels[2].options.refreshSeconds`.
 ///
 /// Keys that are not plain identifiers print quoted: `options["time zone"]`. The empty path

@@ -1,3 +1,4 @@
+import JSONTree
 import WidgetCore
 
 /// Checks a parsed config document against the registered widget kinds and builds the

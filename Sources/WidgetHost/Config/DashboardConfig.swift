@@ -1,3 +1,5 @@
+import JSONTree
+
 /// A validated config file: what the dashboard shows and how often it may reload.
 public struct DashboardConfig: Sendable, Equatable {
     /// A theme name or path as written; nil means the default theme. Resolved by the theme

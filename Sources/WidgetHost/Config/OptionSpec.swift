@@ -1,3 +1,5 @@
+import JSONTree
+
 /// One option a widget kind accepts under a panel's `options`.
 ///
 /// A required option must be given; an optional one without a default is simply absent

@@ -1,3 +1,5 @@
+import JSONTree
+
 /// The type of a widget option, which says what values the config may give it.
 ///
 /// Integer and number ranges are inclusive; use `Int.min`/`Int.max` (or infinities) for an

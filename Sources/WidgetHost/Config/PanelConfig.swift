@@ -1,3 +1,4 @@
+import JSONTree
 import WidgetCore
 
 /// One validated panel of the dashboard.

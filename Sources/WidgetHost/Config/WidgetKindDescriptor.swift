@@ -1,3 +1,4 @@
+import JSONTree
 import WidgetCore
 
 /// What the config layer needs to know about a widget kind: its name, families and options.

@@ -1,3 +1,4 @@
+import JSONTree
 import FoundationEssentials
 import WidgetCore
 import Widgets

@@ -68,16 +68,19 @@ struct ThemeLoadingTests {
         #expect(error?.description == ##"\##(path): colors.accent: "#12345" is not a colour (expected #rrggbb, a colour name, 0-255 or "default")"##)
     }
 
-    @Test("every problem is listed: unknown keys, unknown roles, bad numbers and attributes")
+    @Test("every problem is listed, in the file's order: unknown keys, unknown roles, bad numbers and attributes")
     func allProblems() throws {
         let text = #"{ "colours": {}, "colors": { "accnt": "red", "muted": 300 }, "attributes": { "title": ["blink"] } }"#
         let error = loadError { () throws(ThemeError) in try ThemeParser.parse(text, file: "t.json") }
-        #expect(error?.issues.map(\.keyPath) == ["attributes.title[0]", "colors.accnt", "colors.muted", "colours"])
+        #expect(error?.issues.map(\.keyPath) == ["colours", "colors.accnt", "colors.muted", "attributes.title[0]"])
         let lines = error?.description.split(separator: "\n").map(String.init) ?? []
         #expect(lines.contains("t.json: colours: unknown key (expected name, description, colors, attributes)"))
         #expect(lines.contains(#"t.json: attributes.title[0]: "blink" is not an attribute (expected bold, dim, reverse or underline)"#))
         #expect(lines.contains { $0.hasPrefix("t.json: colors.accnt: unknown role") })
         #expect(lines.contains { $0.hasPrefix("t.json: colors.muted: 300 is not a colour") })
+        let duplicate = loadError { () throws(ThemeError) in try ThemeParser.parse(#"{ "name": "a",\n  "name": "b" }"#, file: "d.json") }
+        #expect(duplicate?.description.contains("d.json") == true)
+        #expect(duplicate?.description.contains("line 2, column 3: duplicate key") == true, "syntax errors give the place")
     }
 
     @Test("malformed JSON and a missing file are reported with the file name")

@@ -44,13 +44,13 @@ public enum JSONValue: Sendable, Equatable {
         }
     }
 
-    static func render(_ value: Double) -> String {
+    public static func render(_ value: Double) -> String {
         // Integral doubles print as "10.0" so the reader sees they were not integers.
         String(value)
     }
 
     /// JSON-quotes `text`, escaping quotes, backslashes and control characters.
-    static func quoted(_ text: String, limit: Int?) -> String {
+    public static func quoted(_ text: String, limit: Int?) -> String {
         var out = "\""
         var count = 0
         for scalar in text.unicodeScalars {
