@@ -78,7 +78,7 @@ struct ThemeLoadingTests {
         #expect(lines.contains(#"t.json: attributes.title[0]: "blink" is not an attribute (expected bold, dim, reverse or underline)"#))
         #expect(lines.contains { $0.hasPrefix("t.json: colors.accnt: unknown role") })
         #expect(lines.contains { $0.hasPrefix("t.json: colors.muted: 300 is not a colour") })
-        let duplicate = loadError { () throws(ThemeError) in try ThemeParser.parse(#"{ "name": "a",\n  "name": "b" }"#, file: "d.json") }
+        let duplicate = loadError { () throws(ThemeError) in try ThemeParser.parse("{ \"name\": \"a\",\n  \"name\": \"b\" }", file: "d.json") }
         #expect(duplicate?.description.contains("d.json") == true)
         #expect(duplicate?.description.contains("line 2, column 3: duplicate key") == true, "syntax errors give the place")
     }
