@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Widgets
 
 /// The moment `snapshot --at` renders: a fixed date or an offset from now.
 public enum SnapshotTime: Sendable, Equatable {
@@ -101,7 +102,7 @@ public enum SnapshotTime: Sendable, Equatable {
         guard index == bytes.count, year >= 1, (1...12).contains(month),
               (1...daysIn(month: month, year: year)).contains(day),
               hour <= 23, minute <= 59, second <= 59 else { return nil }
-        let days = daysSinceEpoch(year: year, month: month, day: day)
+        let days = Int(CivilTime.days(year: year, month: month, day: day))
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
         return Date(timeIntervalSince1970: TimeInterval(seconds) + fraction)
     }
@@ -114,14 +115,4 @@ public enum SnapshotTime: Sendable, Equatable {
         }
     }
 
-    /// Days from 1970-01-01 to the given proleptic Gregorian date (Howard Hinnant's
-    /// `days_from_civil`).
-    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
 }

@@ -75,21 +75,9 @@ extension Dashboard {
         guard let failure = status.lastFailure else { return nil }
         var text = (glyphs.isUnicode ? "⚠ " : "! ") + failure.message
         if let success = status.lastSuccess {
-            text += (glyphs.isUnicode ? " · " : " - ") + "data \(age(from: success, to: now)) old"
+            text += (glyphs.isUnicode ? " · " : " - ") + "data \(DurationText.age(from: success, to: now)) old"
         }
         return text
-    }
-
-    /// An age at minute resolution ("<1m", "4m", "2h 5m", "3d"), so it changes no more often
-    /// than the status clock wakes.
-    static func age(from then: Date, to now: Date) -> String {
-        let minutes = max(0, Int(now.timeIntervalSince(then)) / 60)
-        switch minutes {
-        case 0: return "<1m"
-        case ..<60: return "\(minutes)m"
-        case ..<(48 * 60): return minutes % 60 == 0 ? "\(minutes / 60)h" : "\(minutes / 60)h \(minutes % 60)m"
-        default: return "\(minutes / 1440)d"
-        }
     }
 
     private func drawStatusBar(into buffer: inout CellBuffer, now: Date) {

@@ -49,7 +49,7 @@ public enum HeroWidget {
             if hero.health >= 1 {
                 full = "full health"
             } else if let seconds = hero.secondsToFullHealth {
-                full = "full in \(LeaderboardView.duration(seconds))"
+                full = "full in \(DurationText.duration(seconds))"
             } else {
                 full = "not recovering"
             }

@@ -80,7 +80,7 @@ enum LeaderboardView {
             for (index, hero) in heroes.enumerated() {
                 var detail = hero.heroType
                 if let seconds = hero.secondsToFullHealth, seconds > 0 {
-                    detail += " · full health in \(duration(seconds))"
+                    detail += " · full health in \(DurationText.duration(seconds))"
                 } else if hero.health >= 1 {
                     detail += " · full health"
                 }
@@ -126,7 +126,7 @@ enum LeaderboardView {
 
     private static func drawFooter(_ entry: LeaderboardEntry, in rect: Rect, glyphs: GlyphSet, into buffer: inout CellBuffer) {
         guard !rect.isEmpty else { return }
-        let age = entry.fetchedAt.map { self.age(from: $0, to: entry.date) }
+        let age = entry.fetchedAt.map { DurationText.age(from: $0, to: entry.date) }
         let text: String
         let style: CellStyle
         if let error = entry.fetchError {
@@ -175,19 +175,5 @@ enum LeaderboardView {
         case ..<1_000_000: "\(n / 1000)k"
         default: "\(n / 1_000_000).\(n / 100_000 % 10)M"
         }
-    }
-
-    /// "2h 13m", "45m", "<1m".
-    static func duration(_ seconds: TimeInterval) -> String {
-        let minutes = Int((seconds / 60).rounded(.up))
-        if minutes < 1 { return "<1m" }
-        if minutes < 60 { return "\(minutes)m" }
-        return minutes % 60 == 0 ? "\(minutes / 60)h" : "\(minutes / 60)h \(minutes % 60)m"
-    }
-
-    /// Minute resolution, matching the one-entry-per-minute timeline: "<1m", "4m", "2h 5m".
-    static func age(from then: Date, to now: Date) -> String {
-        let seconds = now.timeIntervalSince(then)
-        return seconds < 60 ? "<1m" : duration(seconds.rounded(.down) - seconds.truncatingRemainder(dividingBy: 60))
     }
 }
