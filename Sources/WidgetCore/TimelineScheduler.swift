@@ -18,7 +18,8 @@ import FoundationEssentials
 ///   capped exponential backoff and jitter;
 /// - reloads asked for while a request is in flight coalesce into one follow-up;
 /// - system-initiated reloads keep the minimum interval (policy reloads from the last reload of
-///   any kind, `WidgetCenter` reloads from the last `WidgetCenter` one) and the daily budget;
+///   any kind; `WidgetCenter` reloads may come in a burst of `centerBurst`, then one per
+///   interval) and the daily budget;
 ///   user-initiated ones are exempt, and cut a retry wait short.
 ///
 /// Every event costs O(log n) in the number of instances: one deadline per instance lives in
@@ -68,8 +69,9 @@ public struct TimelineScheduler {
         var followUpIsUser: Bool?
         var generation: UInt64 = 0
         var lastReloadStart: Date?
-        /// When the last `WidgetCenter` reload started: those keep the interval among themselves.
-        var lastCenterReloadStart: Date?
+        /// Starts of the `WidgetCenter` reloads within the last minimum interval (a burst of
+        /// `centerBurst` is allowed, then one per interval).
+        var recentCenterReloads: [Date] = []
         /// Start times of system-initiated reloads within the last 24 hours (budget).
         var systemReloads: [Date] = []
         var backoffUntil: Date?
@@ -88,6 +90,9 @@ public struct TimelineScheduler {
     private var random: SplitMix64
     /// When true, reloads the system would start wait; entries still advance.
     public private(set) var automaticReloadsPaused = false
+
+    /// `WidgetCenter` reloads allowed back to back within one minimum interval.
+    public static let centerBurst = 3
 
     public init(configuration: SchedulerConfiguration = .init()) {
         self.configuration = configuration
@@ -203,7 +208,10 @@ public struct TimelineScheduler {
             i.systemReloads.append(now)
         }
         i.lastReloadStart = now
-        if i.reloadReason == .widgetCenter { i.lastCenterReloadStart = now }
+        if i.reloadReason == .widgetCenter {
+            i.recentCenterReloads.removeAll { $0 <= now - configuration.minimumReloadInterval }
+            i.recentCenterReloads.append(now)
+        }
         i.reloadDue = nil
         return ReloadRequest(instance: id, generation: i.generation, reason: i.reloadReason)
     }
@@ -334,11 +342,18 @@ public struct TimelineScheduler {
     /// than one already scheduled.
     private func scheduleSystemReload(_ i: inout Instance, at desired: Date, reason: ReloadReason, now: Date) {
         var due = desired
-        // `WidgetCenter` reloads keep the interval from the previous one of theirs, so data a
-        // background session just delivered shows at once after a policy reload fetched it,
-        // while a widget that asks for reloads in a loop is still held to one per interval.
-        let last = reason == .widgetCenter ? i.lastCenterReloadStart : i.lastReloadStart
-        if let last { due = max(due, last + configuration.minimumReloadInterval) }
+        if reason == .widgetCenter {
+            // Data a background session just delivered should show at once, even right after
+            // the reload that fetched it, and several sessions may finish together: a burst
+            // of `centerBurst` WidgetCenter reloads per interval is allowed, so a widget asking
+            // in a loop is still held to one per interval.
+            let recent = i.recentCenterReloads.filter { $0 > now - configuration.minimumReloadInterval }
+            if recent.count >= Self.centerBurst {
+                due = max(due, recent[recent.count - Self.centerBurst] + configuration.minimumReloadInterval)
+            }
+        } else if let last = i.lastReloadStart {
+            due = max(due, last + configuration.minimumReloadInterval)
+        }
         if let backoff = i.backoffUntil { due = max(due, backoff) }
         if let budget = configuration.dailyReloadBudget {
             let recent = i.systemReloads.filter { $0 > now - 86_400 }

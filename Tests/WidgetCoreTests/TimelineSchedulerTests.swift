@@ -281,21 +281,23 @@ struct SchedulerRequestTests {
         #expect(scheduler.advance(to: at(2)).reloads.map(\.reason) == [.user])
     }
 
-    @Test("WidgetCenter reloads keep the minimum interval among themselves; user reloads are exempt")
+    @Test("WidgetCenter reloads may come in a short burst, then one per interval; user reloads are exempt")
     func minimumInterval() {
         var (scheduler, id, request) = started()
         _ = scheduler.deliver(timeline([0], policy: .never), to: id, generation: request.generation, now: at(1))
-        // Data arriving right after a fetch shows at once...
-        scheduler.requestReload(id, userInitiated: false, now: at(2))
-        let first = scheduler.advance(to: at(2)).reloads
-        #expect(first.map(\.reason) == [.widgetCenter])
-        _ = scheduler.deliver(timeline([2], policy: .never), to: id, generation: first[0].generation, now: at(2))
+        // Data arriving right after a fetch, from several sessions at once, shows at once...
+        for second in 2...4 {
+            scheduler.requestReload(id, userInitiated: false, now: at(TimeInterval(second)))
+            let reloads = scheduler.advance(to: at(TimeInterval(second))).reloads
+            #expect(reloads.map(\.reason) == [.widgetCenter], "reload at \(second) s")
+            _ = scheduler.deliver(timeline([], policy: .never), to: id, generation: reloads[0].generation, now: at(TimeInterval(second)))
+        }
         // ...but a widget asking again and again gets one reload per interval.
-        scheduler.requestReload(id, userInitiated: false, now: at(3))
-        #expect(scheduler.advance(to: at(3)).reloads.isEmpty)
-        #expect(scheduler.nextWakeDate == at(7))
-        scheduler.requestReload(id, userInitiated: true, now: at(4))
-        #expect(scheduler.advance(to: at(4)).reloads.map(\.reason) == [.user])
+        scheduler.requestReload(id, userInitiated: false, now: at(4.5))
+        #expect(scheduler.advance(to: at(4.5)).reloads.isEmpty)
+        #expect(scheduler.nextWakeDate == at(7), "5 s after the first of the last three")
+        scheduler.requestReload(id, userInitiated: true, now: at(5))
+        #expect(scheduler.advance(to: at(5)).reloads.map(\.reason) == [.user])
     }
 
     @Test("the daily budget defers system reloads by 24 hours from the oldest; user reloads still run")

@@ -18,7 +18,7 @@ public enum WidgetsCommand {
                 out += line + "\n" + "  \(String(repeating: " ", count: width))  \(option.help)\n"
             }
         }
-        out += "\(ConfigValidator.stackKind): Stack. Several widgets in one panel, shown one at a time.\n"
+        out += "\(ConfigValidator.stackKind): Stack. Several widgets in one panel, one above the other.\n"
         out += "  families: all (default \(ConfigValidator.defaultStackFamily.rawValue)); \"panels\": the widgets, each with kind and options\n"
         return CommandOutput(exitCode: 0, standardOutput: out)
     }

@@ -22,16 +22,20 @@ public struct WidgetKindDescriptor: Sendable, Equatable {
     public var supportedFamilies: [WidgetFamily]
     public var defaultFamily: WidgetFamily
     public var options: [OptionSpec]
+    /// The option whose value names a panel that has no `title` (a hero's `name`, a clock's
+    /// `timeZone`); nil: the display name.
+    public var titleOption: String?
 
     public init(kind: String, displayName: String, summary: String,
                 supportedFamilies: [WidgetFamily], defaultFamily: WidgetFamily,
-                options: [OptionSpec]) {
+                options: [OptionSpec], titleOption: String? = nil) {
         self.kind = kind
         self.displayName = displayName
         self.summary = summary
         self.supportedFamilies = supportedFamilies
         self.defaultFamily = defaultFamily
         self.options = options
+        self.titleOption = titleOption
     }
 
     /// The option named `name`, if the kind has one.

@@ -36,7 +36,11 @@ enum DashboardBuilder {
     static func title(of panel: PanelConfig, catalog: WidgetCatalog) -> String {
         if let title = panel.title { return title }
         if panel.isStack { return panel.children.map { title(of: $0, catalog: catalog) }.joined(separator: " · ") }
-        return catalog.entry(kind: panel.kind)?.descriptor.displayName ?? panel.kind
+        guard let descriptor = catalog.entry(kind: panel.kind)?.descriptor else { return panel.kind }
+        if let option = descriptor.titleOption, case .string(let value)? = panel.options[option], value != "local" {
+            return value
+        }
+        return descriptor.displayName
     }
 
     nonisolated static let defaultLeaderboardURL = "http://127.0.0.1:8787/leaderboard"

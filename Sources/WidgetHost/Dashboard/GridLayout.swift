@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import TerminalUI
 import WidgetCore
 
@@ -6,8 +9,8 @@ import WidgetCore
 ///
 /// Panels are placed in order, each in the first free spot that holds it (dense flow). The
 /// layout tries every column count the width allows (units at least `minimumUnitWidth`
-/// wide) and keeps the one that leaves the fewest holes, preferring more columns on a tie;
-/// rows share the height. A family wider than the grid is narrowed to the grid's width.
+/// wide) and keeps the one whose units come closest to a widget's shape (about 2.5 cells wide
+/// per cell high) while leaving few holes; rows share the height. A family wider than the grid is narrowed to the grid's width.
 /// Unit sizes are distributed exactly, so panels tile the area with no gaps or overlaps.
 public struct GridLayout: Sendable, Equatable {
     /// Narrowest unit worth having, in cells.
@@ -19,6 +22,9 @@ public struct GridLayout: Sendable, Equatable {
         self.minimumUnitWidth = max(1, minimumUnitWidth)
         self.minimumUnitHeight = max(1, minimumUnitHeight)
     }
+
+    /// The unit shape the layout aims for: width / height in cells.
+    static let idealAspect = 2.5
 
     /// One panel's place in units.
     struct Placement: Equatable {
@@ -32,14 +38,18 @@ public struct GridLayout: Sendable, Equatable {
         guard !families.isEmpty else { return [] }
         let maxColumns = min(8, area.width / minimumUnitWidth)
         guard maxColumns >= 1 else { return nil }
-        var best: (columns: Int, rows: Int, placements: [Placement], holes: Int)?
+        var best: (columns: Int, rows: Int, placements: [Placement], score: Double)?
         for columns in 1...maxColumns {
             let (placements, rows) = Self.place(families, columns: columns)
-            let used = placements.reduce(0) { $0 + $1.columns * $1.rows }
-            let holes = columns * rows - used
             guard area.height / rows >= minimumUnitHeight else { continue }
-            if best == nil || holes < best!.holes || (holes == best!.holes && columns > best!.columns) {
-                best = (columns, rows, placements, holes)
+            let used = placements.reduce(0) { $0 + $1.columns * $1.rows }
+            let holes = Double(columns * rows - used) / Double(columns * rows)
+            // Units should look like a widget: about two and a half cells wide per cell high
+            // (a cell is about twice as high as wide). Holes count double.
+            let aspect = (Double(area.width) / Double(columns)) / (Double(area.height) / Double(rows))
+            let score = 2 * holes + abs(Glibc.log(aspect / Self.idealAspect))
+            if best == nil || score < best!.score - 1e-9 {
+                best = (columns, rows, placements, score)
             }
         }
         guard let best else { return nil }

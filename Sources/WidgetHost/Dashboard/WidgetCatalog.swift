@@ -46,7 +46,8 @@ public struct WidgetCatalog: Sendable {
                 OptionSpec(name: "seconds", type: .bool, defaultValue: .bool(false), help: "show seconds (wakes every second)"),
                 OptionSpec(name: "hour24", type: .bool, defaultValue: .bool(true), help: "24-hour time; false for AM/PM"),
                 OptionSpec(name: "showDate", type: .bool, defaultValue: .bool(true), help: "show the date under the time"),
-            ]),
+            ],
+            titleOption: "timeZone"),
         WidgetKindDescriptor(
             kind: LeaderboardWidget.kind, displayName: "Ranger Leaderboard",
             summary: "The Emoji Rangers heroes, live from a leaderboard server through a background session.",
@@ -68,7 +69,8 @@ public struct WidgetCatalog: Sendable {
                 OptionSpec(name: "name", type: .string, required: true, help: "the hero's name, e.g. Spouty"),
                 OptionSpec(name: "session", type: .string, defaultValue: .string(LeaderboardWidget.defaultSession),
                            help: "the leaderboard session whose boards to read"),
-            ]),
+            ],
+            titleOption: "name"),
     ]
 
     public var descriptors: [WidgetKindDescriptor] { entries.map(\.descriptor) }
