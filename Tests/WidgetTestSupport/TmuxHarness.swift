@@ -263,6 +263,12 @@ public final class TmuxHarness {
         return exit
     }
 
+    /// Whether the pane is on the alternate screen (`#{alternate_on}`): a full-screen program
+    /// that exited without restoring the terminal leaves it on.
+    public var alternateScreenIsOn: Bool {
+        get throws(HarnessError) { try display("#{alternate_on}") == "1" }
+    }
+
     /// The process id of the program in the pane.
     public var pid: pid_t {
         get throws(HarnessError) {
