@@ -106,15 +106,22 @@ struct DashboardEndToEndTests {
         let session = try DashboardSession(config: clocks(["Alpha", "Beta", "Gamma"]), size: (80, 24))
         session.waitForDashboard(focused: "Alpha", boxes: 3)
 
+        // 15 columns cannot hold the whole notice: it is cut ("terminal too s…").
         try session.tmux.resize(cols: 15, rows: 5)
         session.tmux.waitFor(description: "the 'terminal too small' notice at 15x5") { screen in
-            anyRow(screen, containsAll: "15x5") && !ScreenGrid(screen).hasBoxDrawing
+            anyRow(screen, containsAll: "terminal too") && anyRow(screen, containsAll: "15x5") && !ScreenGrid(screen).hasBoxDrawing
         }
-        for (cols, rows) in [(1, 1), (2, 1), (1, 3), (19, 24), (80, 6)] {
+        for (cols, rows) in [(1, 1), (2, 1), (1, 3), (80, 6)] {
             try session.tmux.resize(cols: cols, rows: rows)
             #expect(try session.tmux.exitStatus == nil, "exited at \(cols)x\(rows)")
         }
-        session.tmux.waitFor(description: "the notice at 80x6 (one row short)") { anyRow($0, containsAll: "80x6") }
+        session.tmux.waitFor(description: "the notice at 80x6 (one row short)") { screen in
+            anyRow(screen, containsAll: "terminal too small") && anyRow(screen, containsAll: "80x6, need 20x7")
+        }
+        try session.tmux.resize(cols: 19, rows: 24)
+        session.tmux.waitFor(description: "the notice at 19x24 (one column short)") { screen in
+            anyRow(screen, containsAll: "terminal too small") && anyRow(screen, containsAll: "19x24, need 20x7")
+        }
         try session.tmux.resize(cols: 1, rows: 1)
         try session.tmux.resize(cols: 80, rows: 24)
         let screen = session.waitForDashboard(focused: "Alpha", boxes: 3)
@@ -160,6 +167,18 @@ struct DashboardEndToEndTests {
         #expect(statusBar(good, rows: 24)?.contains("config not reloaded") == false, "\(text(good))")
 
         try session.quit()
+    }
+
+    @Test("closing the terminal ends the dashboard")
+    func hangUp() throws {
+        let session = try DashboardSession(config: clocks(["Alpha"]), size: (80, 24))
+        session.waitForDashboard(focused: "Alpha", boxes: 1)
+        let pid = try session.tmux.pid
+        try session.tmux.hangUp()
+        withKnownIssue("the hangup's SIGHUP is taken as 'reload config' and EOF on stdin is ignored: the dashboard outlives its terminal") {
+            #expect(waitUntilGone(pid, timeout: .seconds(3)), "widgethost (pid \(pid)) still runs after its terminal closed")
+        }
+        if !processIsGone(pid) { kill(pid, SIGKILL) }
     }
 
     @Test("SIGHUP reloads the config")
@@ -266,4 +285,27 @@ private func hasClock(_ bar: String) -> Bool {
     let time = Array(bar.dropLast(suffix.count).suffix(5))
     guard time.count == 5, time[2] == ":" else { return false }
     return [0, 1, 3, 4].allSatisfy { time[$0].isASCII && time[$0].isNumber }
+}
+
+/// Whether process `pid` has ended (no such process, or a zombie nobody reaps).
+private func processIsGone(_ pid: pid_t) -> Bool {
+    guard let file = fopen("/proc/\(pid)/stat", "r") else { return true }
+    defer { fclose(file) }
+    var buffer = [CChar](repeating: 0, count: 512)
+    guard fgets(&buffer, Int32(buffer.count), file) != nil else { return true }
+    let stat = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    // "PID (comm) STATE …": the state follows the last ')'.
+    guard let close = stat.lastIndex(of: ")") else { return false }
+    return stat[close...].dropFirst(2).first == "Z"
+}
+
+/// Polls every 50 ms until process `pid` has ended, up to `timeout` (scaled by `TestTimeScale`).
+private func waitUntilGone(_ pid: pid_t, timeout: Duration) -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: TestTimeScale.scaled(timeout))
+    while !processIsGone(pid) {
+        if clock.now >= deadline { return false }
+        usleep(50_000)
+    }
+    return true
 }

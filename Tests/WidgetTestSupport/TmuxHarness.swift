@@ -29,8 +29,9 @@
 //   by `WIDGETHOST_TEST_TIMESCALE` (see `TestTimeScale`); on timeout they record an issue
 //   that shows the last screen. There is no fixed sleep anywhere.
 // - tmux commands run through `Subprocess` (posix_spawn + waitpid), not Foundation.Process.
-// - `stop()` (also run by deinit) kills the server, waits until `tmux -L <socket> ls` fails and
-//   removes the socket file, which tmux 3.3 leaves behind after `kill-server`.
+// - `stop()` (also run by deinit) SIGKILLs a program still running, kills the server, waits
+//   until `tmux -L <socket> ls` fails and removes the socket file, which tmux 3.3 leaves
+//   behind after `kill-server`.
 //
 // One harness drives one session from one test; it is not thread-safe.
 
@@ -286,6 +287,12 @@ public final class TmuxHarness {
         }
     }
 
+    /// Closes the pane's terminal as closing a terminal window does (`kill-pane`): the program
+    /// gets SIGHUP and its terminal goes away. The server exits with its last pane.
+    public func hangUp() throws(HarnessError) {
+        try tmux(["kill-pane", "-t", session])
+    }
+
     // MARK: - Stopping
 
     /// Kills the server (and with it the program), waits until it no longer answers and
@@ -293,6 +300,9 @@ public final class TmuxHarness {
     public func stop() {
         guard started, !stopped else { return }
         stopped = true
+        // A program still running would only get SIGHUP from kill-server, and one that takes
+        // SIGHUP as "reload" outlives its terminal (and the test run): end it for good first.
+        if (try? paneIsDead) == false, let pid = try? pid { _ = Glibc.kill(pid, SIGKILL) }
         _ = try? tmux(["kill-server"])
         let gone = poll(timeout: commandTimeout) { !Self.serverResponds(socketName: socketName) }
         if !gone {
