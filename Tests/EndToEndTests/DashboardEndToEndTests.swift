@@ -66,7 +66,7 @@ struct DashboardEndToEndTests {
         #expect(try !session.tmux.alternateScreenIsOn)
     }
 
-    @Test("Tab and Shift-Tab move the focus, ? shows the help and any key closes it, Enter zooms, Esc returns")
+    @Test("Tab and Shift-Tab move the focus, ? shows the help and any key closes it, Enter zooms, Esc returns, p pauses")
     func keys() throws {
         let titles = ["Alpha", "Beta ☕ ベータ", "Gamma"]
         let session = try DashboardSession(config: clocks(titles), size: (80, 24))
@@ -98,6 +98,14 @@ struct DashboardEndToEndTests {
         try session.tmux.sendKeys("Escape")
         let back = session.waitForDashboard(focused: "Beta ☕ ベータ", boxes: 3)
         #expect(statusBar(back, rows: 24)?.contains("zoomed") == false, "\(text(back))")
+
+        // p pauses automatic reloads (said in the status bar); t changes the theme, boxes stay.
+        try session.tmux.sendText("p")
+        session.tmux.waitFor(description: "'paused' in the status bar") { screen in
+            statusBar(screen, rows: 24)?.hasPrefix(" widgethost │ paused │ Beta") == true
+        }
+        try session.tmux.sendText("pt")
+        session.waitForDashboard(focused: "Beta ☕ ベータ", boxes: 3)
         try session.quit()
     }
 
