@@ -9,14 +9,15 @@ import WidgetTestSupport
 // nothing here depends on the default dashboard's panels.
 
 /// Four panels (large, two small, a medium stack) whose titles mix emoji, CJK and Hangul, so
-/// a width mistake anywhere moves a border.
+/// a width mistake anywhere moves a border; the stack's title is too long for its box and for
+/// the status bar, so both cut it.
 private let wideTitles = """
 { "panels": [
     { "kind": "clock", "family": "large", "title": "Tokyo 🗼 東京",
       "options": { "timeZone": "Asia/Tokyo", "seconds": false } },
     { "kind": "clock", "family": "small", "title": "UTC 🕐", "options": { "timeZone": "UTC", "seconds": false } },
     { "kind": "clock", "family": "small", "title": "ベルリン", "options": { "timeZone": "Europe/Berlin", "seconds": false } },
-    { "kind": "stack", "family": "medium", "title": "Asia 🐼 亜細亜",
+    { "kind": "stack", "family": "medium", "title": "Asia 🐼 亜細亜 東京 서울 デリー 北京 上海 香港 台北 シンガポール ジャカルタ",
       "panels": [ { "kind": "clock", "title": "Seoul 서울", "options": { "timeZone": "Asia/Seoul", "seconds": false } },
                   { "kind": "clock", "title": "Kolkata", "options": { "timeZone": "Asia/Kolkata", "seconds": false } } ] }
 ] }
@@ -52,6 +53,16 @@ struct DashboardEndToEndTests {
         for title in ["Tokyo 🗼 東京", "UTC 🕐", "ベルリン", "Asia 🐼 亜細亜", "Seoul 서울"] {
             #expect(screen.contains { $0.contains(title) }, "title \(title) not on screen\n\(text(screen))")
         }
+        // The status bar ends in the last column ("q quit " with its trailing space trimmed),
+        // also with the long wide title focused and cut.
+        #expect(ScreenGrid(screen).rows.last?.count == cols - 1, "\(text(screen))")
+        try session.tmux.sendKeys("BTab")
+        let long = session.tmux.waitFor(description: "focus on the stack with the long title") { screen in
+            statusBar(screen, rows: rows)?.hasPrefix(" widgethost │ Asia 🐼 亜細亜") == true
+        }
+        #expect(ScreenGrid(long).rows.last?.count == cols - 1, "\(text(long))")
+        #expect(statusBar(long, rows: rows).map(hasClock) == true, "\(text(long))")
+        #expect(ScreenGrid(long).boxes().problems.isEmpty, "\(text(long))")
         try session.quit()
     }
 
