@@ -210,10 +210,11 @@ struct DashboardEndToEndTests {
         session.waitForDashboard(focused: "Alpha", boxes: 1)
         let pid = try session.tmux.pid
         try session.tmux.hangUp()
-        withKnownIssue("the hangup's SIGHUP is taken as 'reload config' and EOF on stdin is ignored: the dashboard outlives its terminal") {
-            #expect(waitUntilGone(pid, timeout: .seconds(3)), "widgethost (pid \(pid)) still runs after its terminal closed")
-        }
+        // Its SIGHUP is not a "reload the config" from a user: the terminal is gone.
+        #expect(waitUntilGone(pid, timeout: .seconds(10)), "widgethost (pid \(pid)) still runs after its terminal closed")
         if !processIsGone(pid) { kill(pid, SIGKILL) }
+        let log = try readFile(session.home.path + "/state/widgethost.log")
+        #expect(log.contains("the terminal is gone") && log.contains("exiting with status 0"), "log:\n\(log)")
     }
 
     @Test("SIGHUP reloads the config")
