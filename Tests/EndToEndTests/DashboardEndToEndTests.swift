@@ -70,7 +70,7 @@ struct DashboardEndToEndTests {
     func unknownTerm() throws {
         let session = try DashboardSession(config: clocks(["Alpha"]), size: (100, 30), term: "nonexistent-term")
         let exit = session.tmux.waitForExit()
-        #expect(exit != nil && exit != .exited(0), "\(String(describing: exit))")
+        #expect(exit == .exited(1), "\(String(describing: exit))")
         let screen = try session.tmux.capture(history: true)
         #expect(anyRow(screen, containsAll: "unknown terminal type", "nonexistent-term"), "\(text(screen))")
         #expect(!ScreenGrid(screen).hasBoxDrawing, "\(text(screen))")
