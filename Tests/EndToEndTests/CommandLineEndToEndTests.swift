@@ -14,12 +14,9 @@ struct CommandLineEndToEndTests {
         let widgethost = try BuiltProducts.executable("widgethost")
         let home = try ScratchDirectory()
         defer { home.remove() }
-        let tmux = TmuxHarness()
-        defer { tmux.stop() }
-        try tmux.start(command: [widgethost] + arguments, size: (cols: 160, rows: 30),
-                       environment: TmuxHarness.isolatedEnvironment(home: home.path), term: term)
-        let exit = tmux.waitForExit(sourceLocation: sourceLocation)
-        return (exit, try tmux.capture(history: true))
+        return try TmuxHarness.runToExit(command: [widgethost] + arguments, size: (cols: 160, rows: 30),
+                                         environment: TmuxHarness.isolatedEnvironment(home: home.path), term: term,
+                                         sourceLocation: sourceLocation)
     }
 
     @Test("--help shows the usage, the commands and the keys, and exits 0")

@@ -10,13 +10,11 @@ import WidgetTestSupport
 struct TmuxHarnessTests {
     @Test("the program sees exactly the environment given, with TERM as given")
     func exactEnvironment() throws {
-        let tmux = TmuxHarness()
-        defer { tmux.stop() }
-        try tmux.start(command: ["/usr/bin/env"], size: (cols: 80, rows: 10),
-                       environment: ["LANG": "C.UTF-8", "WIDGETHOST_PROBE": "a b", "TERM": "replaced"],
-                       term: "nonexistent-term")
-        #expect(tmux.waitForExit() == .exited(0))
-        let shown = try tmux.capture().filter { !$0.isEmpty }
+        let (exit, screen) = try TmuxHarness.runToExit(
+            command: ["/usr/bin/env"], size: (cols: 80, rows: 10),
+            environment: ["LANG": "C.UTF-8", "WIDGETHOST_PROBE": "a b", "TERM": "replaced"], term: "nonexistent-term")
+        #expect(exit == .exited(0))
+        let shown = screen.filter { !$0.isEmpty }
         #expect(shown.sorted() == ["LANG=C.UTF-8", "TERM=nonexistent-term", "WIDGETHOST_PROBE=a b"])
     }
 

@@ -168,6 +168,8 @@ final class DashboardRunner {
         onSignal(SIGTERM) { runner in runner.quit(status: 0) }
         onSignal(SIGINT) { runner in runner.quit(status: 0) }
         onSignal(SIGHUP) { runner in
+            // The terminal hung up (window closed, ssh dropped): its fds are no longer a tty.
+            if isatty(0) == 0 { runner.log?.info("SIGHUP: the terminal is gone"); runner.quit(status: 0) }
             runner.log?.info("SIGHUP: reloading the config")
             runner.reloadConfig()
         }
