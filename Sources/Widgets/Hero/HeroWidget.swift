@@ -42,7 +42,7 @@ public enum HeroWidget {
             }
             var lines: [(String, CellStyle)] = [
                 ("\(hero.avatar) \(hero.name)", CellStyle(.accent, .bold)),
-                ("level \(hero.level)" + (entry.rank.map { " · #\($0)" } ?? ""), CellStyle(.muted)),
+                ("level \(hero.level)" + (entry.rank.map { LeaderboardView.separator(glyphs) + "#\($0)" } ?? ""), CellStyle(.muted)),
                 ("\(LeaderboardView.formatExp(hero.exp)) exp", .plain),
             ]
             let full: String

@@ -18,13 +18,19 @@ public enum LeaderboardDecoder {
 
     public enum Failure: Error, Equatable, CustomStringConvertible {
         case notJSON
+        /// Valid JSON, but not an object at the top.
+        case notAnObject
         case missing(String)
+        /// A top-level key holds the wrong kind of value (`heroes` not an array, `updated` not a string).
+        case wrongType(String, expected: String)
         case badUpdated(String)
 
         public var description: String {
             switch self {
             case .notJSON: "the server's answer is not a leaderboard (not JSON)"
+            case .notAnObject: "the server's answer is not a leaderboard (not a JSON object)"
             case .missing(let key): "the server's answer has no '\(key)'"
+            case .wrongType(let key, let expected): "the server's '\(key)' is not \(expected)"
             case .badUpdated(let text): "the server's 'updated' is not a date: \(text.prefix(40))"
             }
         }
@@ -36,8 +42,15 @@ public enum LeaderboardDecoder {
             top = try JSONDecoder().decode(TopLevel.self, from: data)
         } catch DecodingError.keyNotFound(let key, _) {
             throw .missing(key.stringValue)
-        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.count == 1 {
+        } catch DecodingError.valueNotFound(_, let context) where context.codingPath.count == 1 {
+            // `"updated": null` is as good as missing.
             throw .missing(context.codingPath[0].stringValue)
+        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.count == 1 {
+            // Saying "has no 'heroes'" when it is there but a number would send the reader astray.
+            let key = context.codingPath[0].stringValue
+            throw .wrongType(key, expected: key == "heroes" ? "an array" : "a date string")
+        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
+            throw .notAnObject
         } catch {
             throw .notJSON
         }

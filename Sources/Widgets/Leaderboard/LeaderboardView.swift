@@ -43,7 +43,7 @@ enum LeaderboardView {
             TableColumn("Lv", width: .fixed(3), alignment: .right),
             TableColumn("Exp", width: .fixed(7), alignment: .right),
         ]
-        if wide && detailed { columns.append(TableColumn("Δ", width: .fixed(5), alignment: .right)) }
+        if wide && detailed { columns.append(TableColumn(glyphs.isUnicode ? "Δ" : "+/-", width: .fixed(5), alignment: .right)) }
         if detailed { columns.append(TableColumn("Health", width: .fixed(wide ? 10 : 6))) }
         // Two rows per hero (the second with type and time to full health) when there is room.
         let spacious = detailed && rect.height >= heroes.count * 2 + 1
@@ -80,9 +80,9 @@ enum LeaderboardView {
             for (index, hero) in heroes.enumerated() {
                 var detail = hero.heroType
                 if let seconds = hero.secondsToFullHealth, seconds > 0 {
-                    detail += " · full health in \(DurationText.duration(seconds))"
+                    detail += separator(glyphs) + "full health in \(DurationText.duration(seconds))"
                 } else if hero.health >= 1 {
-                    detail += " · full health"
+                    detail += separator(glyphs) + "full health"
                 }
                 TextLine(detail, style: CellStyle(.muted), glyphs: glyphs)
                     .draw(into: &buffer, in: Rect(x: x, y: rect.y + 2 + index * 2, width: rect.maxX - x, height: 1).intersection(rect))
@@ -130,13 +130,18 @@ enum LeaderboardView {
         let text: String
         let style: CellStyle
         if let error = entry.fetchError {
-            text = (glyphs.isUnicode ? "⚠ " : "! ") + error + (age.map { " · board \($0) old" } ?? "")
+            // The board's age matters more than the end of a long reason: cut the reason, keep the age.
+            let mark = glyphs.isUnicode ? "⚠ " : "! "
+            let suffix = age.map { separator(glyphs) + "board \($0) old" } ?? ""
+            let room = rect.width - DisplayWidth.of(mark) - DisplayWidth.of(suffix)
+            let reason = room >= 8 ? DisplayWidth.truncate(error, toWidth: room, ellipsis: glyphs.ellipsis) : error
+            text = mark + reason + suffix
             style = CellStyle(.warning)
         } else if entry.isFetching && entry.board == nil {
-            text = "fetching…"
+            text = "fetching" + glyphs.ellipsis
             style = CellStyle(.muted)
         } else if let age {
-            text = "updated \(age) ago" + (entry.skipped > 0 ? " · \(entry.skipped) unreadable" : "")
+            text = "updated \(age) ago" + (entry.skipped > 0 ? separator(glyphs) + "\(entry.skipped) unreadable" : "")
             style = CellStyle(.muted)
         } else {
             text = ""
@@ -155,6 +160,9 @@ enum LeaderboardView {
     }
 
     // MARK: Formatting
+
+    /// " · " between parts of a line; " - " with ASCII glyphs (the middle dot is not ASCII).
+    static func separator(_ glyphs: GlyphSet) -> String { glyphs.isUnicode ? " · " : " - " }
 
     /// "86,463"; above a million "1.2M".
     static func formatExp(_ exp: Int) -> String {

@@ -1,0 +1,256 @@
+import BackgroundSessions
+import FoundationEssentials
+import Synchronization
+import Testing
+import WidgetCore
+import WidgetTestSupport
+@testable import Widgets
+
+private let largeContext = TimelineProviderContext(family: .large, size: CellSize(columns: 52, rows: 21))
+
+private func fetchedState(at fetchedAt: Date, board: LeaderboardBoard = rosterBoard) -> LeaderboardState {
+    var state = LeaderboardState()
+    state.received(LeaderboardDecoder.Result(board: board, skipped: 0), at: fetchedAt)
+    return state
+}
+
+/// A provider on a state directory without background sessions (answers from the container).
+private func offlineProvider(stateDirectory: String, refresh: Int, now: Date) -> LeaderboardProvider {
+    LeaderboardProvider(url: URL(string: "http://127.0.0.1:9/leaderboard")!, refreshSeconds: refresh, session: "leaderboard",
+                        maxRows: 10, services: WidgetServices(sessions: nil, stateDirectory: stateDirectory, center: WidgetCenter()),
+                        now: { now })
+}
+
+@Suite("Leaderboard timeline and state")
+struct LeaderboardTimelineTests {
+    // MARK: Entries
+
+    @Test("one entry per minute boundary until the next fetch, the first at start")
+    func entryDates() {
+        let state = fetchedState(at: at(0))
+        let entries = LeaderboardEntry.timeline(state, from: at(10), until: at(310), maxRows: 10)
+        #expect(entries.map { $0.date.timeIntervalSince(testEpoch) } == [10, 60, 120, 180, 240, 300])
+        let exact = LeaderboardEntry.timeline(state, from: at(10), until: at(300), maxRows: 10)
+        #expect(exact.last?.date == at(240), "no entry at the moment of the next fetch: the new timeline brings it")
+        let short = LeaderboardEntry.timeline(state, from: at(10), until: at(20), maxRows: 10)
+        #expect(short.map(\.date) == [at(10)], "always at least the entry at start")
+    }
+
+    @Test("each entry projects health from fetchedAt at each hero's rate, capped at 1")
+    func healthProjection() throws {
+        let state = fetchedState(at: at(-1800))
+        let entries = LeaderboardEntry.timeline(state, from: at(10), until: at(190), maxRows: 10)
+        for entry in entries {
+            let board = try #require(entry.board)
+            let hours = entry.date.timeIntervalSince(at(-1800)) / 3600
+            for original in roster {
+                let shown = try #require(board.hero(named: original.name))
+                let expected = min(1, original.health + original.healthRecoveryRatePerHour * hours)
+                #expect(abs(shown.health - expected) < 1e-9, "\(original.name) at \(entry.date)")
+                #expect(shown.health <= 1)
+            }
+            #expect(board.hero(named: "Spouty")?.health == 1, "0.99 + 0.59/h for half an hour is capped at 1")
+            #expect(entry.fetchedAt == at(-1800))
+            #expect(entry.previous == nil)
+        }
+        let panda = entries.compactMap { $0.board?.hero(named: "Power Panda")?.health }
+        #expect(panda == panda.sorted() && Set(panda).count == panda.count, "recovering health rises entry by entry")
+        #expect(abs(panda[0] - (0.14 + 0.25 * 1810 / 3600)) < 1e-9)
+    }
+
+    @Test("without a board every entry has none, and carries the state's error and fetching flag")
+    func noBoard() {
+        var state = LeaderboardState(isFetching: true)
+        state.failed("connection refused", at: at(0))
+        let entries = LeaderboardEntry.timeline(state, from: at(0), until: at(120), maxRows: 4)
+        #expect(entries.count == 2)
+        #expect(entries.allSatisfy { $0.board == nil && $0.fetchError == "connection refused" && $0.isFetching && $0.maxRows == 4 })
+    }
+
+    @Test("the provider answers from its container: entries until now + refresh, policy .after(now + refresh)")
+    func providerPolicy() async throws {
+        let dir = TemporaryStateDirectory()
+        let store = LeaderboardStore(services: WidgetServices(sessions: nil, stateDirectory: dir.path, center: WidgetCenter()))
+        #expect(store.save(fetchedState(at: at(-30)), session: "leaderboard"))
+        let now = at(30)
+        let timeline = try await offlineProvider(stateDirectory: dir.path, refresh: 300, now: now).timeline(in: largeContext)
+        #expect(timeline.policy == .after(now + 300))
+        #expect(timeline.entries.map(\.date) == [at(30), at(60), at(120), at(180), at(240), at(300)])
+        #expect(timeline.entries.allSatisfy { $0.board?.heroes.count == 6 && $0.fetchedAt == at(-30) })
+        #expect(timeline.entries[0].fetchError == "background sessions are off in this mode",
+                "without sessions the panel says why it cannot fetch")
+    }
+
+    @Test("placeholder and snapshot: the placeholder is empty, the snapshot is the state now")
+    func placeholderAndSnapshot() async {
+        let dir = TemporaryStateDirectory()
+        let provider = offlineProvider(stateDirectory: dir.path, refresh: 10, now: at(0))
+        let placeholder = provider.placeholder(in: largeContext)
+        #expect(placeholder.board == nil && placeholder.fetchError == nil && placeholder.maxRows == 10)
+        let empty = await provider.snapshot(in: largeContext)
+        #expect(empty.board == nil && empty.date == at(0))
+        LeaderboardStore(container: try? WidgetContainer(kind: "leaderboard", stateDirectory: dir.path))
+            .save(fetchedState(at: at(-60)), session: "leaderboard")
+        let snapshot = await provider.snapshot(in: largeContext)
+        #expect(snapshot.board?.heroes.count == 6)
+    }
+
+    // MARK: State transitions
+
+    @Test("received: the old board becomes the previous one (for ▲/▼), the error and Retry-After clear")
+    func received() {
+        var state = fetchedState(at: at(0))
+        #expect(state.previous == nil)
+        state.failed("timed out", at: at(5))
+        state.retryAfterUntil = at(60)
+        state.received(LeaderboardDecoder.Result(board: laterBoard, skipped: 2), at: at(10))
+        #expect(state.board == laterBoard)
+        #expect(state.previous == rosterBoard)
+        #expect(state.fetchedAt == at(10) && state.lastAttempt == at(10))
+        #expect(state.skipped == 2)
+        #expect(state.lastError == nil && state.retryAfterUntil == nil)
+        state.received(LeaderboardDecoder.Result(board: laterBoard, skipped: 0), at: at(20))
+        #expect(state.previous == rosterBoard, "the same board again keeps the previous one, so ▲/▼ stay")
+        #expect(state.fetchedAt == at(20))
+    }
+
+    @Test("confirmed (304): the board stays and its age restarts; the error clears")
+    func confirmed() {
+        var state = fetchedState(at: at(0))
+        state.received(LeaderboardDecoder.Result(board: laterBoard, skipped: 0), at: at(10))
+        state.failed("503", at: at(15))
+        state.confirmed(at: at(100))
+        #expect(state.board == laterBoard && state.previous == rosterBoard)
+        #expect(state.fetchedAt == at(100) && state.lastAttempt == at(100))
+        #expect(state.lastError == nil)
+        var empty = LeaderboardState()
+        empty.confirmed(at: at(100))
+        #expect(empty.fetchedAt == nil, "a 304 without a board does not invent an age")
+    }
+
+    @Test("failed: the board and its age stay, the reason is kept for the footer")
+    func failed() {
+        var state = fetchedState(at: at(0))
+        state.failed("connection refused", at: at(180))
+        #expect(state.board == rosterBoard)
+        #expect(state.fetchedAt == at(0), "the age keeps growing so the footer says how old the board is")
+        #expect(state.lastError == "connection refused" && state.lastAttempt == at(180))
+    }
+
+    @Test("the state survives the container; isFetching is not stored")
+    func storeRoundTrip() {
+        let dir = TemporaryStateDirectory()
+        let store = LeaderboardStore(container: try? WidgetContainer(kind: "leaderboard", stateDirectory: dir.path))
+        var state = fetchedState(at: at(0))
+        state.received(LeaderboardDecoder.Result(board: laterBoard, skipped: 1), at: at(10))
+        state.failed("busy", at: at(20))
+        state.retryAfterUntil = at(50)
+        state.isFetching = true
+        #expect(store.save(state, session: "s1"))
+        var expected = state
+        expected.isFetching = false
+        #expect(store.load(session: "s1") == expected)
+        #expect(store.load(session: "other") == LeaderboardState())
+        #expect(LeaderboardStore(container: nil).save(state, session: "s1") == false)
+    }
+
+    // MARK: Delegate and Retry-After
+
+    @Test("the session delegate records Retry-After, 304 and failures in the container, then reloads and completes")
+    @MainActor
+    func delegateRecords() throws {
+        let dir = TemporaryStateDirectory()
+        let clock = ManualClock(now: at(0))
+        let manager = try BackgroundSessionManager.open(stateDirectory: dir.path + "/state", transport: FakeTransport(), clock: clock)
+        defer { manager.close() }
+        let center = WidgetCenter()
+        let store = LeaderboardStore(container: try WidgetContainer(kind: "leaderboard", stateDirectory: dir.path + "/state"))
+        store.save(fetchedState(at: at(-60)), session: "leaderboard")
+        let completions = Counter()
+        let delegate = LeaderboardSessionDelegate(store: store, center: center, now: { clock.now }, completion: { completions.next() })
+        let session = manager.session(identifier: "leaderboard")
+        let task = session.downloadTask(with: URL(string: "http://127.0.0.1:9/leaderboard")!)
+
+        delegate.urlSession(session, task: task, didCompleteWithError: .failed(reason: "HTTP 429", attempts: 1, retryAfter: .seconds(30)))
+        var state = store.load(session: "leaderboard")
+        #expect(state.lastError == "HTTP 429" && state.retryAfterUntil == at(30) && state.board == rosterBoard)
+
+        clock.advance(by: 40)
+        delegate.urlSession(session, task: task, didCompleteWithError: .notModified(Validators(etag: "\"x\"")))
+        state = store.load(session: "leaderboard")
+        #expect(state.lastError == nil && state.retryAfterUntil == nil && state.fetchedAt == at(40))
+
+        delegate.urlSession(session, task: task, didCompleteWithError: .cancelled)
+        #expect(store.load(session: "leaderboard") == state, "a cancelled task leaves the state alone")
+
+        delegate.urlSession(session, task: task, didCompleteWithError: nil)
+        #expect(store.load(session: "leaderboard") == state)
+
+        #expect(center.takeRequests().isEmpty)
+        delegate.urlSessionDidFinishEvents(forBackgroundURLSession: session)
+        #expect(center.takeRequests() == [.kind("leaderboard"), .kind("hero")])
+        #expect(completions.count == 1)
+        task.cancel()
+    }
+
+    @Test("while the server's Retry-After runs no fetch starts, not even a user reload; the footer says when")
+    @MainActor
+    func providerHonoursRetryAfter() async throws {
+        let dir = TemporaryStateDirectory()
+        let clock = ManualClock(now: at(0))
+        let transport = FakeTransport()
+        let manager = try BackgroundSessionManager.open(stateDirectory: dir.path, transport: transport, clock: clock)
+        defer { manager.close() }
+        let services = WidgetServices(sessions: manager, stateDirectory: dir.path, center: WidgetCenter(), now: { clock.now })
+        var state = fetchedState(at: at(-60))
+        state.failed("HTTP 429", at: at(-5))
+        state.retryAfterUntil = at(25)
+        LeaderboardStore(services: services).save(state, session: "leaderboard")
+        let provider = LeaderboardProvider(url: URL(string: "http://127.0.0.1:9/leaderboard")!, refreshSeconds: 10,
+                                           session: "leaderboard", maxRows: 10, services: services, now: { clock.now })
+        let user = TimelineProviderContext(family: .large, size: CellSize(columns: 52, rows: 21), isUserInitiated: true)
+
+        let waiting = try await provider.timeline(in: user)
+        #expect(transport.startedRequests.isEmpty)
+        #expect(waiting.entries[0].fetchError == "HTTP 429 · retry in 25s")
+        #expect(waiting.entries[0].isFetching == false)
+
+        clock.advance(to: at(26))
+        let after = try await provider.timeline(in: largeContext)
+        #expect(transport.startedRequests.count == 1, "once Retry-After has passed the due fetch starts")
+        #expect(after.entries[0].isFetching)
+        let joined = try await provider.timeline(in: user)
+        #expect(transport.startedRequests.count == 1, "a user reload joins the download already running")
+        #expect(joined.entries[0].isFetching)
+        for id in transport.runningIDs { transport.finish(id, with: .cancelled) }
+    }
+
+    @Test("a fresh board is not fetched again before refresh unless the user asks")
+    @MainActor
+    func providerFetchesWhenDue() async throws {
+        let dir = TemporaryStateDirectory()
+        let clock = ManualClock(now: at(0))
+        let transport = FakeTransport()
+        let manager = try BackgroundSessionManager.open(stateDirectory: dir.path, transport: transport, clock: clock)
+        defer { manager.close() }
+        let services = WidgetServices(sessions: manager, stateDirectory: dir.path, center: WidgetCenter(), now: { clock.now })
+        LeaderboardStore(services: services).save(fetchedState(at: at(-2)), session: "leaderboard")
+        let provider = LeaderboardProvider(url: URL(string: "http://127.0.0.1:9/leaderboard")!, refreshSeconds: 10,
+                                           session: "leaderboard", maxRows: 10, services: services, now: { clock.now })
+        let fresh = try await provider.timeline(in: largeContext)
+        #expect(transport.startedRequests.isEmpty)
+        #expect(fresh.entries[0].isFetching == false)
+        let user = TimelineProviderContext(family: .large, size: CellSize(columns: 52, rows: 21), isUserInitiated: true)
+        _ = try await provider.timeline(in: user)
+        #expect(transport.startedRequests.count == 1)
+        for id in transport.runningIDs { transport.finish(id, with: .cancelled) }
+    }
+}
+
+/// Counts calls, thread-safely.
+final class Counter: Sendable {
+    private let value = Mutex(0)
+    @discardableResult
+    func next() -> Int { value.withLock { $0 += 1; return $0 } }
+    var count: Int { value.withLock { $0 } }
+}
