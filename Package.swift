@@ -14,6 +14,8 @@ let package = Package(
         .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // Linux event APIs the Glibc module lacks (epoll, timerfd, signalfd, eventfd); header only.
+        .systemLibrary(name: "CLinux"),
 
         // The WidgetKit model and the timeline scheduler. No I/O, no terminal.
         .target(name: "WidgetCore"),
@@ -28,7 +30,7 @@ let package = Package(
         .target(name: "Widgets", dependencies: ["WidgetCore", "TerminalUI", "BackgroundSessions"]),
 
         // The application: event loop, layout, focus, keymap, config, CLI.
-        .target(name: "WidgetHost", dependencies: ["WidgetCore", "JSONTree", "TerminalUI", "Widgets", "BackgroundSessions",
+        .target(name: "WidgetHost", dependencies: ["CLinux", "WidgetCore", "JSONTree", "TerminalUI", "Widgets", "BackgroundSessions",
                                                   "LeaderboardServer"]),
 
         // Identifier-keyed background transfers: libcurl multi transport, SQLite journal,

@@ -101,8 +101,10 @@ public final class BackgroundSessionManager: Sendable {
 
     public let stateDirectory: String
     public let availability: Availability
-    /// The serial queue on which routers, handlers and delegates are called.
-    public let deliveryQueue = DispatchQueue(label: "widgethost.background-sessions.delivery")
+    /// The serial queue on which routers, handlers and delegates are called: a queue of this
+    /// manager, or one the host gives (the dashboard passes its main queue, so delivery needs
+    /// no Dispatch worker thread and lands where its state lives).
+    public let deliveryQueue: DispatchQueue
     private let transport: any HTTPTransport
     private let now: @Sendable () -> Date
     private let retention: Retention
@@ -122,17 +124,21 @@ public final class BackgroundSessionManager: Sendable {
     /// Throws `FileSystemError` or `SQLiteError` when the directory or journal cannot be used.
     public static func open(stateDirectory: String, transport: any HTTPTransport,
                             now: @escaping @Sendable () -> Date = { Date() },
-                            retention: Retention = Retention(), hooks: Hooks = Hooks()) throws -> BackgroundSessionManager {
+                            retention: Retention = Retention(), hooks: Hooks = Hooks(),
+                            deliveryQueue: DispatchQueue? = nil) throws -> BackgroundSessionManager {
+        let deliveryQueue = deliveryQueue ?? DispatchQueue(label: "widgethost.background-sessions.delivery")
         try FilePaths.makeDirectories(stateDirectory)
         guard let lock = try StateDirectoryLock.acquire(directory: stateDirectory) else {
             let message = "another widgethost is using \(stateDirectory); background sessions are off"
             return BackgroundSessionManager(stateDirectory: stateDirectory, availability: .unavailable(message), transport: transport,
-                                            now: now, retention: retention, hooks: hooks, lock: nil, state: State())
+                                            now: now, retention: retention, hooks: hooks, lock: nil, state: State(),
+                                            deliveryQueue: deliveryQueue)
         }
         let manager = BackgroundSessionManager(
             stateDirectory: stateDirectory, availability: .available, transport: transport, now: now, retention: retention,
             hooks: hooks, lock: lock,
-            state: State(journal: try SessionJournal(path: journalPath(stateDirectory: stateDirectory), readOnly: false)))
+            state: State(journal: try SessionJournal(path: journalPath(stateDirectory: stateDirectory), readOnly: false)),
+            deliveryQueue: deliveryQueue)
         try manager.state.withLock { s throws in
             guard let journal = s.journal else { return }
             for event in try journal.events() { s.pending[event.sessionIdentifier, default: []].append(event) }
@@ -150,12 +156,16 @@ public final class BackgroundSessionManager: Sendable {
 
     /// Opens with a `WidgetClock` as the source of "now".
     public static func open(stateDirectory: String, transport: any HTTPTransport, clock: any WidgetClock,
-                            retention: Retention = Retention(), hooks: Hooks = Hooks()) throws -> BackgroundSessionManager {
-        try open(stateDirectory: stateDirectory, transport: transport, now: { clock.now }, retention: retention, hooks: hooks)
+                            retention: Retention = Retention(), hooks: Hooks = Hooks(),
+                            deliveryQueue: DispatchQueue? = nil) throws -> BackgroundSessionManager {
+        try open(stateDirectory: stateDirectory, transport: transport, now: { clock.now }, retention: retention, hooks: hooks,
+                 deliveryQueue: deliveryQueue)
     }
 
     private init(stateDirectory: String, availability: Availability, transport: any HTTPTransport, now: @escaping @Sendable () -> Date,
-                 retention: Retention, hooks: Hooks, lock: StateDirectoryLock?, state: sending State) {
+                 retention: Retention, hooks: Hooks, lock: StateDirectoryLock?, state: sending State,
+                 deliveryQueue: DispatchQueue) {
+        self.deliveryQueue = deliveryQueue
         self.stateDirectory = stateDirectory
         self.availability = availability
         self.transport = transport

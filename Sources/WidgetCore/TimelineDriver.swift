@@ -26,18 +26,23 @@ public final class TimelineDriver {
     private var armedDate: Date?
     private var tasks: [UInt64: Task<Void, Never>] = [:]
     private var nextTaskKey: UInt64 = 0
+    private let providerExecutor: (any TaskExecutor)?
 
     /// - Parameters:
     ///   - hop: how a wake-up from another thread reaches the main actor; the host passes a
     ///     main-queue hop, the default uses a task.
+    ///   - providerExecutor: where provider calls run; nil: Swift's global executor. The
+    ///     dashboard passes a `ThreadTaskExecutor` (see there why).
     public init(
         clock: any WidgetClock,
         configuration: SchedulerConfiguration = .init(),
         center: WidgetCenter = WidgetCenter(),
+        providerExecutor: (any TaskExecutor)? = nil,
         hop: @escaping @Sendable (@escaping @Sendable @MainActor () -> Void) -> Void = { body in Task { @MainActor in body() } }
     ) {
         self.clock = clock
         self.center = center
+        self.providerExecutor = providerExecutor
         scheduler = TimelineScheduler(configuration: configuration)
         center.connect { [weak self] in
             hop { self?.drainCenter() }
@@ -146,14 +151,14 @@ public final class TimelineDriver {
         let context = context(slot, userInitiated: request.isUserInitiated)
         nextTaskKey += 1
         let key = nextTaskKey
-        tasks[key] = Task { [weak self] in
+        tasks[key] = Task(executorPreference: providerExecutor) { [weak self] in
             let result: Result<AnyTimeline, any Error>
             do {
                 result = .success(try await provider.timeline(in: context))
             } catch {
                 result = .failure(error)
             }
-            self?.receive(result, for: request, taskKey: key)
+            await self?.receive(result, for: request, taskKey: key)
         }
     }
 

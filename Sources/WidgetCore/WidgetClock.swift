@@ -6,6 +6,8 @@ import Synchronization
 /// Times are wall-clock dates: a machine that slept must show the right entry when it wakes,
 /// so implementations schedule against the wall clock, not a monotonic one. There is no
 /// periodic timer: the loop asks for one wake-up at the next moment anything changes.
+/// `ManualClock` is the clock for tests and headless rendering; the dashboard's wall clock is
+/// `LoopClock` in WidgetHost, a timerfd on its event loop.
 public protocol WidgetClock: AnyObject, Sendable {
     /// The current time.
     var now: Date { get }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import BackgroundSessions
+import CLinux
 import Dispatch
 import FoundationEssentials
 import LeaderboardServer
@@ -9,13 +10,14 @@ import TerminalUI
 import WidgetCore
 import Widgets
 
-/// Runs the dashboard in the real terminal: one serial loop on the main queue.
+/// Runs the dashboard in the real terminal: one serial loop on the main thread (`MainLoop`).
 ///
-/// Everything arrives as an event on the main queue — keys (a read source on stdin), resizes
-/// (SIGWINCH), signals (TERM, INT, HUP, TSTP), the one-shot timeline wake-up, provider answers,
-/// `WidgetCenter` requests and config-file changes (inotify) — and the loop sleeps in between:
-/// no polling, no frame rate. Frames are coalesced: however many changes one turn brings, one
-/// `render()` and one `doupdate` follow.
+/// Everything arrives as an event on that loop — keys (stdin), resizes and signals (a
+/// signalfd for WINCH, TERM, INT, HUP, TSTP), the one-shot timeline wake-up (`LoopClock`'s
+/// timerfd), provider answers, session events and `WidgetCenter` requests (through the main
+/// queue), config-file changes (inotify) — and the loop sleeps in between: no polling, no
+/// frame rate, no Dispatch worker thread. Frames are coalesced: however many changes one turn
+/// brings, one `render()` and one `doupdate` follow.
 @MainActor
 final class DashboardRunner {
     private let options: DashboardOptions
@@ -26,7 +28,8 @@ final class DashboardRunner {
     private var log: HostLog?
     private var configPath: String?
     private var stateDirectory = ""
-    private var sources: [any DispatchSourceProtocol] = []
+    private var loop: MainLoop!
+    private var signals: Int32 = -1
     private var framePending = false
     private var configWatch: ConfigWatcher?
     private var sessions: BackgroundSessionManager?
@@ -55,6 +58,10 @@ final class DashboardRunner {
         guard Self.makeDirectories(stateDirectory) else {
             return CommandOutput(exitCode: 1, standardError: "widgethost: cannot create the state directory \(stateDirectory): \(String(cString: strerror(errno)))\n")
         }
+        // Signals are read from a signalfd on the loop: block them before any thread starts,
+        // so every thread inherits the mask and none of them takes a signal instead.
+        pthread_sigmask(SIG_BLOCK, &Self.handledSignals, nil)
+        signal(SIGPIPE, SIG_IGN)
         let log = HostLog(path: stateDirectory + "/widgethost.log", debug: options.debug)
         self.log = log
         log?.info("starting widgethost \(WidgetHostCommand.version); config: \(configPath ?? "default dashboard")")
@@ -67,26 +74,34 @@ final class DashboardRunner {
         case .failure(let output): return output
         }
 
-        // Signals are handled on the loop: ignore their default actions first.
-        for sig in [SIGTERM, SIGINT, SIGHUP, SIGWINCH, SIGTSTP, SIGPIPE] { signal(sig, SIG_IGN) }
-
+        let clock: LoopClock
+        do {
+            loop = try MainLoop()
+            clock = try LoopClock(loop: loop)
+        } catch {
+            bundledServer?.stop()
+            return CommandOutput(exitCode: 1, standardError: "widgethost: \(error)\n")
+        }
         do {
             terminal = try CursesBackend(theme: setup.theme, environment: environment.variables)
         } catch {
             bundledServer?.stop()
             return CommandOutput(exitCode: 1, standardError: "widgethost: \(error)\n")
         }
+        // ncurses installs handlers of its own; the loop reads these signals instead.
+        for number in Self.handledSignalNumbers { signal(number, SIG_DFL) }
 
-        let clock = SystemClock(queue: .main)
         let driver = TimelineDriver(
             clock: clock,
             configuration: Self.schedulerConfiguration(setup.config),
             center: WidgetCenter.shared,
+            providerExecutor: ThreadTaskExecutor(),
             hop: { body in DispatchQueue.main.async { MainActor.assumeIsolated { body() } } }
         )
         var notice: String?
         do {
-            let manager = try BackgroundSessionManager.open(stateDirectory: stateDirectory, transport: try CurlTransport(), clock: clock)
+            let manager = try BackgroundSessionManager.open(stateDirectory: stateDirectory, transport: try CurlTransport(),
+                                                            clock: clock, deliveryQueue: .main)
             if case .unavailable(let message) = manager.availability { notice = message }
             sessions = manager
         } catch {
@@ -122,7 +137,7 @@ final class DashboardRunner {
         }
         installSources()
         present()
-        dispatchMain()
+        loop.run()
     }
 
     // MARK: Frames
@@ -144,71 +159,78 @@ final class DashboardRunner {
 
     // MARK: Events
 
+    private static let handledSignalNumbers = [SIGWINCH, SIGTERM, SIGINT, SIGHUP, SIGTSTP]
+    private static var handledSignals: sigset_t = {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for number in handledSignalNumbers { sigaddset(&set, number) }
+        return set
+    }()
+
     private func installSources() {
-        let input = DispatchSource.makeReadSource(fileDescriptor: 0, queue: .main)
-        input.setEventHandler { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self else { return }
-                for key in self.terminal.readKeys() {
-                    if key == .resize {
-                        self.dashboard.resize(to: self.terminal.size)
-                    }
-                    self.dashboard.handle(key)
-                }
+        loop.watch(0) { [weak self] in
+            guard let self else { return }
+            for key in self.terminal.readKeys() {
+                if key == .resize { self.dashboard.resize(to: self.terminal.size) }
+                self.dashboard.handle(key)
             }
         }
-        add(input)
-        onSignal(SIGWINCH) { runner in
-            if let size = CursesBackend.windowSize(fd: 1) {
-                runner.terminal.resize(to: size)
-                runner.dashboard.resize(to: runner.terminal.size)
-                runner.scheduleFrame()
-            }
+        signals = wh_signalfd(&Self.handledSignals)
+        loop.watch(signals) { [weak self] in
+            guard let self else { return }
+            while case let number = wh_signalfd_read(self.signals), number > 0 { self.handle(signal: number) }
         }
-        onSignal(SIGTERM) { runner in runner.quit(status: 0) }
-        onSignal(SIGINT) { runner in runner.quit(status: 0) }
-        onSignal(SIGHUP) { runner in
-            // The terminal hung up (window closed, ssh dropped): its fds are no longer a tty.
-            if isatty(0) == 0 { runner.log?.info("SIGHUP: the terminal is gone"); runner.quit(status: 0) }
-            runner.log?.info("SIGHUP: reloading the config")
-            runner.reloadConfig()
-        }
-        onSignal(SIGTSTP) { runner in runner.suspend() }
         if let configPath {
-            configWatch = ConfigWatcher(path: configPath, queue: .main) { [weak self] in
-                MainActor.assumeIsolated {
-                    self?.log?.info("config file changed: reloading")
-                    self?.reloadConfig()
+            configWatch = ConfigWatcher(path: configPath)
+            if let watch = configWatch {
+                loop.watch(watch.fd) { [weak self] in
+                    guard let self, watch.fileChanged() else { return }
+                    self.log?.info("config file changed: reloading")
+                    self.reloadConfig()
                 }
+            } else {
+                log?.error("cannot watch \(configPath) for changes; SIGHUP still reloads it")
             }
-            if configWatch == nil { log?.error("cannot watch \(configPath) for changes; SIGHUP still reloads it") }
         }
     }
 
-    private func onSignal(_ number: Int32, _ action: @escaping @MainActor (DashboardRunner) -> Void) {
-        let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-        source.setEventHandler { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self else { return }
-                action(self)
+    private func handle(signal number: Int32) {
+        switch number {
+        case SIGWINCH:
+            if let size = CursesBackend.windowSize(fd: 1) {
+                terminal.resize(to: size)
+                dashboard.resize(to: terminal.size)
+                scheduleFrame()
             }
+        case SIGTERM, SIGINT:
+            quit(status: 0)
+        case SIGHUP:
+            // The terminal went away (window closed, ssh dropped): nobody is watching, so end.
+            // A SIGHUP sent by the user while the terminal is there reloads the config.
+            if isatty(0) == 0 {
+                log?.info("SIGHUP: the terminal is gone")
+                quit(status: 0)
+            }
+            log?.info("SIGHUP: reloading the config")
+            reloadConfig()
+        case SIGTSTP:
+            suspend()
+        default:
+            break
         }
-        add(source)
-    }
-
-    private func add(_ source: any DispatchSourceProtocol) {
-        source.resume()
-        sources.append(source)
     }
 
     /// Ctrl-Z: give the terminal back, stop, and take it again on `fg`.
     private func suspend() {
         log?.debug("suspending (SIGTSTP)")
         terminal.suspend()
-        signal(SIGTSTP, SIG_DFL)
+        var stop = sigset_t()
+        sigemptyset(&stop)
+        sigaddset(&stop, SIGTSTP)
         kill(getpid(), SIGTSTP)
+        pthread_sigmask(SIG_UNBLOCK, &stop, nil)  // the pending SIGTSTP stops the process here
         // Execution continues here after SIGCONT.
-        signal(SIGTSTP, SIG_IGN)
+        pthread_sigmask(SIG_BLOCK, &stop, nil)
         terminal.resume()
         if let size = CursesBackend.windowSize(fd: 1) { terminal.resize(to: size) }
         dashboard.resize(to: terminal.size)
@@ -246,7 +268,6 @@ final class DashboardRunner {
     }
 
     private func quit(status: Int32) -> Never {
-        for source in sources { source.cancel() }
         terminal.end()
         sessions?.close()
         bundledServer?.stop()

@@ -1,0 +1,64 @@
+// Shim for the Linux event APIs the dashboard's loop uses that Swift's Glibc module does not
+// import: epoll, timerfd, signalfd, eventfd, and the thread-name prctl. Header only.
+#ifndef WIDGETHOST_CLINUX_SHIM_H
+#define WIDGETHOST_CLINUX_SHIM_H
+#include <stdint.h>
+#include <signal.h>
+#include <time.h>
+#include <sys/epoll.h>
+#include <sys/timerfd.h>
+#include <sys/signalfd.h>
+#include <sys/eventfd.h>
+#include <sys/prctl.h>
+
+static inline int wh_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+
+/// Watches `fd` for input (level-triggered); `data` comes back in `wh_epoll_wait`.
+static inline int wh_epoll_add(int epfd, int fd, uint64_t data) {
+    struct epoll_event ev = { .events = EPOLLIN, .data = { .u64 = data } };
+    return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev);
+}
+
+static inline int wh_epoll_remove(int epfd, int fd) { return epoll_ctl(epfd, EPOLL_CTL_DEL, fd, NULL); }
+
+/// Waits for up to `capacity` ready descriptors; writes their `data` to `out`.
+static inline int wh_epoll_wait(int epfd, uint64_t *out, int capacity, int timeout_ms) {
+    struct epoll_event events[16];
+    if (capacity > 16) capacity = 16;
+    int n = epoll_wait(epfd, events, capacity, timeout_ms);
+    for (int i = 0; i < n; i++) out[i] = events[i].data.u64;
+    return n;
+}
+
+/// A non-blocking wall-clock timer descriptor.
+static inline int wh_timerfd_create_realtime(void) { return timerfd_create(CLOCK_REALTIME, TFD_NONBLOCK | TFD_CLOEXEC); }
+
+/// Arms `fd` once at the absolute wall-clock time (seconds, nanoseconds); (0, 0) disarms.
+/// Wakes early with ECANCELED on the next read when the wall clock is set.
+static inline int wh_timerfd_arm(int fd, int64_t seconds, long nanoseconds) {
+    struct itimerspec spec = { .it_interval = { 0, 0 }, .it_value = { (time_t)seconds, nanoseconds } };
+    return timerfd_settime(fd, TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET, &spec, NULL);
+}
+
+/// The absolute expiry currently armed on `fd` (relative time left, in nanoseconds), or -1.
+static inline int64_t wh_timerfd_remaining_ns(int fd) {
+    struct itimerspec spec;
+    if (timerfd_gettime(fd, &spec) != 0) return -1;
+    return (int64_t)spec.it_value.tv_sec * 1000000000 + spec.it_value.tv_nsec;
+}
+
+/// A non-blocking signal descriptor for the signals in `mask` (they must be blocked).
+static inline int wh_signalfd(const sigset_t *mask) { return signalfd(-1, mask, SFD_NONBLOCK | SFD_CLOEXEC); }
+
+/// Reads one signal from a signal descriptor: its number, or -1 when none is pending.
+static inline int wh_signalfd_read(int fd) {
+    struct signalfd_siginfo info;
+    ssize_t n = read(fd, &info, sizeof info);
+    return n == (ssize_t)sizeof info ? (int)info.ssi_signo : -1;
+}
+
+static inline int wh_eventfd(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
+
+/// Names the calling thread (15 bytes at most), as `ps -L` and /proc show it.
+static inline void wh_set_thread_name(const char *name) { prctl(PR_SET_NAME, name, 0, 0, 0); }
+#endif

@@ -1,0 +1,153 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinux
+import Dispatch
+import FoundationEssentials
+import Synchronization
+import WidgetCore
+
+/// The dashboard's event loop: the main thread sleeping in `epoll_wait` until a descriptor is
+/// ready — stdin, a signalfd, one wall-clock timerfd, inotify, and the main dispatch queue's
+/// wake-up descriptor.
+///
+/// Why not `dispatchMain()` and Dispatch sources: on Linux, Dispatch sources and timers are
+/// serviced by a manager thread from Dispatch's worker pool, and the first worker thread
+/// starts a pool monitor that wakes the process every second for the rest of its life. This
+/// loop keeps Dispatch to the main queue, drained here on the main thread (as
+/// CoreFoundation's run loop does), so an idle dashboard makes no wake-ups at all.
+/// Everything registered here runs on the main thread, which is the main actor's.
+@MainActor
+final class MainLoop {
+    private let epoll: Int32
+    private var handlers: [Int32: @MainActor () -> Void] = [:]
+    private let mainQueueFD: Int32
+    private let drainMainQueue: @convention(c) (UnsafeMutableRawPointer?) -> Void
+
+    /// Creates the loop; fails when the kernel or Dispatch does not offer what it needs.
+    init() throws(LoopError) {
+        epoll = wh_epoll_create()
+        guard epoll >= 0 else { throw .system("epoll_create1", errno) }
+        // RTLD_DEFAULT (a null handle): search the libraries the process has loaded.
+        guard let handleSymbol = dlsym(nil, "_dispatch_get_main_queue_handle_4CF"),
+              let drainSymbol = dlsym(nil, "_dispatch_main_queue_callback_4CF") else {
+            throw .missingDispatchRunLoopSupport
+        }
+        let handle = unsafeBitCast(handleSymbol, to: (@convention(c) () -> Int32).self)
+        drainMainQueue = unsafeBitCast(drainSymbol, to: (@convention(c) (UnsafeMutableRawPointer?) -> Void).self)
+        mainQueueFD = handle()
+        guard mainQueueFD >= 0 else { throw .missingDispatchRunLoopSupport }
+        watch(mainQueueFD) { [drainMainQueue, mainQueueFD] in
+            var count: UInt64 = 0
+            _ = read(mainQueueFD, &count, 8)
+            drainMainQueue(nil)
+        }
+    }
+
+    /// Calls `handler` on the main thread whenever `fd` has input (level-triggered: the handler
+    /// must read what is there).
+    func watch(_ fd: Int32, handler: @escaping @MainActor () -> Void) {
+        handlers[fd] = handler
+        _ = wh_epoll_add(epoll, fd, UInt64(UInt32(bitPattern: fd)))
+    }
+
+    /// Stops watching `fd` (the caller closes it).
+    func unwatch(_ fd: Int32) {
+        handlers[fd] = nil
+        _ = wh_epoll_remove(epoll, fd)
+    }
+
+    /// Runs forever; handlers end the process when it should end.
+    func run() -> Never {
+        drainMainQueue(nil)  // work queued before the loop started
+        var ready = [UInt64](repeating: 0, count: 16)
+        while true {
+            let count = wh_epoll_wait(epoll, &ready, Int32(ready.count), -1)
+            if count < 0 {
+                if errno == EINTR { continue }
+                fatalError("epoll_wait failed: \(String(cString: strerror(errno)))")
+            }
+            for index in 0..<Int(count) {
+                let fd = Int32(truncatingIfNeeded: ready[index])
+                handlers[fd]?()
+            }
+        }
+    }
+
+    enum LoopError: Error, CustomStringConvertible {
+        case system(String, Int32)
+        case missingDispatchRunLoopSupport
+
+        var description: String {
+            switch self {
+            case .system(let call, let code): "\(call) failed: \(String(cString: strerror(code)))"
+            case .missingDispatchRunLoopSupport: "this Dispatch library cannot drain its main queue in a run loop"
+            }
+        }
+    }
+}
+
+/// The wall clock, waking the loop through one `timerfd` armed at the earliest scheduled
+/// moment (absolute wall-clock time, so a machine that slept wakes to the right entry, and a
+/// change of the system clock re-evaluates at once).
+@MainActor
+final class LoopClock: WidgetClock {
+    private struct Pending {
+        var date: Date
+        var sequence: UInt64
+        var action: @Sendable () -> Void
+    }
+
+    private let fd: Int32
+    private let pending = Mutex<(items: [Pending], next: UInt64)>(([], 0))
+
+    init(loop: MainLoop) throws(MainLoop.LoopError) {
+        fd = wh_timerfd_create_realtime()
+        guard fd >= 0 else { throw .system("timerfd_create", errno) }
+        loop.watch(fd) { [weak self] in self?.fire() }
+    }
+
+    nonisolated var now: Date { Date() }
+
+    nonisolated func schedule(at date: Date, _ action: @escaping @Sendable () -> Void) -> ClockTimer {
+        let sequence = pending.withLock { state -> UInt64 in
+            state.next += 1
+            state.items.append(Pending(date: date, sequence: state.next, action: action))
+            return state.next
+        }
+        rearm()
+        return ClockTimer { [weak self] in
+            guard let self else { return }
+            self.pending.withLock { $0.items.removeAll { $0.sequence == sequence } }
+            self.rearm()
+        }
+    }
+
+    /// The nanoseconds until the timer descriptor fires, or 0 when disarmed (for tests).
+    nonisolated var armedDelayNanoseconds: Int64 { wh_timerfd_remaining_ns(fd) }
+
+    private func fire() {
+        var expirations: UInt64 = 0
+        _ = read(fd, &expirations, 8)  // ECANCELED after a clock change: re-evaluate anyway
+        let current = now
+        let due = pending.withLock { state -> [Pending] in
+            let due = state.items.filter { $0.date <= current }.sorted { ($0.date, $0.sequence) < ($1.date, $1.sequence) }
+            state.items.removeAll { $0.date <= current }
+            return due
+        }
+        for item in due { item.action() }
+        rearm()
+    }
+
+    private nonisolated func rearm() {
+        let earliest = pending.withLock { $0.items.map(\.date).min() }
+        guard let earliest else {
+            _ = wh_timerfd_arm(fd, 0, 0)
+            return
+        }
+        // A moment already past arms the nearest representable time: it fires at once.
+        let seconds = max(earliest.timeIntervalSince1970, 1e-9)
+        let whole = seconds.rounded(.down)
+        _ = wh_timerfd_arm(fd, Int64(whole), Int((seconds - whole) * 1e9))
+    }
+}
