@@ -29,28 +29,42 @@ struct LeaderboardEndToEndTests {
         let screen = host.tmux.waitFor(timeout: .seconds(5), description: "all six heroes at \(size.cols)x\(size.rows)") {
             showsAllHeroes($0) && boxProblems($0).isEmpty
         }
-        expectWholeBoard(screen)
+        expectWholeBoard(screen, cols: size.cols)
     }
 
     @Test("a storm of 40 resizes, ending at 100x30, leaves the board whole")
     func resizeStorm() throws {
         let home = try ScratchDirectory()
         defer { home.remove() }
-        let host = LeaderboardHost(home: home)
+        // Starts at 80x24, so a program that missed the resizes would not fill 100 columns.
+        let host = LeaderboardHost(home: home, size: (cols: 80, rows: 24))
         defer { host.stop() }
         try host.start()
         host.tmux.waitFor(description: "all six heroes") { showsAllHeroes($0) }
-        let sizes = [(80, 24), (120, 40), (70, 20), (140, 35), (90, 26)]
+        let sizes = [(120, 40), (70, 20), (140, 35), (90, 26), (80, 24)]
         for step in 0..<39 {
             let (cols, rows) = sizes[step % sizes.count]
             try host.tmux.resize(cols: cols, rows: rows)
         }
         try host.tmux.resize(cols: 100, rows: 30)
         let screen = host.tmux.waitFor(description: "the whole board at 100x30 after the storm") {
-            $0.count == 30 && showsAllHeroes($0) && boxProblems($0).isEmpty
+            $0.count == 30 && showsAllHeroes($0) && boxProblems($0).isEmpty && rightmostBorder($0) == 99
         }
-        expectWholeBoard(screen)
+        expectWholeBoard(screen, cols: 100)
         #expect(try host.tmux.exitStatus == nil, "widgethost ended during the resize storm")
+    }
+
+    @Test("the border check finds a box row one column short, and a box without its bottom")
+    func borderCheckCatchesBrokenBoxes() {
+        let whole = ["┌ A ──┐┌ B ┐",
+                     "│🐙 x ││ y │",
+                     "└─────┘└───┘"]
+        #expect(boxProblems(whole).isEmpty, "\(boxProblems(whole))")
+        #expect(rightmostBorder(whole) == 11)
+        let short = ["┌ A ──┐", "│🐙 x│", "└─────┘"]
+        #expect(boxProblems(short).count == 1, "\(boxProblems(short))")
+        #expect(boxProblems(["┌ A ──┐", "│ x   │"]).count == 1)
+        #expect(!boxProblems([" nothing here "]).isEmpty)
     }
 
     // MARK: - An external server
@@ -288,10 +302,20 @@ private extension LeaderboardEndToEndTests {
         return footer.hasPrefix("⚠ ") && footer.contains("· board ") && footer.hasSuffix(" old")
     }
 
-    func expectWholeBoard(_ screen: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+    /// All six heroes, whole boxes and, given `cols`, boxes that reach the last column.
+    func expectWholeBoard(_ screen: [String], cols: Int? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(showsAllHeroes(screen), "not all six heroes:\n\(text(screen))", sourceLocation: sourceLocation)
         let problems = boxProblems(screen)
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))\n\(text(screen))", sourceLocation: sourceLocation)
+        if let cols {
+            #expect(rightmostBorder(screen) == cols - 1, "the boxes do not fill \(cols) columns:\n\(text(screen))",
+                    sourceLocation: sourceLocation)
+        }
+    }
+
+    /// The display column of the right-most `┐` on the screen.
+    func rightmostBorder(_ screen: [String]) -> Int? {
+        screen.compactMap { cells($0).lastIndex(of: "┐") }.max()
     }
 
     /// What is wrong with the boxes on `screen`: for every `┌`, its `┐` on the same row, then on
