@@ -161,23 +161,29 @@ struct LeaderboardEndToEndTests {
 
     // MARK: - Restarts
 
-    @Test("a host SIGKILLed during a slow fetch takes the fetch up again on restart and shows the board")
-    func killedDuringSlowFetch() throws {
+    @Test("a host SIGKILLed during a slow fetch takes the fetch up again on restart and shows the board",
+          arguments: [false, true])
+    func killedDuringSlowFetch(configureAnotherServer: Bool) throws {
         let home = try ScratchDirectory()
         defer { home.remove() }
         let host = LeaderboardHost(home: home)
         defer { host.stop() }
-        let server = try host.startServer(["--tick", "1", "--delay-ms", "3000"])
-        defer { server.stop() }
-        let config = try host.config(url: server.url, refreshSeconds: 3600)
-        try host.start(config: config)
+        let slow = try host.startServer(["--tick", "1", "--delay-ms", "3000"])
+        defer { slow.stop() }
+        try host.start(config: host.config(url: slow.url, refreshSeconds: 3600))
         // "fetching…" is drawn from the timeline that started the download, after the journal
         // has recorded the task.
         host.tmux.waitFor(description: "fetching… (the download under way)") { anyRow($0, containsAll: "fetching…") }
         try host.tmux.kill(signal: SIGKILL)
         #expect(host.tmux.waitForExit() == .signalled(SIGKILL))
         #expect(!showsAllHeroes(try host.tmux.capture()), "the board arrived before the kill; the test proves nothing")
+        let report = try host.sessionsReport()
+        #expect(report.contains("in flight"), "widgethost sessions:\n\(report)")
 
+        // The transfer restarts with the URL configured now: the same slow server, or another.
+        let other = configureAnotherServer ? try host.startServer(["--tick", "1"]) : nil
+        defer { other?.stop() }
+        let config = try host.config(url: (other ?? slow).url, refreshSeconds: 3600)
         let restarted = LeaderboardHost(home: home)
         defer { restarted.stop() }
         try restarted.start(config: config)
@@ -187,6 +193,18 @@ struct LeaderboardEndToEndTests {
         expectWholeBoard(screen)
         let log = host.log
         #expect(log.contains("resumed 1 background transfer"), "widgethost.log:\n\(log)")
+        // Every transfer finished and acknowledged, so the server has logged every request.
+        waitUntil(description: "no task left in the journal") {
+            (try? host.sessionsReport()).map { !$0.contains("task ") } ?? false
+        }
+        if let other {
+            // Known bug: the provider's first timeline can run before `resumeTasks` and, not
+            // seeing the suspended task (its URL is the old one), journal a second download.
+            withKnownIssue("a second download of the new URL after a crash (setPanels races resumeTasks)",
+                           isIntermittent: true) {
+                #expect(other.boardRequests.count == 1, "requests to the server configured now: \(other.boardRequests)")
+            }
+        }
     }
 
     @Test("a host restarted with the server down shows the last board it had, with the error and its age")
@@ -237,6 +255,14 @@ private final class LeaderboardHost {
     }
 
     func stop() { tmux.stop() }
+
+    /// What `widgethost sessions --state-dir STATE` prints (it reads the journal only).
+    func sessionsReport() throws -> String {
+        let result = try Subprocess.run([try BuiltProducts.executable("widgethost"), "sessions", "--state-dir", stateDirectory],
+                                        environment: TmuxHarness.isolatedEnvironment(home: home.path),
+                                        timeout: TestTimeScale.scaled(.seconds(10)))
+        return result.standardOutput + result.standardError
+    }
 
     /// `<state>/widgethost.log`.
     var log: String { Self.readFile(stateDirectory + "/widgethost.log") }
