@@ -168,6 +168,8 @@ final class DashboardRunner {
         onSignal(SIGTERM) { runner in runner.quit(status: 0) }
         onSignal(SIGINT) { runner in runner.quit(status: 0) }
         onSignal(SIGHUP) { runner in
+            // The terminal hung up (closed: its ioctls now fail): end as for SIGTERM, not linger holding the state lock.
+            if CursesBackend.windowSize(fd: 1) == nil { runner.quit(status: 0) }
             runner.log?.info("SIGHUP: reloading the config")
             runner.reloadConfig()
         }
