@@ -67,6 +67,20 @@ struct LeaderboardEndToEndTests {
         #expect(!boxProblems([" nothing here "]).isEmpty)
     }
 
+    @Test("closing the terminal ends widgethost: it does not linger on SIGHUP holding the state lock")
+    func hangupEndsTheDashboard() throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        let host = LeaderboardHost(home: home)
+        defer { host.stop() }
+        try host.start()
+        host.tmux.waitFor(description: "all six heroes") { showsAllHeroes($0) }
+        let pid = try host.tmux.pid
+        host.tmux.stop()  // kill-server: the pty closes and the program gets SIGHUP
+        let ended = waitUntil(description: "widgethost \(pid) gone after its terminal closed") { kill(pid, 0) != 0 }
+        if !ended { kill(pid, SIGTERM) }
+    }
+
     // MARK: - An external server
 
     @Test("a server tick changes the panel with no key pressed")
@@ -254,7 +268,15 @@ private final class LeaderboardHost {
         try tmux.start(command: command, size: size, environment: TmuxHarness.isolatedEnvironment(home: home.path))
     }
 
-    func stop() { tmux.stop() }
+    /// Ends widgethost with SIGTERM (it must exit) if it still runs, then the tmux server: a
+    /// test never leaves a dashboard behind, whatever a hangup would do.
+    func stop() {
+        if (try? tmux.paneIsDead) == false {
+            try? tmux.kill(signal: SIGTERM)
+            tmux.waitForExit()
+        }
+        tmux.stop()
+    }
 
     /// What `widgethost sessions --state-dir STATE` prints (it reads the journal only).
     func sessionsReport() throws -> String {
