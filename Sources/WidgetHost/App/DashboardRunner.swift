@@ -207,7 +207,7 @@ final class DashboardRunner {
         case SIGHUP:
             // The terminal went away (window closed, ssh dropped): nobody is watching, so end.
             // A SIGHUP sent by the user while the terminal is there reloads the config.
-            if isatty(0) == 0 {
+            if isatty(0) == 0 || CursesBackend.windowSize(fd: 1) == nil {
                 log?.info("SIGHUP: the terminal is gone")
                 quit(status: 0)
             }

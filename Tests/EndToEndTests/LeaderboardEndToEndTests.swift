@@ -1,0 +1,457 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+import WidgetTestSupport
+
+/// The live leaderboard with the real binaries: `widgethost` in tmux, and either its bundled
+/// server (the default dashboard) or a `leaderboard-server` started here on 127.0.0.1, port 0.
+///
+/// Each test has its own HOME and state directory. Every wait polls for a condition under a
+/// deadline scaled by `TestTimeScale`; nothing sleeps.
+@Suite("leaderboard, end to end", .serialized)
+struct LeaderboardEndToEndTests {
+    // MARK: - Default dashboard
+
+    @Test("the default dashboard shows all six heroes with aligned borders within 5 s at 80x24 and at 100x30",
+          arguments: [(cols: 80, rows: 24), (cols: 100, rows: 30)])
+    func defaultDashboard(size: (cols: Int, rows: Int)) throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        let host = LeaderboardHost(home: home, size: size)
+        defer { host.stop() }
+        try host.start()
+        let screen = host.tmux.waitFor(timeout: .seconds(5), description: "all six heroes at \(size.cols)x\(size.rows)") {
+            showsAllHeroes($0) && boxProblems($0).isEmpty
+        }
+        expectWholeBoard(screen, cols: size.cols)
+    }
+
+    @Test("a storm of 40 resizes, ending at 100x30, leaves the board whole")
+    func resizeStorm() throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        // Starts at 80x24, so a program that missed the resizes would not fill 100 columns.
+        let host = LeaderboardHost(home: home, size: (cols: 80, rows: 24))
+        defer { host.stop() }
+        try host.start()
+        host.tmux.waitFor(description: "all six heroes") { showsAllHeroes($0) }
+        let sizes = [(120, 40), (70, 20), (140, 35), (90, 26), (80, 24)]
+        for step in 0..<39 {
+            let (cols, rows) = sizes[step % sizes.count]
+            try host.tmux.resize(cols: cols, rows: rows)
+        }
+        try host.tmux.resize(cols: 100, rows: 30)
+        let screen = host.tmux.waitFor(description: "the whole board at 100x30 after the storm") {
+            $0.count == 30 && showsAllHeroes($0) && boxProblems($0).isEmpty && rightmostBorder($0) == 99
+        }
+        expectWholeBoard(screen, cols: 100)
+        #expect(try host.tmux.exitStatus == nil, "widgethost ended during the resize storm")
+    }
+
+    @Test("the border check finds a box row one column short, and a box without its bottom")
+    func borderCheckCatchesBrokenBoxes() {
+        let whole = ["┌ A ──┐┌ B ┐",
+                     "│🐙 x ││ y │",
+                     "└─────┘└───┘"]
+        #expect(boxProblems(whole).isEmpty, "\(boxProblems(whole))")
+        #expect(rightmostBorder(whole) == 11)
+        let short = ["┌ A ──┐", "│🐙 x│", "└─────┘"]
+        #expect(boxProblems(short).count == 1, "\(boxProblems(short))")
+        #expect(boxProblems(["┌ A ──┐", "│ x   │"]).count == 1)
+        #expect(!boxProblems([" nothing here "]).isEmpty)
+    }
+
+    @Test("closing the terminal ends widgethost: it does not linger on SIGHUP holding the state lock")
+    func hangupEndsTheDashboard() throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        let host = LeaderboardHost(home: home)
+        defer { host.stop() }
+        try host.start()
+        host.tmux.waitFor(description: "all six heroes") { showsAllHeroes($0) }
+        let pid = try host.tmux.pid
+        host.tmux.stop()  // kill-server: the pty closes and the program gets SIGHUP
+        let ended = waitUntil(description: "widgethost \(pid) gone after its terminal closed") { kill(pid, 0) != 0 }
+        if !ended { kill(pid, SIGTERM) }
+    }
+
+    // MARK: - An external server
+
+    @Test("a server tick changes the panel with no key pressed")
+    func tickChangesPanel() throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        let host = LeaderboardHost(home: home)
+        defer { host.stop() }
+        let server = try host.startServer(["--tick", "1", "--quiet"])
+        defer { server.stop() }
+        try host.start(config: host.config(url: server.url, refreshSeconds: 1))
+        let first = host.tmux.waitFor(description: "the board") { showsAllHeroes($0) }
+        let before = heroRows(first)
+        let after = host.tmux.waitFor(description: "a hero's exp or health changing by itself") { screen in
+            showsAllHeroes(screen) && heroRows(screen) != before
+        }
+        #expect(heroRows(after) != before)
+        expectWholeBoard(after)
+    }
+
+    @Test("r fetches at once: the server logs a new request long before refreshSeconds")
+    func reloadKeyFetches() throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        let host = LeaderboardHost(home: home)
+        defer { host.stop() }
+        let server = try host.startServer(["--tick", "1"])
+        defer { server.stop() }
+        try host.start(config: host.config(url: server.url, refreshSeconds: 3600))
+        host.tmux.waitFor(description: "the board") { showsAllHeroes($0) }
+        // The log line may be written just after the answer that drew the board.
+        waitUntil(description: "the first request in the server's log") { !server.boardRequests.isEmpty }
+        let before = server.boardRequests.count
+
+        try host.tmux.sendText("r")
+        waitUntil(timeout: .seconds(3), description: "a new request after r (had \(before))") {
+            server.boardRequests.count > before
+        }
+        #expect(try host.tmux.exitStatus == nil)
+    }
+
+    @Test("with the server stopped the board stays, marked with the error and its age; it recovers when the server is back")
+    func serverDownAndBack() throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        let host = LeaderboardHost(home: home)
+        defer { host.stop() }
+        let server = try host.startServer(["--tick", "1", "--quiet"])
+        defer { server.stop() }
+        try host.start(config: host.config(url: server.url, refreshSeconds: 1))
+        host.tmux.waitFor(description: "the board, up to date") { showsAllHeroes($0) && footer($0)?.contains("updated") == true }
+
+        server.stop()
+        let stale = host.tmux.waitFor(timeout: .seconds(15), description: "the board with a ⚠ line") { screen in
+            showsAllHeroes(screen) && isStaleFooter(footer(screen))
+        }
+        expectWholeBoard(stale)
+        #expect(isStaleFooter(footer(stale)), "footer: \(footer(stale) ?? "none")")
+
+        let again = try server.restart()
+        defer { again.stop() }
+        let recovered = host.tmux.waitFor(timeout: .seconds(20), description: "the ⚠ line gone once the server is back") { screen in
+            showsAllHeroes(screen) && footer(screen)?.contains("updated") == true && !text(screen).contains("⚠")
+        }
+        expectWholeBoard(recovered)
+    }
+
+    @Test("an answer that is not JSON, or is cut short, shows a clear error and the program keeps running",
+          arguments: [(option: "--garbage-rate", reason: "not a leaderboard"),
+                      (option: "--truncate-rate", reason: "connection closed")])
+    func badAnswers(fault: (option: String, reason: String)) throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        let host = LeaderboardHost(home: home)
+        defer { host.stop() }
+        let server = try host.startServer(["--tick", "1", "--quiet", fault.option, "1"])
+        defer { server.stop() }
+        try host.start(config: host.config(url: server.url, refreshSeconds: 1))
+        let screen = host.tmux.waitFor(timeout: .seconds(15), description: "a ⚠ line saying \(fault.reason)") { screen in
+            footer(screen).map { $0.contains("⚠") && $0.contains(fault.reason) } ?? false
+        }
+        #expect(boxProblems(screen).isEmpty, "\(boxProblems(screen))")
+
+        #expect(try host.tmux.exitStatus == nil, "widgethost ended")
+        try host.tmux.sendText("?")
+        host.tmux.waitFor(description: "the help box") { anyRow($0, containsAll: "r", "reload the focused panel") }
+        try host.tmux.sendKeys("Escape")
+        host.tmux.waitFor(description: "the help box closed") { !anyRow($0, containsAll: "reload the focused panel") }
+        try host.tmux.sendText("q")
+        #expect(host.tmux.waitForExit() == .exited(0))
+    }
+
+    // MARK: - Restarts
+
+    @Test("a host SIGKILLed during a slow fetch takes the fetch up again on restart and shows the board",
+          arguments: [false, true])
+    func killedDuringSlowFetch(configureAnotherServer: Bool) throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        let host = LeaderboardHost(home: home)
+        defer { host.stop() }
+        let slow = try host.startServer(["--tick", "1", "--delay-ms", "3000"])
+        defer { slow.stop() }
+        try host.start(config: host.config(url: slow.url, refreshSeconds: 3600))
+        // "fetching…" is drawn from the timeline that started the download, after the journal
+        // has recorded the task.
+        host.tmux.waitFor(description: "fetching… (the download under way)") { anyRow($0, containsAll: "fetching…") }
+        try host.tmux.kill(signal: SIGKILL)
+        #expect(host.tmux.waitForExit() == .signalled(SIGKILL))
+        #expect(!showsAllHeroes(try host.tmux.capture()), "the board arrived before the kill; the test proves nothing")
+        let report = try host.sessionsReport()
+        #expect(report.contains("in flight"), "widgethost sessions:\n\(report)")
+
+        // The transfer restarts with the URL configured now: the same slow server, or another.
+        let other = configureAnotherServer ? try host.startServer(["--tick", "1"]) : nil
+        defer { other?.stop() }
+        let config = try host.config(url: (other ?? slow).url, refreshSeconds: 3600)
+        let restarted = LeaderboardHost(home: home)
+        defer { restarted.stop() }
+        try restarted.start(config: config)
+        let screen = restarted.tmux.waitFor(timeout: .seconds(15), description: "the board after the restart") {
+            showsAllHeroes($0) && footer($0)?.contains("updated") == true
+        }
+        expectWholeBoard(screen)
+        let log = host.log
+        #expect(log.contains("resumed 1 background transfer"), "widgethost.log:\n\(log)")
+        // Every transfer finished and acknowledged, so the server has logged every request.
+        waitUntil(description: "no task left in the journal") {
+            (try? host.sessionsReport()).map { !$0.contains("task ") } ?? false
+        }
+        if let other {
+            // Known bug: the provider's first timeline can run before `resumeTasks` and, not
+            // seeing the suspended task (its URL is the old one), journal a second download.
+            withKnownIssue("a second download of the new URL after a crash (setPanels races resumeTasks)",
+                           isIntermittent: true) {
+                #expect(other.boardRequests.count == 1, "requests to the server configured now: \(other.boardRequests)")
+            }
+        }
+    }
+
+    @Test("a host restarted with the server down shows the last board it had, with the error and its age")
+    func restartWithServerDown() throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        let host = LeaderboardHost(home: home)
+        defer { host.stop() }
+        let server = try host.startServer(["--tick", "1", "--quiet"])
+        defer { server.stop() }
+        let config = try host.config(url: server.url, refreshSeconds: 1)
+        try host.start(config: config)
+        host.tmux.waitFor(description: "the board, up to date") { showsAllHeroes($0) && footer($0)?.contains("updated") == true }
+        try host.tmux.sendText("q")
+        #expect(host.tmux.waitForExit() == .exited(0))
+        server.stop()
+
+        let restarted = LeaderboardHost(home: home)
+        defer { restarted.stop() }
+        try restarted.start(config: config)
+        let screen = restarted.tmux.waitFor(timeout: .seconds(15), description: "the last board with a ⚠ line") { screen in
+            showsAllHeroes(screen) && isStaleFooter(footer(screen))
+        }
+        expectWholeBoard(screen)
+    }
+}
+
+// MARK: - Fixture
+
+/// One widgethost in a private tmux server, on a HOME (and state directory `HOME/state`) the
+/// test owns: a second one on the same HOME is a restart.
+private final class LeaderboardHost {
+    let home: ScratchDirectory
+    let tmux = TmuxHarness()
+    let size: (cols: Int, rows: Int)
+    var stateDirectory: String { home.path + "/state" }
+
+    init(home: ScratchDirectory, size: (cols: Int, rows: Int) = (100, 30)) {
+        self.home = home
+        self.size = size
+    }
+
+    /// Starts `widgethost --state-dir STATE [--config CONFIG]`.
+    func start(config: String? = nil) throws {
+        var command = [try BuiltProducts.executable("widgethost"), "--state-dir", stateDirectory]
+        if let config { command += ["--config", config] }
+        try tmux.start(command: command, size: size, environment: TmuxHarness.isolatedEnvironment(home: home.path))
+    }
+
+    /// Ends widgethost with SIGTERM (it must exit) if it still runs, then the tmux server: a
+    /// test never leaves a dashboard behind, whatever a hangup would do.
+    func stop() {
+        if (try? tmux.paneIsDead) == false {
+            try? tmux.kill(signal: SIGTERM)
+            tmux.waitForExit()
+        }
+        tmux.stop()
+    }
+
+    /// What `widgethost sessions --state-dir STATE` prints (it reads the journal only).
+    func sessionsReport() throws -> String {
+        let result = try Subprocess.run([try BuiltProducts.executable("widgethost"), "sessions", "--state-dir", stateDirectory],
+                                        environment: TmuxHarness.isolatedEnvironment(home: home.path),
+                                        timeout: TestTimeScale.scaled(.seconds(10)))
+        return result.standardOutput + result.standardError
+    }
+
+    /// `<state>/widgethost.log`.
+    var log: String { Self.readFile(stateDirectory + "/widgethost.log") }
+
+    /// A `leaderboard-server` on 127.0.0.1, a free port, its output files in HOME.
+    func startServer(_ arguments: [String]) throws -> LeaderboardProcess {
+        try LeaderboardProcess.start(arguments: arguments, logDirectory: home.path)
+    }
+
+    /// Writes a config with one large leaderboard panel on `url` and returns its path.
+    func config(url: String, refreshSeconds: Int) throws -> String {
+        try home.write("config.json", """
+            {"minimumReloadSeconds": 1,
+             "panels": [{"kind": "leaderboard", "family": "large", "title": "Board",
+                         "options": {"url": "\(url)", "refreshSeconds": \(refreshSeconds)}}]}
+            """)
+    }
+
+    private static func readFile(_ path: String) -> String {
+        guard let file = fopen(path, "r") else { return "" }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = fread(&chunk, 1, chunk.count, file)
+            if count <= 0 { break }
+            bytes += chunk[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// Helpers are members, so they shadow any same-named helper of another end-to-end file.
+private extension LeaderboardEndToEndTests {
+    // MARK: - Reading the screen
+
+    static let heroes = [("Octo", "🐙"), ("Spouty", "🐳"), ("Cake", "🎂"),
+                          ("Mr. Spook", "💀"), ("Egghead", "🦄"), ("Power Panda", "🐼")]
+
+    /// Whether every hero's row (`🐙 Octo`) is on the screen.
+    func showsAllHeroes(_ screen: [String]) -> Bool {
+        Self.heroes.allSatisfy { name, avatar in screen.contains { $0.contains("\(avatar) \(name)") } }
+    }
+
+    /// The rows that show a hero (avatar, name, level, exp, health bar), top to bottom.
+    func heroRows(_ screen: [String]) -> [String] {
+        screen.filter { row in Self.heroes.contains { row.contains("\($0.1) \($0.0)") } }
+    }
+
+    /// The leaderboard's last content row: "updated …" or "⚠ …", without the box's borders.
+    func footer(_ screen: [String]) -> String? {
+        for row in screen.reversed() {
+            guard let start = row.firstRange(of: "│updated ") ?? row.firstRange(of: "│⚠ ") else { continue }
+            let content = row[row.index(after: start.lowerBound)...].prefix { $0 != "│" }
+            return String(content.reversed().drop { $0 == " " }.reversed())
+        }
+        return nil
+    }
+
+    /// "⚠ <reason> · board Nm old"
+    func isStaleFooter(_ footer: String?) -> Bool {
+        guard let footer else { return false }
+        return footer.hasPrefix("⚠ ") && footer.contains("· board ") && footer.hasSuffix(" old")
+    }
+
+    /// All six heroes, whole boxes and, given `cols`, boxes that reach the last column.
+    func expectWholeBoard(_ screen: [String], cols: Int? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(showsAllHeroes(screen), "not all six heroes:\n\(text(screen))", sourceLocation: sourceLocation)
+        let problems = boxProblems(screen)
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))\n\(text(screen))", sourceLocation: sourceLocation)
+        if let cols {
+            #expect(rightmostBorder(screen) == cols - 1, "the boxes do not fill \(cols) columns:\n\(text(screen))",
+                    sourceLocation: sourceLocation)
+        }
+    }
+
+    /// The display column of the right-most `┐` on the screen.
+    func rightmostBorder(_ screen: [String]) -> Int? {
+        screen.compactMap { cells($0).lastIndex(of: "┐") }.max()
+    }
+
+    /// What is wrong with the boxes on `screen`: for every `┌`, its `┐` on the same row, then on
+    /// every row down to its `└` a `│` in both border columns (display columns, so a two-column
+    /// emoji counts twice), and a `┘` under the `┐`. Empty when every box is whole; a screen
+    /// without boxes is a problem too.
+    func boxProblems(_ screen: [String]) -> [String] {
+        let grid = screen.map(cells)
+        var problems: [String] = []
+        var boxes = 0
+        for (top, row) in grid.enumerated() {
+            for (left, cell) in row.enumerated() where cell == "┌" {
+                guard let right = row[(left + 1)...].firstIndex(of: "┐") else {
+                    problems.append("row \(top): ┌ at column \(left) has no ┐")
+                    continue
+                }
+                boxes += 1
+                var y = top + 1
+                while y < grid.count, character(grid, y, left) != "└" {
+                    if character(grid, y, left) != "│" || character(grid, y, right) != "│" {
+                        problems.append("row \(y): box from row \(top) expects │ at columns \(left) and \(right), found "
+                                        + "\(describe(character(grid, y, left))) and \(describe(character(grid, y, right)))")
+                    }
+                    y += 1
+                }
+                if y == grid.count {
+                    problems.append("box from row \(top), column \(left) has no bottom")
+                } else if character(grid, y, right) != "┘" {
+                    problems.append("row \(y): box from row \(top) expects ┘ at column \(right), found \(describe(character(grid, y, right)))")
+                }
+            }
+        }
+        if boxes == 0 { problems.append("no box on the screen") }
+        return problems
+    }
+
+    func character(_ grid: [[Character?]], _ row: Int, _ column: Int) -> Character? {
+        guard row < grid.count, column < grid[row].count else { return nil }
+        return grid[row][column]
+    }
+
+    func describe(_ cell: Character?) -> String {
+        cell.map { "'\($0)'" } ?? "nothing"
+    }
+
+    /// A row as terminal cells: a two-column character fills its cell and leaves nil in the next.
+    func cells(_ row: String) -> [Character?] {
+        var cells: [Character?] = []
+        for character in row {
+            let width = character.unicodeScalars.reduce(0) { $0 + columns($1) }
+            guard width > 0 else { continue }
+            cells.append(character)
+            if width > 1 { cells += Array(repeating: nil, count: width - 1) }
+        }
+        return cells
+    }
+
+    /// The scalar's width as glibc's `wcwidth` gives it in C.UTF-8 (what ncurses and tmux use),
+    /// through a thread-local locale so the process's own locale is left alone.
+    func columns(_ scalar: Unicode.Scalar) -> Int {
+        if scalar.isASCII { return 1 }
+        guard let locale = Self.utf8Locale, let wcwidth = Self.wcwidth else { return 1 }
+        let previous = uselocale(locale)
+        defer { uselocale(previous) }
+        return max(0, Int(wcwidth(Int32(bitPattern: scalar.value))))
+    }
+
+    // Glibc's module map hides wcwidth (it needs _XOPEN_SOURCE); look it up as TerminalUI does.
+    nonisolated(unsafe) static let wcwidth: (@convention(c) (Int32) -> Int32)? =
+        dlsym(nil, "wcwidth").map { unsafeBitCast($0, to: (@convention(c) (Int32) -> Int32).self) }
+    nonisolated(unsafe) static let utf8Locale: locale_t? = newlocale(LC_CTYPE_MASK, "C.UTF-8", nil)
+
+    // MARK: - Waiting for things other than the screen
+
+    /// Polls `condition` every 20 ms until it holds or `timeout` (scaled) passes; records an issue
+    /// naming `description` when it never held.
+    @discardableResult
+    func waitUntil(timeout: Duration = .seconds(10), description: String,
+                           sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool) -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: TestTimeScale.scaled(timeout))
+        while !condition() {
+            if clock.now >= deadline {
+                Issue.record("timed out after \(TestTimeScale.scaled(timeout)) waiting for: \(description)", sourceLocation: sourceLocation)
+                return false
+            }
+            usleep(20_000)
+        }
+        return true
+    }
+}
