@@ -264,12 +264,9 @@ struct LeaderboardIntegrationTests {
         // Saved, then acknowledged: the ack comes after the delegate's WidgetCenter reload.
         #expect(await eventually { rig.saved.lastAttempt == at(120) && rig.manager.pendingEvents.isEmpty })
         await rig.driver.settle()
-        withKnownIssue("""
-            The transport remembers the ETag of every 200 body, even one the widget refused, so the \
-            next 304 confirms the old board: the footer says 'updated <1m ago' and the error is gone
-            """) {
-            #expect(rig.entry?.fetchError != nil, "the panel should still say the server's answer is unusable")
-        }
+        // The transport remembers the ETag of every 200 body, even one the widget refused; the
+        // next 304 means "still that unusable body", not "your board is current".
+        #expect(rig.entry?.fetchError != nil, "the panel should still say the server's answer is unusable")
         await rig.close()
     }
 }

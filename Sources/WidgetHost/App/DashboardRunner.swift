@@ -33,6 +33,7 @@ final class DashboardRunner {
     private var framePending = false
     private var configWatch: ConfigWatcher?
     private var sessions: BackgroundSessionManager?
+    private let registry = LeaderboardSessionRegistry()
     private var bundledServer: LeaderboardService?
 
     init(options: DashboardOptions, environment: HostEnvironment) {
@@ -108,7 +109,6 @@ final class DashboardRunner {
             notice = "background sessions are off: \(error)"
         }
         if let notice { log?.error(notice) }
-        let registry = LeaderboardSessionRegistry()
         catalog = WidgetCatalog.builtin(
             services: WidgetServices(sessions: sessions, stateDirectory: stateDirectory, center: driver.center, now: { clock.now }),
             registry: registry)
@@ -132,8 +132,7 @@ final class DashboardRunner {
             // transfers cut short by a crash start again with the URL configured now.
             let widgets = catalog.entries.map(\.widget)
             manager.eventRouter = BackgroundSessionManager.router(for: { widgets })
-            let resumed = manager.resumeTasks { session, _ in registry.url(for: session) }
-            if !resumed.isEmpty { log?.info("resumed \(resumed.count) background transfer(s)") }
+            resumeTasks()
         }
         installSources()
         present()
@@ -258,13 +257,22 @@ final class DashboardRunner {
             }
             dashboard.setPanels(DashboardBuilder.panels(for: config, catalog: catalog, driver: driver,
                                                         environment: widgetEnvironment(driver)))
-            sessions?.routePendingEvents()
+            resumeTasks()
             dashboard.notice = nil
             log?.info("config reloaded: \(config.panels.count) panels")
         } catch {
             dashboard.notice = "config not reloaded: \(error)"
             log?.error("\(error)")
         }
+    }
+
+    /// Starts again the downloads a crashed host left, for the sessions configured now, with the
+    /// URL configured now (and routes events waiting for a widget). Tasks of sessions no panel
+    /// uses stay suspended until a config names them again.
+    private func resumeTasks() {
+        guard let manager = sessions, manager.availability == .available else { return }
+        let resumed = manager.resumeTasks { [registry] session, _ in registry.url(for: session) }
+        if !resumed.isEmpty { log?.info("resumed \(resumed.count) background transfer(s)") }
     }
 
     private func quit(status: Int32) -> Never {

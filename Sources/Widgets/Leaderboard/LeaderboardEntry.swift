@@ -69,6 +69,8 @@ public struct LeaderboardState: Sendable, Equatable, Codable {
     public var lastAttempt: Date?
     /// The server asked not to be asked again before this (Retry-After).
     public var retryAfterUntil: Date?
+    /// The last body the server sent could not be read: a 304 for it confirms nothing.
+    public var lastBodyRejected = false
     /// Not stored: whether a fetch is in flight now.
     public var isFetching: Bool
 
@@ -83,7 +85,9 @@ public struct LeaderboardState: Sendable, Equatable, Codable {
         self.isFetching = isFetching
     }
 
-    enum CodingKeys: String, CodingKey { case board, previous, fetchedAt, skipped, lastError, lastAttempt, retryAfterUntil }
+    enum CodingKeys: String, CodingKey {
+        case board, previous, fetchedAt, skipped, lastError, lastAttempt, retryAfterUntil, lastBodyRejected
+    }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -94,6 +98,7 @@ public struct LeaderboardState: Sendable, Equatable, Codable {
         lastError = try c.decodeIfPresent(String.self, forKey: .lastError)
         lastAttempt = try c.decodeIfPresent(Date.self, forKey: .lastAttempt)
         retryAfterUntil = try c.decodeIfPresent(Date.self, forKey: .retryAfterUntil)
+        lastBodyRejected = try c.decodeIfPresent(Bool.self, forKey: .lastBodyRejected) ?? false
         isFetching = false
     }
 
@@ -106,10 +111,23 @@ public struct LeaderboardState: Sendable, Equatable, Codable {
         lastError = nil
         lastAttempt = date
         retryAfterUntil = nil
+        lastBodyRejected = false
     }
 
-    /// The server said nothing changed (304): the board is fresh as of `date`.
+    /// The server's body could not be read: the board stays, and a later "not modified" for
+    /// that same body confirms nothing.
+    public mutating func rejected(_ reason: String, at date: Date) {
+        failed(reason, at: date)
+        lastBodyRejected = true
+    }
+
+    /// The server said nothing changed (304): the board is fresh as of `date` — unless what
+    /// did not change is a body that could not be read, whose error then stays.
     public mutating func confirmed(at date: Date) {
+        guard !lastBodyRejected else {
+            lastAttempt = date
+            return
+        }
         fetchedAt = board == nil ? nil : date
         lastError = nil
         lastAttempt = date

@@ -34,7 +34,9 @@ public struct LeaderboardProvider: TimelineProvider {
             if state.lastError == nil { state.lastError = reason }
         } else if let manager = services.sessions {
             let backgroundSession = manager.session(identifier: session)
-            let running = backgroundSession.allTasks.contains { $0.state == .running }
+            // A task a crashed host left suspended is taken up by the host's `resumeTasks`, with
+            // the URL configured now: join it rather than start a second download.
+            let running = backgroundSession.allTasks.contains { $0.state == .running || $0.state == .suspended }
             let waitingForServer = state.retryAfterUntil.map { $0 > date } ?? false
             let stale = state.lastAttempt.map { date.timeIntervalSince($0) >= refresh - 0.5 } ?? true
             if running {

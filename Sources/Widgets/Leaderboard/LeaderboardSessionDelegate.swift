@@ -33,7 +33,7 @@ final class LeaderboardSessionDelegate: BackgroundSessionDelegate {
         store.update(session: session.identifier) { state in
             switch result {
             case .success(let decoded): state.received(decoded, at: date)
-            case .failure(let failure): state.failed(failure.description, at: date)
+            case .failure(let failure): state.rejected(failure.description, at: date)
             }
         }
     }
