@@ -134,9 +134,10 @@ extension Dashboard {
     }
 
     private func drawTooSmall(into buffer: inout CellBuffer) {
+        let needed = neededSize
         let lines: [(String, CellStyle)] = [
-            ("terminal too small", CellStyle(.warning, .bold)),
-            ("\(size.columns)x\(size.rows), need \(Self.minimumSize.columns)x\(Self.minimumSize.rows)+", CellStyle(.muted)),
+            (size.columns >= 18 ? "terminal too small" : "too small", CellStyle(.warning, .bold)),
+            ("\(size.columns)x\(size.rows), need \(needed.columns)x\(needed.rows)", CellStyle(.muted)),
             ("q quits", CellStyle(.muted)),
         ]
         PanelView.centeredLines(lines).draw(into: &buffer, in: buffer.bounds, glyphs: glyphs)

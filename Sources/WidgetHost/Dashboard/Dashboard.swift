@@ -187,6 +187,12 @@ final class Dashboard {
     /// The area for panels: everything but the status bar.
     var panelArea: Rect { Rect(x: 0, y: 0, width: size.columns, height: max(0, size.rows - 1)) }
 
+    /// The terminal size the panels need at the current width (status bar included).
+    var neededSize: TerminalSize {
+        let area = layout.minimumArea(for: panels.map(\.family), width: size.columns)
+        return TerminalSize(columns: max(area.width, Self.minimumSize.columns), rows: max(area.height + 1, Self.minimumSize.rows))
+    }
+
     var isTooSmall: Bool {
         size.columns < Self.minimumSize.columns || size.rows < Self.minimumSize.rows
             || (!panels.isEmpty && panelFrames.count != panels.count)

@@ -61,6 +61,14 @@ public struct GridLayout: Sendable, Equatable {
         }
     }
 
+    /// The smallest area that lays out `families`: as wide as `width` allows (at least one
+    /// unit), and as high as the rows the widest grid needs.
+    public func minimumArea(for families: [WidgetFamily], width: Int) -> (width: Int, height: Int) {
+        let columns = max(1, min(8, width / minimumUnitWidth))
+        let rows = families.isEmpty ? 1 : Self.place(families, columns: columns).1
+        return (max(width, minimumUnitWidth), rows * minimumUnitHeight)
+    }
+
     /// Dense flow placement on a grid `columns` wide; returns placements and rows used.
     static func place(_ families: [WidgetFamily], columns: Int) -> ([Placement], Int) {
         var occupied: [[Bool]] = []
