@@ -23,6 +23,10 @@ private func temporaryConfig(_ text: String) -> String {
 }
 
 private let environment = HostEnvironment(variables: ["TZ": "UTC", "LANG": "C.UTF-8"], homeDirectory: "/nonexistent")
+/// How long a snapshot may wait for its providers here: it returns as soon as they answer, but
+/// a loaded CI machine running every suite at once can starve them for seconds.
+private let patience = 60.0
+
 // 2026-03-29T00:59:59Z: one second before Berlin springs forward.
 private let moment = SnapshotTime.absolute(Date(timeIntervalSince1970: 1_774_745_999))
 
@@ -35,7 +39,7 @@ struct SnapshotCommandTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         do {
             for size in [TerminalSize(columns: 80, rows: 24), TerminalSize(columns: 100, rows: 30), TerminalSize(columns: 200, rows: 60)] {
-                let output = await SnapshotCommand.run(SnapshotOptions(configPath: path, size: size, at: moment),
+                let output = await SnapshotCommand.run(SnapshotOptions(configPath: path, size: size, at: moment, waitSeconds: patience),
                                                        environment: environment)
                 #expect(output.exitCode == 0)
                 #expect(output.standardError == "")
@@ -53,7 +57,7 @@ struct SnapshotCommandTests {
         do {
             let base = Date(timeIntervalSince1970: 1_774_745_999)
             let output = await SnapshotCommand.run(SnapshotOptions(configPath: path, size: TerminalSize(columns: 100, rows: 30),
-                                                                   at: .relative(seconds: 1)),
+                                                                   at: .relative(seconds: 1), waitSeconds: patience),
                                                    environment: environment, now: base)
             #expect(output.standardOutput.contains("01:00:00"), "UTC")
             #expect(output.standardOutput.contains("03:00"), "Berlin after the change")
@@ -68,7 +72,7 @@ struct SnapshotCommandTests {
         do {
             for theme in Theme.builtinNames {
                 let output = await SnapshotCommand.run(SnapshotOptions(configPath: path, theme: theme, size: TerminalSize(columns: 80, rows: 24),
-                                                                       at: moment, color: true),
+                                                                       at: moment, waitSeconds: patience, color: true),
                                                        environment: environment)
                 #expect(output.exitCode == 0)
                 #expect(output.standardOutput.contains("\u{1B}["))
