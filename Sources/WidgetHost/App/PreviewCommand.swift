@@ -23,18 +23,31 @@ enum PreviewCommand {
             return CommandOutput(exitCode: 2, standardError: checked.errors.map { "widgethost preview: \($0)\n" }.joined())
         }
         let clock = ManualClock(now: now)
-        let widgetEnvironment = WidgetEnvironment(now: { clock.now }, variables: environment.variables)
+        guard let sessions = HeadlessSessions(clock: clock) else {
+            return CommandOutput(exitCode: 1, standardError: "widgethost preview: cannot create a temporary directory\n")
+        }
+        defer { sessions.close() }
+        let center = WidgetCenter()
+        let widgets = WidgetCatalog.builtin(services: sessions.services(center: center, now: { clock.now }))
+        sessions.route(to: widgets)
+        let widgetEnvironment = WidgetEnvironment(now: { clock.now }, variables: environment.variables, center: center)
         let provider: AnyTimelineProvider
         do {
-            provider = try entry.widget.makeProvider(WidgetCatalog.widgetOptions(panel.options), widgetEnvironment)
+            let bound = widgets.entry(kind: panel.kind)?.widget ?? entry.widget
+            provider = try bound.makeProvider(WidgetCatalog.widgetOptions(panel.options), widgetEnvironment)
         } catch {
             return CommandOutput(exitCode: 2, standardError: "widgethost preview: \(panel.kind): \(error)\n")
         }
         let size = panelSize(panel.family)
         let inner = CellSize(columns: size.columns - 2, rows: size.rows - 2)
         let context = TimelineProviderContext(family: panel.family, size: inner, isPreview: true)
+        // A widget that fetches starts its download on the first call; once the download's
+        // events are in, the second call answers with the data.
         var answer: Result<AnyTimeline, any Error>?
         let answered = await finishes(within: 10) {
+            do { answer = .success(try await provider.timeline(in: context)) } catch { answer = .failure(error) }
+            guard !sessions.isIdle else { return }
+            while !sessions.isIdle { try? await Task.sleep(for: .milliseconds(20)) }
             do { answer = .success(try await provider.timeline(in: context)) } catch { answer = .failure(error) }
         }
         guard answered, let answer else {

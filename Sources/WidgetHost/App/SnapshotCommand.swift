@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import BackgroundSessions
 import FoundationEssentials
 import LeaderboardServer
@@ -31,18 +28,14 @@ enum SnapshotCommand {
         case .failure(let output): return output
         }
         defer { server?.stop() }
-        guard let temporary = makeTemporaryDirectory() else {
+        let clock = ManualClock(now: options.at?.date(now: now) ?? now)
+        guard let sessions = HeadlessSessions(clock: clock) else {
             return CommandOutput(exitCode: 1, standardError: "widgethost snapshot: cannot create a temporary directory\n")
         }
-        defer { removeTree(temporary) }
-
-        let clock = ManualClock(now: options.at?.date(now: now) ?? now)
+        defer { sessions.close() }
         let driver = TimelineDriver(clock: clock, configuration: DashboardRunner.schedulerConfiguration(setup.config))
-        let sessions = try? BackgroundSessionManager.open(stateDirectory: temporary, transport: try CurlTransport(), clock: clock)
-        defer { sessions?.close() }
-        let catalog = WidgetCatalog.builtin(services: WidgetServices(sessions: sessions, stateDirectory: temporary,
-                                                                     center: driver.center, now: { clock.now }))
-        sessions?.eventRouter = BackgroundSessionManager.router(for: { [widgets = catalog.entries.map(\.widget)] in widgets })
+        let catalog = WidgetCatalog.builtin(services: sessions.services(center: driver.center, now: { clock.now }))
+        sessions.route(to: catalog)
         let dashboard = Dashboard(driver: driver, size: options.size, glyphs: GlyphSet.forLocale(environment: environment.variables),
                                   themes: [setup.theme], environment: environment.variables)
         dashboard.setPanels(DashboardBuilder.panels(for: setup.config, catalog: catalog, driver: driver,
@@ -64,27 +57,16 @@ enum SnapshotCommand {
     ///
     /// Downloads finish on the network thread and come back as `WidgetCenter` reloads, so this
     /// checks in short steps; it is bounded by the caller's timeout.
-    private static func settle(_ driver: TimelineDriver, sessions: BackgroundSessionManager?) async {
+    private static func settle(_ driver: TimelineDriver, sessions: HeadlessSessions) async {
         var quietRounds = 0
         while quietRounds < 2 {
             await driver.settle()
-            if (sessions?.isIdle ?? true) && driver.runningProviderCalls == 0 {
+            if sessions.isIdle && driver.runningProviderCalls == 0 {
                 quietRounds += 1
             } else {
                 quietRounds = 0
             }
             try? await Task.sleep(for: .milliseconds(20))
         }
-    }
-
-    private static func makeTemporaryDirectory() -> String? {
-        var template = Array("/tmp/widgethost-snapshot-XXXXXX".utf8CString)
-        return template.withUnsafeMutableBufferPointer { buffer in
-            mkdtemp(buffer.baseAddress!).map { String(cString: $0) }
-        }
-    }
-
-    private static func removeTree(_ path: String) {
-        try? FileManager.default.removeItem(atPath: path)
     }
 }
