@@ -24,7 +24,7 @@ public enum WidgetHostCommand {
             dispatchMain()
         case .preview(let options):
             Task { @MainActor in
-                finish(await PreviewCommand.run(options, environment: environment, catalog: .builtin))
+                finish(await PreviewCommand.run(options, environment: environment))
             }
             dispatchMain()
         default:

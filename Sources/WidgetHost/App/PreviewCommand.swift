@@ -14,12 +14,11 @@ enum PreviewCommand {
 
     static let defaultCount = 5
 
-    static func run(_ options: PreviewOptions, environment: HostEnvironment, catalog: WidgetCatalog,
-                    now: Date = Date()) async -> CommandOutput {
-        let validator = ConfigValidator(descriptors: catalog.descriptors)
+    static func run(_ options: PreviewOptions, environment: HostEnvironment, now: Date = Date()) async -> CommandOutput {
+        let validator = ConfigValidator(descriptors: WidgetCatalog.descriptors)
         let checked = validator.previewPanel(kind: options.kind, family: options.family,
                                              options: options.options.map { ($0.name, $0.value) })
-        guard let panel = checked.panel, let entry = catalog.entry(kind: panel.kind) else {
+        guard let panel = checked.panel else {
             return CommandOutput(exitCode: 2, standardError: checked.errors.map { "widgethost preview: \($0)\n" }.joined())
         }
         let clock = ManualClock(now: now)
@@ -30,11 +29,13 @@ enum PreviewCommand {
         let center = WidgetCenter()
         let widgets = WidgetCatalog.builtin(services: sessions.services(center: center, now: { clock.now }))
         sessions.route(to: widgets)
+        guard let entry = widgets.entry(kind: panel.kind) else {
+            return CommandOutput(exitCode: 2, standardError: "widgethost preview: unknown widget kind '\(panel.kind)'\n")
+        }
         let widgetEnvironment = WidgetEnvironment(now: { clock.now }, variables: environment.variables, center: center)
         let provider: AnyTimelineProvider
         do {
-            let bound = widgets.entry(kind: panel.kind)?.widget ?? entry.widget
-            provider = try bound.makeProvider(WidgetCatalog.widgetOptions(panel.options), widgetEnvironment)
+            provider = try entry.widget.makeProvider(WidgetCatalog.widgetOptions(panel.options), widgetEnvironment)
         } catch {
             return CommandOutput(exitCode: 2, standardError: "widgethost preview: \(panel.kind): \(error)\n")
         }
