@@ -1,17 +1,18 @@
 import Glibc
 
 /// Small file-system helpers on Glibc: joining paths, making directories, listing, fsync.
-enum FilePaths {
+public enum FilePaths {
     static func join(_ directory: String, _ name: String) -> String {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 
-    /// `mkdir -p`; throws when a component cannot be made.
-    static func makeDirectories(_ path: String) throws(FileSystemError) {
+    /// `mkdir -p`, private to the user (0700) for the directories it creates; throws when a
+    /// component cannot be made.
+    public static func makeDirectories(_ path: String) throws(FileSystemError) {
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/") {
             prefix += component
-            if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
+            if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
                 throw FileSystemError(operation: "create directory", path: prefix, errno: errno)
             }
             prefix += "/"

@@ -56,8 +56,10 @@ final class DashboardRunner {
         } catch {
             return CommandOutput(exitCode: 2, standardError: "widgethost: \(error)\n")
         }
-        guard Self.makeDirectories(stateDirectory) else {
-            return CommandOutput(exitCode: 1, standardError: "widgethost: cannot create the state directory \(stateDirectory): \(String(cString: strerror(errno)))\n")
+        do throws(FileSystemError) {
+            try FilePaths.makeDirectories(stateDirectory)
+        } catch {
+            return CommandOutput(exitCode: 1, standardError: "widgethost: cannot use the state directory: \(error)\n")
         }
         // Signals are read from a signalfd on the loop: block them before any thread starts,
         // so every thread inherits the mask and none of them takes a signal instead.
@@ -302,16 +304,5 @@ final class DashboardRunner {
         if let index = list.firstIndex(of: current) { return (list, index) }
         list.insert(current, at: 0)
         return (list, 0)
-    }
-
-    /// `mkdir -p` with mode 0700 for directories it creates.
-    static func makeDirectories(_ path: String) -> Bool {
-        var current = path.hasPrefix("/") ? "" : "."
-        for part in path.split(separator: "/") {
-            current += "/" + part
-            if mkdir(current, 0o700) != 0 && errno != EEXIST { return false }
-        }
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 }
