@@ -19,17 +19,20 @@ public final class BackgroundDownloadTask: Sendable, CustomStringConvertible {
     public let taskDescription: String?
     /// The URL fetched (for a resumed task: the one the widget is configured with now).
     public let url: URL
-    private let mutable: Mutex<(state: State, attempts: Int)>
+    private let mutable: Mutex<(state: State, attempts: Int, lastError: String?)>
     private let cancelAction: @Sendable (Int) -> Void
+    private let retryNowAction: @Sendable (Int) -> RetryNowResult
 
     init(taskIdentifier: Int, sessionIdentifier: String, taskDescription: String?, url: URL, state: State,
-         attempts: Int = 0, cancel: @escaping @Sendable (Int) -> Void) {
+         attempts: Int = 0, lastError: String? = nil, cancel: @escaping @Sendable (Int) -> Void,
+         retryNow: @escaping @Sendable (Int) -> RetryNowResult) {
         self.taskIdentifier = taskIdentifier
         self.sessionIdentifier = sessionIdentifier
         self.taskDescription = taskDescription
         self.url = url
-        mutable = Mutex((state, attempts))
+        mutable = Mutex((state, attempts, lastError))
         cancelAction = cancel
+        retryNowAction = retryNow
     }
 
     public var state: State { mutable.withLock { $0.state } }
@@ -37,14 +40,27 @@ public final class BackgroundDownloadTask: Sendable, CustomStringConvertible {
     /// Attempts made so far (retries included).
     public var attempts: Int { mutable.withLock { $0.attempts } }
 
+    /// Why the last failed attempt failed, while the task waits to retry (nil before any failure).
+    public var lastError: String? { mutable.withLock { $0.lastError } }
+
     /// Cancels the task: its delegate gets `didCompleteWithError(.cancelled)`. Does nothing once
     /// it has completed.
     public func cancel() { cancelAction(taskIdentifier) }
 
-    func update(state: State? = nil, attempts: Int? = nil) {
+    /// Cuts the task's retry wait short, for a user's explicit reload (DESIGN.md §2.6).
+    ///
+    /// `.retrying`: it was waiting out a backoff and its next attempt starts now.
+    /// `.honouringRetryAfter(remaining:)`: the server asked for the wait, which is kept.
+    /// `.notWaiting`: an attempt is under way, or the task is suspended or completed.
+    /// See `HTTPTransport.retryNow(_:)`.
+    @discardableResult
+    public func retryNow() -> RetryNowResult { retryNowAction(taskIdentifier) }
+
+    func update(state: State? = nil, attempts: Int? = nil, lastError: String? = nil) {
         mutable.withLock {
             if let state { $0.state = state }
             if let attempts { $0.attempts = attempts }
+            if let lastError { $0.lastError = lastError }
         }
     }
 

@@ -274,7 +274,8 @@ public final class BackgroundSessionManager: Sendable {
     private func makeTask(id: Int, session: String, description: String?, url: URL, state: BackgroundDownloadTask.State,
                           attempts: Int = 0) -> BackgroundDownloadTask {
         BackgroundDownloadTask(taskIdentifier: id, sessionIdentifier: session, taskDescription: description, url: url,
-                               state: state, attempts: attempts, cancel: { [weak self] in self?.cancel(taskIdentifier: $0) })
+                               state: state, attempts: attempts, cancel: { [weak self] in self?.cancel(taskIdentifier: $0) },
+                               retryNow: { [weak self] in self?.retryNow(taskIdentifier: $0) ?? .notWaiting })
     }
 
     /// The directory that keeps a session's downloaded files until they are acknowledged.
@@ -305,7 +306,7 @@ public final class BackgroundSessionManager: Sendable {
     private func attemptFailed(_ id: Int, attempt: Int, reason: String) {
         state.withLock { s in
             guard let running = s.running[id] else { return }
-            running.task.update(attempts: attempt)
+            running.task.update(attempts: attempt, lastError: reason)
             do { try s.journal?.recordAttempt(id, attempts: attempt, reason: reason, now: now()) } catch {
                 s.lastJournalError = "\(error)"
             }
@@ -385,6 +386,15 @@ public final class BackgroundSessionManager: Sendable {
         }
         if let transfer { transport.cancel(transfer) }
         if let session { schedulePump(session) }
+    }
+
+    /// Cuts a running task's retry wait short (`BackgroundDownloadTask.retryNow()`); a server's
+    /// `Retry-After` is honoured. `.notWaiting` for a task that is suspended, completed, unknown,
+    /// or whose transfer has not been handed to the transport yet.
+    @discardableResult
+    public func retryNow(taskIdentifier id: Int) -> RetryNowResult {
+        guard let transfer = state.withLock({ $0.running[id]?.transfer }) else { return .notWaiting }
+        return transport.retryNow(transfer)
     }
 
     /// Starts again the tasks that were in flight when the host stopped, under their

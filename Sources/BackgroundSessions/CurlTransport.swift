@@ -23,19 +23,36 @@ enum CurlGlobal {
 /// transfers run or wait to retry it sleeps until curl's next timeout or the next retry is
 /// due. No periodic timer. Events are delivered on the network thread.
 ///
+/// `retryNow` answers from a mirror of the retry waits kept under the mailbox's lock (so it
+/// returns at once and never asks the network thread), and wakes the thread only to cut a
+/// backoff short.
+///
 /// Conditional requests: the ETag / Last-Modified of the last 200 for a URL are remembered
 /// (in memory, for the life of the transport) and sent back; a 304 ends as `.notModified`.
 public final class CurlTransport: HTTPTransport {
     enum Command: Sendable {
         case start(TransferID, TransferRequest, @Sendable (TransferEvent) -> Void)
         case cancel(TransferID)
+        /// Ends wait number `wait` of a transfer now (a later wait of the same transfer is not cut).
+        case retryNow(TransferID, wait: UInt64)
         case shutdown
+    }
+
+    /// A transfer's retry wait as `retryNow` sees it.
+    struct RetryWait {
+        let until: ContinuousClock.Instant
+        /// The server's `Retry-After`, which `retryNow` honours.
+        let isRetryAfter: Bool
+        /// Counts the transfer's waits, so a late `retryNow` cannot cut a newer one.
+        let number: UInt64
     }
 
     struct Shared {
         var commands: [Command] = []
         var running = true
         var nextID: UInt64 = 1
+        /// Transfers waiting to retry; written by the network thread as waits begin and end.
+        var waits: [TransferID: RetryWait] = [:]
         var threadID: Int32?
         var thread: pthread_t?
     }
@@ -56,7 +73,7 @@ public final class CurlTransport: HTTPTransport {
         guard let handle = curl_multi_init() else { throw .multiInit }
         self.configuration = configuration
         mailbox = Mailbox(multi: Multi(handle: handle))
-        let loop = NetworkLoop(multi: handle, configuration: configuration)
+        let loop = NetworkLoop(multi: handle, configuration: configuration, mailbox: mailbox)
         let box = Unmanaged.passRetained(LoopStart(loop: loop, mailbox: mailbox)).toOpaque()
         var thread = pthread_t()
         let rc = pthread_create(&thread, nil, { raw in
@@ -92,6 +109,11 @@ public final class CurlTransport: HTTPTransport {
 
     public func cancel(_ id: TransferID) {
         _ = send(.cancel(id))
+    }
+
+    @discardableResult
+    public func retryNow(_ id: TransferID) -> RetryNowResult {
+        mailbox.retryNow(id)
     }
 
     /// Cancels every transfer (each ends with `.cancelled`), stops the network thread and waits
@@ -132,6 +154,31 @@ final class Mailbox: Sendable {
         }
     }
 
+    /// Cuts a backoff short (wakes the thread), or reports why not; see `HTTPTransport.retryNow`.
+    func retryNow(_ id: TransferID) -> RetryNowResult {
+        shared.withLock { s in
+            guard s.running, let wait = s.waits[id] else { return .notWaiting }
+            if wait.isRetryAfter {
+                return .honouringRetryAfter(remaining: max(.zero, ContinuousClock.now.duration(to: wait.until)))
+            }
+            // Forgotten here, so a second call answers `.notWaiting` like any attempt under way.
+            s.waits[id] = nil
+            s.commands.append(.retryNow(id, wait: wait.number))
+            curl_multi_wakeup(multi.handle)
+            return .retrying
+        }
+    }
+
+    /// A transfer began waiting to retry (before its `.retrying` event is reported).
+    fileprivate func waitStarted(_ id: TransferID, _ wait: CurlTransport.RetryWait) {
+        shared.withLock { $0.waits[id] = wait }
+    }
+
+    /// A transfer stopped waiting (its attempt starts, or it was cancelled).
+    fileprivate func waitEnded(_ id: TransferID) {
+        shared.withLock { _ = $0.waits.removeValue(forKey: id) }
+    }
+
     fileprivate func threadStarted() {
         let tid = wh_gettid()
         shared.withLock { $0.threadID = tid }
@@ -148,6 +195,7 @@ final class Mailbox: Sendable {
     fileprivate func markStopped() -> [CurlTransport.Command] {
         shared.withLock { s in
             s.running = false
+            s.waits = [:]
             defer { s.commands = [] }
             return s.commands
         }
@@ -167,7 +215,7 @@ private final class LoopStart: @unchecked Sendable {
 
     func run() {
         mailbox.threadStarted()
-        loop.run(mailbox: mailbox)
+        loop.run()
     }
 }
 
@@ -175,21 +223,23 @@ private final class LoopStart: @unchecked Sendable {
 final class NetworkLoop {
     private let multi: UnsafeMutableRawPointer
     private let configuration: CurlTransportConfiguration
+    private let mailbox: Mailbox
     private var transfers: [TransferID: Transfer] = [:]
     private var activePerHost: [String: Int] = [:]
     private var queuedPerHost: [String: [Transfer]] = [:]
     private var waiting: [TransferID: Transfer] = [:]
     private var rememberedValidators: [String: Validators] = [:]
 
-    init(multi: UnsafeMutableRawPointer, configuration: CurlTransportConfiguration) {
+    init(multi: UnsafeMutableRawPointer, configuration: CurlTransportConfiguration, mailbox: Mailbox) {
         self.multi = multi
         self.configuration = configuration
+        self.mailbox = mailbox
     }
 
-    fileprivate func run(mailbox transport: Mailbox) {
+    fileprivate func run() {
         var stopping = false
         while !stopping {
-            for command in transport.takeCommands() {
+            for command in mailbox.takeCommands() {
                 if handle(command) { stopping = true }
             }
             if stopping { break }
@@ -200,7 +250,7 @@ final class NetworkLoop {
             collectFinished()
             curl_multi_poll(multi, nil, 0, pollTimeout(), nil)
         }
-        for command in transport.markStopped() {
+        for command in mailbox.markStopped() {
             if case .start(_, _, let events) = command {
                 events(.finished(.failed(TransferFailure(kind: .other, reason: "the transport was shut down", attempts: 0))))
             }
@@ -224,6 +274,9 @@ final class NetworkLoop {
             enqueue(transfer)
         case .cancel(let id):
             cancel(id)
+        case .retryNow(let id, let number):
+            // `startDueRetries`, next in the loop, starts the attempt.
+            if let transfer = waiting[id], transfer.waitNumber == number { transfer.notBefore = .now }
         case .shutdown:
             return true
         }
@@ -236,7 +289,7 @@ final class NetworkLoop {
             releaseEasy(transfer)
             releaseSlot(transfer.hostKey)
         }
-        waiting[id] = nil
+        if waiting.removeValue(forKey: id) != nil { mailbox.waitEnded(id) }
         queuedPerHost[transfer.hostKey]?.removeAll { $0 === transfer }
         finish(transfer, .cancelled)
     }
@@ -267,6 +320,7 @@ final class NetworkLoop {
         let due = waiting.values.filter { ($0.notBefore ?? now) <= now }.sorted { $0.id.rawValue < $1.id.rawValue }
         for transfer in due {
             waiting[transfer.id] = nil
+            mailbox.waitEnded(transfer.id)
             transfer.notBefore = nil
             enqueue(transfer)
         }
@@ -420,8 +474,12 @@ final class NetworkLoop {
                 }
                 finish(transfer, .failed(failure))
             } else {
-                transfer.notBefore = .now + delay
+                let until = ContinuousClock.now + delay
+                transfer.notBefore = until
+                transfer.waitNumber += 1
                 waiting[transfer.id] = transfer
+                mailbox.waitStarted(transfer.id, CurlTransport.RetryWait(
+                    until: until, isRetryAfter: retryAfter != nil, number: transfer.waitNumber))
                 transfer.events(.retrying(attempt: transfer.attempts, delay: delay, reason: failure.reason))
             }
         }

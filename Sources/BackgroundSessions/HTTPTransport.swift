@@ -19,6 +19,16 @@ public protocol HTTPTransport: Sendable {
     ///
     /// No file is left behind. Cancelling an unknown or finished id does nothing.
     func cancel(_ id: TransferID)
+
+    /// Cuts a retry wait short: a transfer waiting out its backoff after a failed attempt
+    /// starts its next attempt at once (`.retrying`).
+    ///
+    /// A wait the server asked for with `Retry-After` is honoured, not cut short
+    /// (`.honouringRetryAfter(remaining:)`). Anything else — an attempt in flight, a transfer
+    /// queued for a connection, finished or unknown — is `.notWaiting`. Thread-safe; returns
+    /// at once. For a user's explicit reload (DESIGN.md §2.6), not for automatic retries.
+    @discardableResult
+    func retryNow(_ id: TransferID) -> RetryNowResult
 }
 
 /// What a transfer reports while it runs and when it ends.

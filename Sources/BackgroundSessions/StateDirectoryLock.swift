@@ -39,7 +39,11 @@ public final class StateDirectoryLock: Sendable {
             defer { fd = -1 }
             return fd
         }
-        if old >= 0 { close(old) }
+        guard old >= 0 else { return }
+        // Unlock before closing: a child forked meanwhile (posix_spawn elsewhere in the process)
+        // shares the open file description until its exec, and would keep the lock that long.
+        flock(old, LOCK_UN)
+        close(old)
     }
 
     deinit { release() }

@@ -17,6 +17,8 @@ final class Transfer {
     var sentValidators = Validators()
     /// When a retry wait ends (nil: not waiting).
     var notBefore: ContinuousClock.Instant?
+    /// How many retry waits this transfer has begun (tags `retryNow` commands).
+    var waitNumber: UInt64 = 0
     var lastRetryAfter: Duration?
 
     // The running attempt.

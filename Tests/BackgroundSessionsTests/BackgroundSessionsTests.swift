@@ -44,7 +44,8 @@ struct BackgroundSessionsTests {
         delegate.callCompletion()
         #expect(await eventually { manager.pendingEvents.isEmpty })
         #expect(try SessionsReport.text(stateDirectory: manager.stateDirectory).contains("No background sessions"))
-        #expect(filesUnder(manager.filesDirectory(session: "board")).isEmpty)
+        // The files go right after the journal's acknowledgement, outside the lock.
+        #expect(await eventually { filesUnder(manager.filesDirectory(session: "board")).isEmpty })
         #expect(task.state == .completed && manager.isIdle)
     }
 

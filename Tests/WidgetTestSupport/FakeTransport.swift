@@ -5,6 +5,11 @@ import Synchronization
 ///
 /// Thread-safe. Events are delivered synchronously on the thread that calls `emit`/`finish`
 /// (or `cancel`), like the real transport delivers them on its network thread.
+///
+/// Retry waits: a `.retrying` event puts a transfer in a backoff that `retryNow` cuts short (and
+/// records in `expeditedIDs`); `emitRetryAfter` puts it in a server's wait that `retryNow`
+/// honours. The fake has no clock: the wait never ends by itself, and the remaining wait it
+/// reports is the one given.
 public final class FakeTransport: HTTPTransport {
     /// A transfer the code under test started.
     public struct Started: Sendable {
@@ -18,6 +23,9 @@ public final class FakeTransport: HTTPTransport {
         var running: [TransferID: Started] = [:]
         var history: [Started] = []
         var cancelled: [TransferID] = []
+        /// Transfers waiting to retry: nil for a backoff, else the server's Retry-After.
+        var waits: [TransferID: Duration?] = [:]
+        var expedited: [TransferID] = []
     }
 
     private let state = Mutex(State())
@@ -39,10 +47,22 @@ public final class FakeTransport: HTTPTransport {
     public func cancel(_ id: TransferID) {
         let started = state.withLock { s -> Started? in
             guard let started = s.running.removeValue(forKey: id) else { return nil }
+            s.waits[id] = nil
             s.cancelled.append(id)
             return started
         }
         started?.events(.finished(.cancelled))
+    }
+
+    @discardableResult
+    public func retryNow(_ id: TransferID) -> RetryNowResult {
+        state.withLock { s in
+            guard s.running[id] != nil, let wait = s.waits[id] else { return .notWaiting }
+            if let retryAfter = wait { return .honouringRetryAfter(remaining: retryAfter) }
+            s.waits[id] = nil
+            s.expedited.append(id)
+            return .retrying
+        }
     }
 
     /// Every request started so far, in order.
@@ -56,18 +76,42 @@ public final class FakeTransport: HTTPTransport {
     /// Ids cancelled while running, in order.
     public var cancelledIDs: [TransferID] { state.withLock { $0.cancelled } }
 
-    /// Reports a non-final event (e.g. `.retrying`) for a running transfer; false if not running.
+    /// Ids whose backoff `retryNow` cut short, in order.
+    public var expeditedIDs: [TransferID] { state.withLock { $0.expedited } }
+
+    /// Reports a non-final event for a running transfer; false if not running. `.retrying`
+    /// puts the transfer in a backoff wait (see the type's documentation).
     @discardableResult
     public func emit(_ id: TransferID, _ event: TransferEvent) -> Bool {
-        guard let started = state.withLock({ $0.running[id] }) else { return false }
+        guard let started = state.withLock({ s -> Started? in
+            guard let started = s.running[id] else { return nil }
+            if case .retrying = event { s.waits[id] = .some(nil) }
+            return started
+        }) else { return false }
         started.events(event)
+        return true
+    }
+
+    /// Reports `.retrying` after a server's `Retry-After: wait`, which `retryNow` honours
+    /// (answering `.honouringRetryAfter(remaining: wait)`); false if not running.
+    @discardableResult
+    public func emitRetryAfter(_ id: TransferID, attempt: Int, wait: Duration, reason: String) -> Bool {
+        guard let started = state.withLock({ s -> Started? in
+            guard let started = s.running[id] else { return nil }
+            s.waits[id] = .some(wait)
+            return started
+        }) else { return false }
+        started.events(.retrying(attempt: attempt, delay: wait, reason: reason))
         return true
     }
 
     /// Ends a running transfer with `result`; false if it is not running.
     @discardableResult
     public func finish(_ id: TransferID, with result: TransferResult) -> Bool {
-        guard let started = state.withLock({ $0.running.removeValue(forKey: id) }) else { return false }
+        guard let started = state.withLock({ s -> Started? in
+            s.waits[id] = nil
+            return s.running.removeValue(forKey: id)
+        }) else { return false }
         started.events(.finished(result))
         return true
     }

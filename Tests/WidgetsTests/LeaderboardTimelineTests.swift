@@ -225,6 +225,41 @@ struct LeaderboardTimelineTests {
         for id in transport.runningIDs { transport.finish(id, with: .cancelled) }
     }
 
+    @Test("a user reload cuts a running download's backoff short; a server's Retry-After is kept and the footer says when")
+    @MainActor
+    func userReloadCutsBackoffShort() async throws {
+        let dir = TemporaryStateDirectory()
+        let clock = ManualClock(now: at(0))
+        let transport = FakeTransport()
+        let manager = try BackgroundSessionManager.open(stateDirectory: dir.path, transport: transport, clock: clock)
+        defer { manager.close() }
+        let services = WidgetServices(sessions: manager, stateDirectory: dir.path, center: WidgetCenter(), now: { clock.now })
+        LeaderboardStore(services: services).save(fetchedState(at: at(-60)), session: "leaderboard")
+        let provider = LeaderboardProvider(url: URL(string: "http://127.0.0.1:9/leaderboard")!, refreshSeconds: 10,
+                                           session: "leaderboard", maxRows: 10, services: services, now: { clock.now })
+        let user = TimelineProviderContext(family: .large, size: CellSize(columns: 52, rows: 21), isUserInitiated: true)
+
+        _ = try await provider.timeline(in: largeContext)
+        let id = try #require(transport.runningIDs.first)
+        transport.emit(id, .retrying(attempt: 1, delay: .seconds(30), reason: "connection refused"))
+        _ = try await provider.timeline(in: largeContext)
+        #expect(transport.expeditedIDs.isEmpty, "a system reload leaves the backoff alone")
+
+        let expedited = try await provider.timeline(in: user)
+        #expect(transport.expeditedIDs == [id], "the user reload retries now")
+        #expect(transport.startedRequests.count == 1, "and joins the download rather than starting another")
+        #expect(expedited.entries[0].isFetching && expedited.entries[0].fetchError == nil)
+
+        transport.emitRetryAfter(id, attempt: 2, wait: .milliseconds(24_200), reason: "server answered 429 Too Many Requests")
+        let honoured = try await provider.timeline(in: user)
+        #expect(transport.expeditedIDs == [id], "the server's wait is not cut short")
+        #expect(transport.startedRequests.count == 1)
+        #expect(honoured.entries[0].isFetching)
+        #expect(honoured.entries[0].fetchError == "server answered 429 Too Many Requests · retry in 25s")
+        #expect(honoured.entries[0].board != nil, "the board stays")
+        for id in transport.runningIDs { transport.finish(id, with: .cancelled) }
+    }
+
     @Test("a fresh board is not fetched again before refresh unless the user asks")
     @MainActor
     func providerFetchesWhenDue() async throws {
