@@ -115,8 +115,7 @@ final class DashboardRunner {
             services: WidgetServices(sessions: sessions, stateDirectory: stateDirectory, center: driver.center, now: { clock.now }),
             registry: registry)
 
-        let themeLoader = ThemeLoader(environment: environment.variables)
-        let themes = Self.themeCycle(current: setup.theme, loader: themeLoader)
+        let themes = Self.themeCycle(current: setup.theme)
         dashboard = Dashboard(driver: driver, size: terminal.size, glyphs: terminal.glyphs, themes: themes.list,
                               environment: environment.variables)
         dashboard.onFrameNeeded = { [weak self] in self?.scheduleFrame() }
@@ -299,7 +298,7 @@ final class DashboardRunner {
     }
 
     /// The built-in themes plus the one in use (if it is a user theme), for `t`.
-    static func themeCycle(current: Theme, loader: ThemeLoader) -> (list: [Theme], index: Int) {
+    static func themeCycle(current: Theme) -> (list: [Theme], index: Int) {
         var list = Theme.builtinNames.compactMap { Theme.builtin(named: $0) }
         if let index = list.firstIndex(of: current) { return (list, index) }
         list.insert(current, at: 0)
