@@ -284,7 +284,7 @@ private final class LeaderboardHost {
     }
 
     /// `<state>/widgethost.log`.
-    var log: String { Self.readFile(stateDirectory + "/widgethost.log") }
+    var log: String { (try? FileContents.text(at: stateDirectory + "/widgethost.log")) ?? "" }
 
     /// A `leaderboard-server` on 127.0.0.1, a free port, its output files in HOME.
     func startServer(_ arguments: [String]) throws -> LeaderboardProcess {
@@ -300,18 +300,6 @@ private final class LeaderboardHost {
             """)
     }
 
-    private static func readFile(_ path: String) -> String {
-        guard let file = fopen(path, "r") else { return "" }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = fread(&chunk, 1, chunk.count, file)
-            if count <= 0 { break }
-            bytes += chunk[..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
 }
 
 /// Helpers are members, so they shadow any same-named helper of another end-to-end file.
