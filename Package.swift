@@ -64,7 +64,7 @@ let package = Package(
         .testTarget(name: "BackgroundSessionsTests",
                     dependencies: ["BackgroundSessions", "LeaderboardServer", "WidgetCore", "WidgetTestSupport",
                                    "session-crash-helper"]),
-        .testTarget(name: "LeaderboardServerTests", dependencies: ["LeaderboardServer"]),
+        .testTarget(name: "LeaderboardServerTests", dependencies: ["LeaderboardServer", "WidgetTestSupport"]),
         // Real binaries in tmux. Depending on the executable targets makes `swift test` build
         // them first; the tests run the binaries, they do not import their modules.
         .testTarget(name: "EndToEndTests", dependencies: ["WidgetTestSupport", "widgethost", "leaderboard-server"]),

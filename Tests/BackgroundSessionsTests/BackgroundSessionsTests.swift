@@ -223,7 +223,7 @@ struct BackgroundSessionsTests {
         #expect(first.availability == .available)
         _ = first.session(identifier: "s").downloadTask(with: URL(string: "http://127.0.0.1:9/x")!)
         let journal = BackgroundSessionManager.journalPath(stateDirectory: first.stateDirectory)
-        let before = [readFile(journal), readFile(journal + "-wal")]
+        let before = [try? FileContents.bytes(at: journal), try? FileContents.bytes(at: journal + "-wal")]
         let secondTransport = FakeTransport()
         let second = try makeManager(secondTransport, state: first.stateDirectory)
         defer { second.close() }
@@ -240,7 +240,7 @@ struct BackgroundSessionsTests {
         delegate.callCompletion()
         #expect(await eventually { second.isIdle })
         #expect(secondTransport.startedRequests.isEmpty)
-        #expect([readFile(journal), readFile(journal + "-wal")] == before)
+        #expect([try? FileContents.bytes(at: journal), try? FileContents.bytes(at: journal + "-wal")] == before)
         // Listing works while the first host holds the lock; purging does not.
         #expect(try SessionsReport.text(stateDirectory: first.stateDirectory).contains("in flight"))
         #expect(throws: SessionsReportError.locked(first.stateDirectory)) { try SessionsReport.purge(stateDirectory: first.stateDirectory) }

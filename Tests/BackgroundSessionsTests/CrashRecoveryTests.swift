@@ -2,6 +2,7 @@ import BackgroundSessions
 import Glibc
 import LeaderboardServer
 import Testing
+import WidgetTestSupport
 
 private let payload = Array(#"{"heroes":[{"name":"Cake"}]}"#.utf8)
 

@@ -1,4 +1,5 @@
 import Glibc
+import WidgetTestSupport
 
 /// The session-crash-helper running in its own process group, its stdout read line by line.
 final class HelperProcess {
@@ -27,29 +28,18 @@ final class HelperProcess {
     init(_ arguments: [String]) throws {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { throw FileError(errno: errno) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-        posix_spawn_file_actions_addclose(&actions, fds[0])
-        posix_spawn_file_actions_addclose(&actions, fds[1])
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
-        posix_spawnattr_setpgroup(&attributes, 0)
-        let path = Self.executablePath
-        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { (s: String) in strdup(s) } + [nil]
-        let env: [UnsafeMutablePointer<CChar>?] = ["PATH=/usr/bin:/bin", "HOME=/tmp"].map { (s: String) in strdup(s) } + [nil]
-        defer { for p in argv + env { free(p) } }
-        var child: pid_t = 0
-        let rc = posix_spawn(&child, path, &actions, &attributes, argv, env)
-        close(fds[1])
-        guard rc == 0 else {
+        // Only the child's dup2'd copy of the write end must survive exec.
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        let child: pid_t
+        do throws(ChildSpawn.Failure) {
+            child = try ChildSpawn.start([Self.executablePath] + arguments, environment: ["PATH=/usr/bin:/bin", "HOME=/tmp"],
+                                         standardOutput: .descriptor(fds[1]), standardError: .inherit)
+        } catch {
             close(fds[0])
-            throw FileError(errno: rc)
+            close(fds[1])
+            throw FileError(errno: error.code)
         }
+        close(fds[1])
         pid = child
         output = fds[0]
     }

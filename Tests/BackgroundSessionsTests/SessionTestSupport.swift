@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import Synchronization
 import WidgetCore
+import WidgetTestSupport
 
 /// A delegate that records every callback as a line, checks the delivered file while the
 /// call runs, and keeps the handler's completion for the test to call.
@@ -19,7 +20,7 @@ final class RecordingDelegate: BackgroundSessionDelegate {
     var lines: [String] { log.withLock { $0 } }
 
     func urlSession(_ session: BackgroundSession, downloadTask: BackgroundDownloadTask, didFinishDownloadingTo location: URL) {
-        let bytes = readFile(location.path) ?? []
+        let bytes = (try? FileContents.bytes(at: location.path)) ?? []
         files.withLock { $0.append(Delivered(path: location.path, bytes: bytes)) }
         log.withLock { $0.append("download \(downloadTask.taskIdentifier) exists=\(access(location.path, F_OK) == 0)") }
     }
@@ -54,29 +55,6 @@ func widgetRouter(_ manager: BackgroundSessionManager, delegate: RecordingDelega
     return { handler.matches($0) ? handler : nil }
 }
 
-/// Polls `condition` every 5 ms until it holds or `seconds` pass; returns whether it held.
-func eventually(within seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return condition()
-}
-
-func readFile(_ path: String) -> [UInt8]? {
-    guard let file = fopen(path, "rb") else { return nil }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let n = fread(&chunk, 1, chunk.count, file)
-        if n <= 0 { break }
-        bytes += chunk[0..<n]
-    }
-    return bytes
-}
-
 /// Regular files under `path`, recursively, relative to it, sorted.
 func filesUnder(_ path: String, prefix: String = "") -> [String] {
     guard let dir = opendir(path) else { return [] }
@@ -97,24 +75,9 @@ func filesUnder(_ path: String, prefix: String = "") -> [String] {
     return out.sorted()
 }
 
-/// `rm -rf` for scratch state directories.
-func removeTree(_ path: String) {
-    guard let dir = opendir(path) else { unlink(path); return }
-    var names: [String] = []
-    while let entry = readdir(dir) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        if name != "." && name != ".." { names.append(name) }
-    }
-    closedir(dir)
-    for name in names { removeTree(path + "/" + name) }
-    rmdir(path)
-}
-
 /// A fresh state directory path (not yet created) under /tmp.
 func scratchStatePath() -> String {
-    var template = Array("/tmp/bgs-state-XXXXXX".utf8CString)
-    let made = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-    return made + "/state"
+    makeTemporaryDirectory(prefix: "bgs-state") + "/state"
 }
 
 /// A settable "now" for retention tests.

@@ -2,14 +2,14 @@ import BackgroundSessions
 import Glibc
 import LeaderboardServer
 import Synchronization
+import WidgetTestSupport
 
 /// A fresh empty directory under /tmp, removed (with its files) by `remove()`.
 struct ScratchDirectory: ~Copyable {
     let path: String
 
     init() {
-        var template = Array("/tmp/bgs-test-XXXXXX".utf8CString)
-        path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+        path = makeTemporaryDirectory(prefix: "bgs-test")
     }
 
     /// Names of the files in the directory, hidden temp files included, sorted.
@@ -27,16 +27,7 @@ struct ScratchDirectory: ~Copyable {
     }
 
     func contents(of name: String) -> [UInt8]? {
-        guard let file = fopen(path + "/" + name, "rb") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = fread(&chunk, 1, chunk.count, file)
-            if n <= 0 { break }
-            bytes += chunk[0..<n]
-        }
-        return bytes
+        try? FileContents.bytes(at: path + "/" + name)
     }
 
     deinit {

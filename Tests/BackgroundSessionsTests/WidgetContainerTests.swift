@@ -1,5 +1,6 @@
 import BackgroundSessions
 import Testing
+import WidgetTestSupport
 
 @Suite("Widget containers")
 struct WidgetContainerTests {

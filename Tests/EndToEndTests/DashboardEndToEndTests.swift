@@ -178,7 +178,7 @@ struct DashboardEndToEndTests {
             let after = try session.tmux.capture()
             #expect(!ScreenGrid(after).hasBoxDrawing, "\(way): the dashboard is still on screen\n\(text(after))")
             // Nothing was printed while curses owned the screen; the log says how it ended.
-            let log = try readFile(session.home.path + "/state/widgethost.log")
+            let log = try FileContents.text(at: session.home.path + "/state/widgethost.log")
             #expect(log.contains("exiting with status 0"), "\(way): log:\n\(log)")
         }
     }
@@ -213,7 +213,7 @@ struct DashboardEndToEndTests {
         // Its SIGHUP is not a "reload the config" from a user: the terminal is gone.
         #expect(waitUntilGone(pid, timeout: .seconds(10)), "widgethost (pid \(pid)) still runs after its terminal closed")
         if !processIsGone(pid) { kill(pid, SIGKILL) }
-        let log = try readFile(session.home.path + "/state/widgethost.log")
+        let log = try FileContents.text(at: session.home.path + "/state/widgethost.log")
         #expect(log.contains("the terminal is gone") && log.contains("exiting with status 0"), "log:\n\(log)")
     }
 
@@ -353,16 +353,3 @@ private func neededSize(_ row: String) -> (cols: Int, rows: Int)? {
     return numbers.count == 2 ? (numbers[0], numbers[1]) : nil
 }
 
-/// The whole text of the file at `path`.
-private func readFile(_ path: String) throws -> String {
-    guard let file = fopen(path, "r") else { throw HarnessError("cannot open \(path): \(String(cString: strerror(errno)))") }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let count = fread(&buffer, 1, buffer.count, file)
-        if count == 0 { break }
-        bytes += buffer[..<count]
-    }
-    return String(decoding: bytes, as: UTF8.self)
-}

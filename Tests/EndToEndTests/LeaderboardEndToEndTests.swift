@@ -85,67 +85,52 @@ struct LeaderboardEndToEndTests {
 
     @Test("a server tick changes the panel with no key pressed")
     func tickChangesPanel() throws {
-        let home = try ScratchDirectory()
-        defer { home.remove() }
-        let host = LeaderboardHost(home: home)
-        defer { host.stop() }
-        let server = try host.startServer(["--tick", "1", "--quiet"])
-        defer { server.stop() }
-        try host.start(config: host.config(url: server.url, refreshSeconds: 1))
-        let first = host.tmux.waitFor(description: "the board") { showsAllHeroes($0) }
-        let before = heroRows(first)
-        let after = host.tmux.waitFor(description: "a hero's exp or health changing by itself") { screen in
-            showsAllHeroes(screen) && heroRows(screen) != before
+        try withServerAndHost(["--tick", "1", "--quiet"], refreshSeconds: 1) { host, _ in
+            let first = host.tmux.waitFor(description: "the board") { showsAllHeroes($0) }
+            let before = heroRows(first)
+            let after = host.tmux.waitFor(description: "a hero's exp or health changing by itself") { screen in
+                showsAllHeroes(screen) && heroRows(screen) != before
+            }
+            #expect(heroRows(after) != before)
+            expectWholeBoard(after)
         }
-        #expect(heroRows(after) != before)
-        expectWholeBoard(after)
     }
 
     @Test("r fetches at once: the server logs a new request long before refreshSeconds")
     func reloadKeyFetches() throws {
-        let home = try ScratchDirectory()
-        defer { home.remove() }
-        let host = LeaderboardHost(home: home)
-        defer { host.stop() }
-        let server = try host.startServer(["--tick", "1"])
-        defer { server.stop() }
-        try host.start(config: host.config(url: server.url, refreshSeconds: 3600))
-        host.tmux.waitFor(description: "the board") { showsAllHeroes($0) }
-        // The log line may be written just after the answer that drew the board.
-        waitUntil(description: "the first request in the server's log") { !server.boardRequests.isEmpty }
-        let before = server.boardRequests.count
+        try withServerAndHost(["--tick", "1"], refreshSeconds: 3600) { host, server in
+            host.tmux.waitFor(description: "the board") { showsAllHeroes($0) }
+            // The log line may be written just after the answer that drew the board.
+            waitUntil(description: "the first request in the server's log") { !server.boardRequests.isEmpty }
+            let before = server.boardRequests.count
 
-        try host.tmux.sendText("r")
-        waitUntil(timeout: .seconds(3), description: "a new request after r (had \(before))") {
-            server.boardRequests.count > before
+            try host.tmux.sendText("r")
+            waitUntil(timeout: .seconds(3), description: "a new request after r (had \(before))") {
+                server.boardRequests.count > before
+            }
+            #expect(try host.tmux.exitStatus == nil)
         }
-        #expect(try host.tmux.exitStatus == nil)
     }
 
     @Test("with the server stopped the board stays, marked with the error and its age; it recovers when the server is back")
     func serverDownAndBack() throws {
-        let home = try ScratchDirectory()
-        defer { home.remove() }
-        let host = LeaderboardHost(home: home)
-        defer { host.stop() }
-        let server = try host.startServer(["--tick", "1", "--quiet"])
-        defer { server.stop() }
-        try host.start(config: host.config(url: server.url, refreshSeconds: 1))
-        host.tmux.waitFor(description: "the board, up to date") { showsAllHeroes($0) && footer($0)?.contains("updated") == true }
+        try withServerAndHost(["--tick", "1", "--quiet"], refreshSeconds: 1) { host, server in
+            host.tmux.waitFor(description: "the board, up to date") { showsAllHeroes($0) && footer($0)?.contains("updated") == true }
 
-        server.stop()
-        let stale = host.tmux.waitFor(timeout: .seconds(15), description: "the board with a ⚠ line") { screen in
-            showsAllHeroes(screen) && isStaleFooter(footer(screen))
-        }
-        expectWholeBoard(stale)
-        #expect(isStaleFooter(footer(stale)), "footer: \(footer(stale) ?? "none")")
+            server.stop()
+            let stale = host.tmux.waitFor(timeout: .seconds(15), description: "the board with a ⚠ line") { screen in
+                showsAllHeroes(screen) && isStaleFooter(footer(screen))
+            }
+            expectWholeBoard(stale)
+            #expect(isStaleFooter(footer(stale)), "footer: \(footer(stale) ?? "none")")
 
-        let again = try server.restart()
-        defer { again.stop() }
-        let recovered = host.tmux.waitFor(timeout: .seconds(20), description: "the ⚠ line gone once the server is back") { screen in
-            showsAllHeroes(screen) && footer(screen)?.contains("updated") == true && !text(screen).contains("⚠")
+            let again = try server.restart()
+            defer { again.stop() }
+            let recovered = host.tmux.waitFor(timeout: .seconds(20), description: "the ⚠ line gone once the server is back") { screen in
+                showsAllHeroes(screen) && footer(screen)?.contains("updated") == true && !text(screen).contains("⚠")
+            }
+            expectWholeBoard(recovered)
         }
-        expectWholeBoard(recovered)
     }
 
     @Test("an answer that is not JSON, or is cut short, shows a clear error and the program keeps running",
@@ -284,7 +269,7 @@ private final class LeaderboardHost {
     }
 
     /// `<state>/widgethost.log`.
-    var log: String { Self.readFile(stateDirectory + "/widgethost.log") }
+    var log: String { (try? FileContents.text(at: stateDirectory + "/widgethost.log")) ?? "" }
 
     /// A `leaderboard-server` on 127.0.0.1, a free port, its output files in HOME.
     func startServer(_ arguments: [String]) throws -> LeaderboardProcess {
@@ -300,22 +285,26 @@ private final class LeaderboardHost {
             """)
     }
 
-    private static func readFile(_ path: String) -> String {
-        guard let file = fopen(path, "r") else { return "" }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = fread(&chunk, 1, chunk.count, file)
-            if count <= 0 { break }
-            bytes += chunk[..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
 }
 
 /// Helpers are members, so they shadow any same-named helper of another end-to-end file.
 private extension LeaderboardEndToEndTests {
+    // MARK: - Setting up
+
+    /// Starts a `leaderboard-server` with `serverArguments` and a host on a fresh HOME whose
+    /// config points at it, runs `body`, then stops both and deletes HOME.
+    func withServerAndHost(_ serverArguments: [String], refreshSeconds: Int,
+                           _ body: (LeaderboardHost, LeaderboardProcess) throws -> Void) throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        let host = LeaderboardHost(home: home)
+        defer { host.stop() }
+        let server = try host.startServer(serverArguments)
+        defer { server.stop() }
+        try host.start(config: host.config(url: server.url, refreshSeconds: refreshSeconds))
+        try body(host, server)
+    }
+
     // MARK: - Reading the screen
 
     static let heroes = [("Octo", "🐙"), ("Spouty", "🐳"), ("Cake", "🎂"),

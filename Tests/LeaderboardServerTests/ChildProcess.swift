@@ -1,7 +1,8 @@
 import Glibc
 @testable import LeaderboardServer
+import WidgetTestSupport
 
-/// A program run with posix_spawn in its own process group, stdin from /dev/null and its
+/// A program run with `ChildSpawn` in its own process group, stdin from /dev/null and its
 /// stdout and stderr on pipes, for end-to-end tests of the built executables.
 final class ChildProcess {
     enum Failure: Error { case spawn(Int32), timedOut(String) }
@@ -22,25 +23,16 @@ final class ChildProcess {
         guard pipe(&out) == 0, pipe(&err) == 0 else { throw Failure.spawn(errno) }
         // Only the child's dup2'd copies must survive exec (another test may spawn meanwhile).
         for fd in out + err { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, out[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, err[1], 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
-        posix_spawnattr_setpgroup(&attributes, 0)
-        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = [strdup("PATH=/usr/bin:/bin"), nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var child = pid_t()
-        let rc = posix_spawn(&child, path, &actions, &attributes, argv, envp)
+        let child: pid_t
+        do throws(ChildSpawn.Failure) {
+            child = try ChildSpawn.start([path] + arguments, environment: ["PATH=/usr/bin:/bin"],
+                                         standardOutput: .descriptor(out[1]), standardError: .descriptor(err[1]))
+        } catch {
+            (out + err).forEach { close($0) }
+            throw Failure.spawn(error.code)
+        }
         close(out[1])
         close(err[1])
-        guard rc == 0 else { close(out[0]); close(err[0]); throw Failure.spawn(rc) }
         pid = child
         stdoutFD = out[0]
         stderrFD = err[0]

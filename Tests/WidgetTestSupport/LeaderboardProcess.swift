@@ -10,7 +10,7 @@ import Synchronization
 
 /// A `leaderboard-server` started for an end-to-end test, on 127.0.0.1.
 ///
-/// Started with `posix_spawn` in a process group of its own (stdin from /dev/null, default
+/// Started with `ChildSpawn` (`posix_spawn`) in a process group of its own (stdin from /dev/null, default
 /// signal dispositions), its stdout and stderr going to files in `logDirectory`, so nothing has
 /// to drain a pipe and a test can read the request log (`standardError`) at any time. The URL
 /// is the first line of stdout. `stop()` (also run by deinit) sends SIGTERM, then SIGKILL if
@@ -146,36 +146,13 @@ public final class LeaderboardProcess {
     }
 
     private static func spawn(_ argv: [String], standardOutput: String, standardError: String) throws(HarnessError) -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, standardOutput, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, standardError, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        // No proxy variables: a lowercase http_proxy would route even 127.0.0.1 (DESIGN.md §5).
-        let environment = ["PATH=/usr/bin:/bin", "LANG=C.UTF-8"]
-        let cArguments = argv.map { strdup($0) } + [nil]
-        let cEnvironment = environment.map { strdup($0) } + [nil]
-        defer { (cArguments + cEnvironment).forEach { free($0) } }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, argv[0], &actions, &attributes, cArguments, cEnvironment)
-        guard result == 0 else {
-            throw HarnessError("cannot start \(argv[0]): \(String(cString: strerror(result)))")
+        do throws(ChildSpawn.Failure) {
+            // No proxy variables: a lowercase http_proxy would route even 127.0.0.1 (DESIGN.md §5).
+            return try ChildSpawn.start(argv, environment: ["PATH=/usr/bin:/bin", "LANG=C.UTF-8"],
+                                        standardOutput: .file(standardOutput), standardError: .file(standardError))
+        } catch {
+            throw HarnessError("cannot start \(argv[0]): \(error)")
         }
-        return pid
     }
 
     /// The port in `http://HOST:PORT/…`.
@@ -186,15 +163,6 @@ public final class LeaderboardProcess {
     }
 
     private static func read(_ path: String) -> String {
-        guard let file = fopen(path, "r") else { return "" }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = fread(&chunk, 1, chunk.count, file)
-            if count <= 0 { break }
-            bytes += chunk[..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        (try? FileContents.text(at: path)) ?? ""
     }
 }

@@ -10,7 +10,7 @@ import Glibc
 /// Runs short-lived helper programs (`tmux` commands) synchronously for end-to-end tests.
 ///
 /// Not `Foundation.Process` (DESIGN.md §5): that leaves the child in our process group and
-/// misreports the status when SIGCHLD is ignored. Here `posix_spawnp` starts the child in a
+/// misreports the status when SIGCHLD is ignored. Here `ChildSpawn` starts the child (`posix_spawnp`) in a
 /// process group of its own, with stdin from /dev/null, default signal dispositions and an
 /// empty signal mask; stdout and stderr go to unlinked temporary files (no pipe to drain, and
 /// no hang if a daemon the child forks keeps a descriptor), and `waitpid` collects the real
@@ -43,35 +43,14 @@ public enum Subprocess {
         let errors = try TemporaryOutput()
         defer { errors.close() }
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, output.fd, 1)
-        posix_spawn_file_actions_adddup2(&actions, errors.fd, 2)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
         let environment = environment ?? ProcessInfo.processInfo.environment
-        let environmentStrings = environment.map { "\($0.key)=\($0.value)" }.sorted()
-        var pid: pid_t = 0
-        let spawned = withCStringArray(arguments) { argv in
-            withCStringArray(environmentStrings) { envp in
-                posix_spawnp(&pid, argv[0]!, &actions, &attributes, argv, envp)
-            }
-        }
-        guard spawned == 0 else {
-            throw Failure(description: "cannot run \(arguments[0]): \(String(cString: strerror(spawned)))")
+        let pid: pid_t
+        do throws(ChildSpawn.Failure) {
+            pid = try ChildSpawn.start(arguments, environment: environment.map { "\($0.key)=\($0.value)" }.sorted(),
+                                       standardOutput: .descriptor(output.fd), standardError: .descriptor(errors.fd),
+                                       searchPath: true)
+        } catch {
+            throw Failure(description: "cannot run \(arguments[0]): \(error)")
         }
 
         let status = try wait(for: pid, timeout: timeout, command: arguments)
@@ -109,13 +88,6 @@ public enum Subprocess {
         let signal = status & 0x7f
         return signal == 0 ? (status >> 8) & 0xff : 128 + signal
     }
-}
-
-/// Calls `body` with a NULL-terminated array of C strings, valid only inside `body`.
-private func withCStringArray<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
-    let pointers = strings.map { strdup($0) } + [nil]
-    defer { pointers.forEach { free($0) } }
-    return body(pointers)
 }
 
 /// An unlinked temporary file a child writes one of its streams to.

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import TerminalUI
 import WidgetCore
+import WidgetTestSupport
 @testable import Widgets
 
 /// The example of DESIGN.md §4, byte for byte.
@@ -70,38 +71,14 @@ func text(_ buffer: CellBuffer) -> String {
     TextBackend.lines(buffer).joined(separator: "\n") + "\n"
 }
 
-/// A fresh empty directory under /tmp; `remove()` deletes it with everything in it.
+/// A fresh empty directory under /tmp, deleted with everything in it when the value goes away.
 struct TemporaryStateDirectory: ~Copyable {
     let path: String
 
     init() {
-        var template = Array("/tmp/lbtests-XXXXXX".utf8CString)
-        path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+        path = makeTemporaryDirectory(prefix: "lbtests")
     }
 
-    deinit { Self.removeTree(path) }
-
-    private static func removeTree(_ path: String) {
-        guard let dir = opendir(path) else { unlink(path); return }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        closedir(dir)
-        for name in names { removeTree(path + "/" + name) }
-        rmdir(path)
-    }
+    deinit { removeTree(path) }
 }
 
-/// Polls `condition` every 5 ms until it holds or `seconds` of wall time pass; returns whether
-/// it held. A wait on a condition with a deadline, never a bare sleep.
-@MainActor
-func eventually(within seconds: Double = 10, _ condition: @MainActor () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return condition()
-}
