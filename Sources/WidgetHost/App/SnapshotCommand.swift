@@ -64,7 +64,7 @@ enum SnapshotCommand {
     ///
     /// Downloads finish on the network thread and come back as `WidgetCenter` reloads, so this
     /// checks in short steps; it is bounded by the caller's timeout.
-    private static func settle(_ driver: TimelineDriver, sessions: BackgroundSessionManager?) async {
+    static func settle(_ driver: TimelineDriver, sessions: BackgroundSessionManager?) async {
         var quietRounds = 0
         while quietRounds < 2 {
             await driver.settle()
@@ -77,14 +77,14 @@ enum SnapshotCommand {
         }
     }
 
-    private static func makeTemporaryDirectory() -> String? {
+    static func makeTemporaryDirectory() -> String? {
         var template = Array("/tmp/widgethost-snapshot-XXXXXX".utf8CString)
         return template.withUnsafeMutableBufferPointer { buffer in
             mkdtemp(buffer.baseAddress!).map { String(cString: $0) }
         }
     }
 
-    private static func removeTree(_ path: String) {
+    static func removeTree(_ path: String) {
         try? FileManager.default.removeItem(atPath: path)
     }
 }
