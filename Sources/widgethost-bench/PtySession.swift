@@ -151,7 +151,7 @@ enum ProcFiles {
     /// `Name:   123 kB` → 123.
     static func field(_ text: String, _ name: String) -> Int? {
         for line in text.split(separator: "\n") where line.hasPrefix(name + ":") {
-            return Int(line.dropFirst(name.count + 1).split(separator: " ").first ?? "")
+            return Int(line.dropFirst(name.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
         }
         return nil
     }
