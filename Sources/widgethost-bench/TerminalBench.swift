@@ -77,8 +77,9 @@ enum TerminalBench {
             guard let last = burst.last else { continue }
             latencies.append(Double(last - t0) / 1e6)
             bytes.append(Double(burst.bytes))
-            let served = harness.requests.withLock { $0.count > requestsBefore ? $0[requestsBefore] : nil }
-            if let served { afterData.append(Double(last &- served) / 1e6) }
+            // The server logs a request once it is answered; the first one logged since `r`.
+            let served = harness.requests.withLock { Array($0[requestsBefore...]) }.first { $0 >= t0 && $0 <= last }
+            if let served { afterData.append(Double(last - served) / 1e6) }
         }
         report.add(Figure(section: "3c", name: "board change (one game tick)", value: quantile(bytes, 0.5), unit: "bytes",
                           workload: "Benchmarks/leaderboard-manual.json, 100x30; one server tick (one battle) then `r`; median of \(bytes.count)",
