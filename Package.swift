@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .executable(name: "widgethost", targets: ["widgethost"]),
         .executable(name: "leaderboard-server", targets: ["leaderboard-server"]),
+        .executable(name: "widgethost-bench", targets: ["widgethost-bench"]),
     ],
     targets: [
         // C system libraries (Debian: libncurses-dev, libcurl4-openssl-dev, libsqlite3-dev).
@@ -16,6 +17,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // Linux event APIs the Glibc module lacks (epoll, timerfd, signalfd, eventfd); header only.
         .systemLibrary(name: "CLinux"),
+        // forkpty (libutil) for the benchmark's pseudo-terminals; header only.
+        .systemLibrary(name: "CPty"),
 
         // The WidgetKit model and the timeline scheduler. No I/O, no terminal.
         .target(name: "WidgetCore"),
@@ -43,6 +46,11 @@ let package = Package(
         // Executables: main.swift only, handing over to their module.
         .executableTarget(name: "widgethost", dependencies: ["WidgetHost"]),
         .executableTarget(name: "leaderboard-server", dependencies: ["LeaderboardServer"]),
+
+        // Benchmarks against the targets in README "Performance" (run it in release:
+        // `swift run -c release widgethost-bench`). Not a test: `swift test` only builds it.
+        .executableTarget(name: "widgethost-bench",
+                          dependencies: ["CPty", "WidgetCore", "TerminalUI", "WidgetHost", "LeaderboardServer"]),
 
         // Test-only: runs a session manager and stops at a chosen point so a test can kill it.
         .executableTarget(name: "session-crash-helper", dependencies: ["BackgroundSessions", "WidgetCore"]),

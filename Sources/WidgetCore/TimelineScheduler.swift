@@ -166,8 +166,11 @@ public struct TimelineScheduler {
             guard var instance = instances[id], instance.version == version else { continue }
             instance.queuedDate = nil
             process(&instance, id: id, now: now, changes: &changes)
+            // Re-queued before the write-back: one dictionary lookup and one copy fewer per
+            // event than `reschedule(id)` (the scheduler's hot path).
+            requeue(id, &instance)
             instances[id] = instance
-            reschedule(id)
+            compactIfNeeded()
         }
         dropStaleHead()
         return changes
@@ -232,8 +235,11 @@ public struct TimelineScheduler {
 
         var changed = false
         if !timeline.entries.isEmpty {
-            // Stable sort: entries with equal dates keep the provider's order.
-            let sorted = timeline.entries.enumerated().sorted {
+            // Stable sort: entries with equal dates keep the provider's order. Providers almost
+            // always answer in order, so check first: sorting tuples of existentials is the
+            // most expensive step of a delivery (see README "Performance").
+            let inOrder = zip(timeline.entries, timeline.entries.dropFirst()).allSatisfy { $0.date <= $1.date }
+            let sorted = inOrder ? timeline.entries : timeline.entries.enumerated().sorted {
                 ($0.element.date, $0.offset) < ($1.element.date, $1.offset)
             }.map(\.element)
             let past = sorted.partitionPoint { $0.date > now }
@@ -368,19 +374,25 @@ public struct TimelineScheduler {
 
     /// Puts the instance's next deadline in the queue, superseding its previous one.
     private mutating func reschedule(_ id: WidgetInstanceID) {
-        guard var i = instances[id] else { return }
+        guard var i = instances[id], requeue(id, &i) else { return }
+        instances[id] = i
+        compactIfNeeded()
+        dropStaleHead()
+    }
+
+    /// Pushes the next deadline of `i` (not yet written back) if it changed; true if it did.
+    @discardableResult
+    private mutating func requeue(_ id: WidgetInstanceID, _ i: inout Instance) -> Bool {
         var next: Date?
         func consider(_ d: Date?) { if let d, next.map({ d < $0 }) ?? true { next = d } }
         if i.nextIndex < i.entries.count { consider(i.entries[i.nextIndex].date) }
         consider(i.inFlight?.deadline)
         if i.inFlight == nil, mayStart(i) { consider(i.reloadDue) }
-        guard next != i.queuedDate else { return }
+        guard next != i.queuedDate else { return false }
         i.version &+= 1
         i.queuedDate = next
         if let next { queue.push((id, i.version), at: next) }
-        instances[id] = i
-        compactIfNeeded()
-        dropStaleHead()
+        return true
     }
 
     private mutating func compactIfNeeded() {

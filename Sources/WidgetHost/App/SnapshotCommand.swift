@@ -1,72 +1,30 @@
-import BackgroundSessions
 import FoundationEssentials
-import LeaderboardServer
 import TerminalUI
-import WidgetCore
-import Widgets
 
 /// `widgethost snapshot`: renders one frame of the dashboard as text, at a chosen size and
 /// moment, without a terminal.
 @MainActor
 enum SnapshotCommand {
-    /// Builds the dashboard on a manual clock set to `--at` (default now), lets providers and
-    /// their downloads finish (at most `--wait` seconds, default 5), and returns the frame as
-    /// text, with ANSI colours for `--color`.
-    ///
-    /// It never touches the dashboard's state directory: downloads go through background
-    /// sessions in a temporary one, removed afterwards. The default dashboard starts the
-    /// bundled leaderboard server, as the dashboard does.
+    /// Builds the dashboard headless (`HeadlessDashboard`) on a manual clock set to `--at`
+    /// (default now), lets providers and their downloads finish (at most `--wait` seconds,
+    /// default 5), and returns the frame as text, with ANSI colours for `--color`.
     static func run(_ options: SnapshotOptions, environment: HostEnvironment, now: Date = Date()) async -> CommandOutput {
-        var setup: DashboardSetup
-        switch DashboardSetup.load(configPath: options.configPath, theme: options.theme, environment: environment) {
-        case .success(let loaded): setup = loaded
+        let dashboard: HeadlessDashboard
+        switch HeadlessDashboard.open(configPath: options.configPath, theme: options.theme, size: options.size,
+                                      now: options.at?.date(now: now) ?? now, environment: environment) {
+        case .success(let opened): dashboard = opened
         case .failure(let output): return output
         }
-        let server: LeaderboardService?
-        switch setup.startBundledServer(log: nil) {
-        case .success(let service): server = service
-        case .failure(let output): return output
-        }
-        defer { server?.stop() }
-        let clock = ManualClock(now: options.at?.date(now: now) ?? now)
-        guard let sessions = HeadlessSessions(clock: clock) else {
-            return CommandOutput(exitCode: 1, standardError: "widgethost snapshot: cannot create a temporary directory\n")
-        }
-        defer { sessions.close() }
-        let driver = TimelineDriver(clock: clock, configuration: DashboardRunner.schedulerConfiguration(setup.config))
-        let catalog = WidgetCatalog.builtin(services: sessions.services(center: driver.center, now: { clock.now }))
-        sessions.route(to: catalog)
-        let dashboard = Dashboard(driver: driver, size: options.size, glyphs: GlyphSet.forLocale(environment: environment.variables),
-                                  themes: [setup.theme], environment: environment.variables)
-        dashboard.setPanels(DashboardBuilder.panels(for: setup.config, catalog: catalog, driver: driver,
-                                                    environment: WidgetEnvironment(now: { clock.now }, variables: environment.variables,
-                                                                                   center: driver.center)))
+        defer { dashboard.close() }
         let wait = options.waitSeconds ?? 5
-        let settled = await finishes(within: wait) { await settle(driver, sessions: sessions) }
+        let settled = await dashboard.settle(within: wait)
         let backend = TextBackend(size: options.size)
         if options.color {
             let noColor = !(environment.variables["NO_COLOR"] ?? "").isEmpty
-            backend.palette = TerminalPalette(theme: setup.theme, capability: noColor ? .none : .palette256)
+            backend.palette = TerminalPalette(theme: dashboard.theme, capability: noColor ? .none : .palette256)
         }
         backend.present(dashboard.render())
         let warning = settled ? "" : "widgethost snapshot: not every widget had its data after \(wait) s\n"
         return CommandOutput(exitCode: 0, standardOutput: backend.render(), standardError: warning)
-    }
-
-    /// Waits until no provider call runs, no download runs and no session event waits.
-    ///
-    /// Downloads finish on the network thread and come back as `WidgetCenter` reloads, so this
-    /// checks in short steps; it is bounded by the caller's timeout.
-    private static func settle(_ driver: TimelineDriver, sessions: HeadlessSessions) async {
-        var quietRounds = 0
-        while quietRounds < 2 {
-            await driver.settle()
-            if sessions.isIdle && driver.runningProviderCalls == 0 {
-                quietRounds += 1
-            } else {
-                quietRounds = 0
-            }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
     }
 }
