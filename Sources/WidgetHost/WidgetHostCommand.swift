@@ -76,7 +76,9 @@ public enum WidgetHostCommand {
             return SessionsCommand.run(options, environment: environment)
         case .dashboard(let options):
             return MainActor.assumeIsolated {
-                DashboardRunner(options: options, environment: environment).run()
+                // The loop's handlers hold the runner weakly: keep it alive while it runs.
+                let runner = DashboardRunner(options: options, environment: environment)
+                return withExtendedLifetime(runner) { runner.run() }
             }
         }
     }
