@@ -15,7 +15,7 @@ public final class TimelineDriver {
         var size: CellSize
     }
 
-    public private(set) var scheduler: TimelineScheduler
+    public let scheduler: TimelineScheduler
     public let clock: any WidgetClock
     public let center: WidgetCenter
     /// Called with the instances whose panel must be redrawn (entry, loading or error changed).

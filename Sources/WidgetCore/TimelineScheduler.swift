@@ -25,7 +25,7 @@ import FoundationEssentials
 /// Every event costs O(log n) in the number of instances: one deadline per instance lives in
 /// a priority queue keyed by (date, insertion order); superseded deadlines are skipped lazily.
 /// Not thread-safe: use it from the host's serial loop.
-public struct TimelineScheduler {
+public final class TimelineScheduler {
     /// What the panel of an instance should show about its data.
     public struct Status {
         /// The entry to show, or `nil` while only the placeholder exists.
@@ -56,10 +56,13 @@ public struct TimelineScheduler {
         var isUserInitiated: Bool
     }
 
-    private struct Instance {
-        var kind: String
+    /// One instance's record; a class so the hot path changes it in place (no copy out and back).
+    private final class Instance {
+        let kind: String
         /// Sorted entries of the current timeline; `entries[..<nextIndex]` have come.
         var entries: [any TimelineEntry] = []
+        /// `entries`' dates, read on every event without a protocol call.
+        var entryDates: [Date] = []
         var nextIndex = 0
         var shown: (any TimelineEntry)?
         var reloadDue: Date?
@@ -81,10 +84,14 @@ public struct TimelineScheduler {
         /// Bumped whenever the instance's deadline changes; older queue items are stale.
         var version: UInt64 = 0
         var queuedDate: Date?
+
+        init(kind: String) { self.kind = kind }
     }
 
     public private(set) var configuration: SchedulerConfiguration
-    private var instances: [WidgetInstanceID: Instance] = [:]
+    /// Records by `rawValue - 1`; nil once removed.
+    private var slots: [Instance?] = []
+    private var liveCount = 0
     private var queue = DeadlineQueue<(id: WidgetInstanceID, version: UInt64)>()
     private var nextID = 0
     private var random: SplitMix64
@@ -102,37 +109,45 @@ public struct TimelineScheduler {
     // MARK: Instances
 
     /// Adds an instance; its first timeline is requested at the next `advance(to:)`.
-    public mutating func add(kind: String, now: Date) -> WidgetInstanceID {
+    public func add(kind: String, now: Date) -> WidgetInstanceID {
         nextID += 1
         let id = WidgetInstanceID(rawValue: nextID)
-        var instance = Instance(kind: kind)
+        let instance = Instance(kind: kind)
         instance.reloadDue = now
         instance.reloadReason = .initial
-        instances[id] = instance
+        slots.append(instance)
+        liveCount += 1
         reschedule(id)
         return id
     }
 
     /// Removes an instance; answers for it are dropped from now on.
-    public mutating func remove(_ id: WidgetInstanceID) {
-        instances[id] = nil
+    public func remove(_ id: WidgetInstanceID) {
+        guard instance(id) != nil else { return }
+        slots[id.rawValue - 1] = nil
+        liveCount -= 1
         compactIfNeeded()
         dropStaleHead()
     }
 
     /// The instances of a kind, in the order they were added.
     public func instances(ofKind kind: String) -> [WidgetInstanceID] {
-        instances.filter { $0.value.kind == kind }.map(\.key).sorted()
+        slots.indices.filter { slots[$0]?.kind == kind }.map { WidgetInstanceID(rawValue: $0 + 1) }
     }
 
     /// All instances, in the order they were added.
-    public var allInstances: [WidgetInstanceID] { instances.keys.sorted() }
+    public var allInstances: [WidgetInstanceID] { slots.indices.filter { slots[$0] != nil }.map { WidgetInstanceID(rawValue: $0 + 1) } }
 
-    public func kind(of id: WidgetInstanceID) -> String? { instances[id]?.kind }
+    public func kind(of id: WidgetInstanceID) -> String? { instance(id)?.kind }
+
+    private func instance(_ id: WidgetInstanceID) -> Instance? {
+        let index = id.rawValue - 1
+        return index >= 0 && index < slots.count ? slots[index] : nil
+    }
 
     /// What the panel of `id` should show.
     public func status(of id: WidgetInstanceID) -> Status? {
-        guard let i = instances[id] else { return nil }
+        guard let i = instance(id) else { return nil }
         return Status(
             entry: i.shown,
             isLoading: i.inFlight != nil,
@@ -144,55 +159,54 @@ public struct TimelineScheduler {
     }
 
     /// Number of requests started and not yet answered or timed out.
-    public var inFlightCount: Int { instances.values.filter { $0.inFlight != nil }.count }
+    public var inFlightCount: Int { slots.filter { $0?.inFlight != nil }.count }
 
     /// The earliest moment anything changes: an entry's date, a reload, or a timeout.
     /// `nil` when nothing is scheduled (sleep until a message arrives).
     public var nextWakeDate: Date? { queue.first?.date }
 
     /// Changes the rules; deadlines already computed stay, new ones use the new rules.
-    public mutating func updateConfiguration(_ configuration: SchedulerConfiguration) {
+    public func updateConfiguration(_ configuration: SchedulerConfiguration) {
         self.configuration = configuration
     }
 
     // MARK: Time
 
     /// Moves to `now`: advances entries, fails timed-out requests, starts due reloads.
-    public mutating func advance(to now: Date) -> SchedulerChanges {
+    public func advance(to now: Date) -> SchedulerChanges {
         var changes = SchedulerChanges()
         while let top = queue.first, top.date <= now {
             queue.popFirst()
             let (id, version) = top.value
-            guard var instance = instances[id], instance.version == version else { continue }
+            guard let instance = instance(id), instance.version == version else { continue }
             instance.queuedDate = nil
-            process(&instance, id: id, now: now, changes: &changes)
+            process(instance, id: id, now: now, changes: &changes)
             // Re-queued before the write-back: one dictionary lookup and one copy fewer per
             // event than `reschedule(id)` (the scheduler's hot path).
-            requeue(id, &instance)
-            instances[id] = instance
+            requeue(id, instance)
             compactIfNeeded()
         }
         dropStaleHead()
         return changes
     }
 
-    private mutating func process(_ i: inout Instance, id: WidgetInstanceID, now: Date, changes: inout SchedulerChanges) {
-        if advanceEntries(&i, now: now) { changes.entryChanged.append(id) }
+    private func process(_ i: Instance, id: WidgetInstanceID, now: Date, changes: inout SchedulerChanges) {
+        if advanceEntries(i, now: now) { changes.entryChanged.append(id) }
         if let flight = i.inFlight, flight.deadline <= now {
             i.inFlight = nil
             let seconds = Int(configuration.requestTimeout.rounded())
-            recordFailure(&i, message: "timed out after \(seconds) s", now: now)
+            recordFailure(i, message: "timed out after \(seconds) s", now: now)
             changes.timedOut.append(id)
         }
         if i.inFlight == nil, let due = i.reloadDue, due <= now, mayStart(i) {
-            changes.reloads.append(start(&i, id: id, now: now))
+            changes.reloads.append(start(i, id: id, now: now))
         }
     }
 
     /// Moves `nextIndex` past every entry whose date has come; true if the shown entry changed.
-    private func advanceEntries(_ i: inout Instance, now: Date) -> Bool {
+    private func advanceEntries(_ i: Instance, now: Date) -> Bool {
         let before = i.nextIndex
-        while i.nextIndex < i.entries.count, i.entries[i.nextIndex].date <= now { i.nextIndex += 1 }
+        while i.nextIndex < i.entryDates.count, i.entryDates[i.nextIndex] <= now { i.nextIndex += 1 }
         guard i.nextIndex != before else { return false }
         i.shown = i.entries[i.nextIndex - 1]
         return true
@@ -202,7 +216,7 @@ public struct TimelineScheduler {
         !automaticReloadsPaused || i.reloadReason == .user || i.reloadReason == .initial
     }
 
-    private mutating func start(_ i: inout Instance, id: WidgetInstanceID, now: Date) -> ReloadRequest {
+    private func start(_ i: Instance, id: WidgetInstanceID, now: Date) -> ReloadRequest {
         i.generation += 1
         let isUser = i.reloadReason == .user
         i.inFlight = InFlight(generation: i.generation, deadline: now + configuration.requestTimeout, isUserInitiated: isUser)
@@ -225,8 +239,8 @@ public struct TimelineScheduler {
     ///
     /// Entries are sorted by date; those already past collapse to the newest, which is shown at
     /// once. An empty timeline keeps the entry shown. The policy sets the next reload.
-    public mutating func deliver(_ timeline: AnyTimeline, to id: WidgetInstanceID, generation: UInt64, now: Date) -> Delivery {
-        guard var i = instances[id], let flight = i.inFlight, flight.generation == generation else { return .stale }
+    public func deliver(_ timeline: AnyTimeline, to id: WidgetInstanceID, generation: UInt64, now: Date) -> Delivery {
+        guard let i = instance(id), let flight = i.inFlight, flight.generation == generation else { return .stale }
         i.inFlight = nil
         i.consecutiveFailures = 0
         i.lastFailure = nil
@@ -244,25 +258,25 @@ public struct TimelineScheduler {
             }.map(\.element)
             let past = sorted.partitionPoint { $0.date > now }
             i.entries = past > 0 ? Array(sorted[(past - 1)...]) : sorted
+            i.entryDates = i.entries.map(\.date)
             i.nextIndex = 0
-            changed = advanceEntries(&i, now: now)
+            changed = advanceEntries(i, now: now)
         }
 
         switch timeline.policy {
         case .atEnd:
             if let last = i.entries.last, last.date > now {
-                scheduleSystemReload(&i, at: last.date, reason: .policy, now: now)
+                scheduleSystemReload(i, at: last.date, reason: .policy, now: now)
             } else {
-                scheduleSystemReload(&i, at: now + configuration.minimumReloadInterval, reason: .policy, now: now)
+                scheduleSystemReload(i, at: now + configuration.minimumReloadInterval, reason: .policy, now: now)
             }
         case .after(let date):
             let due = date > now ? date : now + configuration.minimumReloadInterval
-            scheduleSystemReload(&i, at: due, reason: .policy, now: now)
+            scheduleSystemReload(i, at: due, reason: .policy, now: now)
         case .never:
             i.reloadDue = nil
         }
-        takeFollowUp(&i, now: now)
-        instances[id] = i
+        takeFollowUp(i, now: now)
         reschedule(id)
         return .accepted(entryChanged: changed)
     }
@@ -271,16 +285,15 @@ public struct TimelineScheduler {
     ///
     /// - Returns: false if the answer was stale and dropped.
     @discardableResult
-    public mutating func fail(_ id: WidgetInstanceID, generation: UInt64, message: String, now: Date) -> Bool {
-        guard var i = instances[id], let flight = i.inFlight, flight.generation == generation else { return false }
+    public func fail(_ id: WidgetInstanceID, generation: UInt64, message: String, now: Date) -> Bool {
+        guard let i = instance(id), let flight = i.inFlight, flight.generation == generation else { return false }
         i.inFlight = nil
-        recordFailure(&i, message: message, now: now)
-        instances[id] = i
+        recordFailure(i, message: message, now: now)
         reschedule(id)
         return true
     }
 
-    private mutating func recordFailure(_ i: inout Instance, message: String, now: Date) {
+    private func recordFailure(_ i: Instance, message: String, now: Date) {
         i.consecutiveFailures += 1
         i.lastFailure = ReloadFailure(message: message, date: now)
         let factor = Double(1 << min(i.consecutiveFailures - 1, 30))
@@ -289,11 +302,11 @@ public struct TimelineScheduler {
         let delay = ceiling / 2 + ceiling / 2 * random.nextUnit()
         i.backoffUntil = now + delay
         i.reloadDue = nil
-        scheduleSystemReload(&i, at: now + delay, reason: .retry, now: now)
-        takeFollowUp(&i, now: now)
+        scheduleSystemReload(i, at: now + delay, reason: .retry, now: now)
+        takeFollowUp(i, now: now)
     }
 
-    private func takeFollowUp(_ i: inout Instance, now: Date) {
+    private func takeFollowUp(_ i: Instance, now: Date) {
         guard let isUser = i.followUpIsUser else { return }
         i.followUpIsUser = nil
         if isUser {
@@ -301,7 +314,7 @@ public struct TimelineScheduler {
             i.reloadDue = now
             i.reloadReason = .user
         } else {
-            scheduleSystemReload(&i, at: now, reason: .widgetCenter, now: now)
+            scheduleSystemReload(i, at: now, reason: .widgetCenter, now: now)
         }
     }
 
@@ -312,8 +325,8 @@ public struct TimelineScheduler {
     /// While a request is in flight, reloads coalesce into one follow-up. A user-initiated
     /// reload starts at the next `advance(to:)` whatever the budget or backoff; a system one
     /// waits for the minimum interval, the daily budget and any retry backoff.
-    public mutating func requestReload(_ id: WidgetInstanceID, userInitiated: Bool, now: Date) {
-        guard var i = instances[id] else { return }
+    public func requestReload(_ id: WidgetInstanceID, userInitiated: Bool, now: Date) {
+        guard let i = instance(id) else { return }
         if i.inFlight != nil {
             i.followUpIsUser = (i.followUpIsUser ?? false) || userInitiated
         } else if userInitiated {
@@ -321,24 +334,23 @@ public struct TimelineScheduler {
             i.reloadDue = now
             i.reloadReason = .user
         } else if i.reloadReason != .user || i.reloadDue == nil {
-            scheduleSystemReload(&i, at: now, reason: .widgetCenter, now: now)
+            scheduleSystemReload(i, at: now, reason: .widgetCenter, now: now)
         }
-        instances[id] = i
         reschedule(id)
     }
 
     /// Asks for new timelines for every instance of `kind` (system initiated unless told).
-    public mutating func requestReload(ofKind kind: String, userInitiated: Bool = false, now: Date) {
+    public func requestReload(ofKind kind: String, userInitiated: Bool = false, now: Date) {
         for id in instances(ofKind: kind) { requestReload(id, userInitiated: userInitiated, now: now) }
     }
 
     /// Asks for new timelines for every instance.
-    public mutating func requestReloadAll(userInitiated: Bool = false, now: Date) {
+    public func requestReloadAll(userInitiated: Bool = false, now: Date) {
         for id in allInstances { requestReload(id, userInitiated: userInitiated, now: now) }
     }
 
     /// Pauses or resumes reloads the system would start; user reloads still run.
-    public mutating func setAutomaticReloadsPaused(_ paused: Bool) {
+    public func setAutomaticReloadsPaused(_ paused: Bool) {
         guard paused != automaticReloadsPaused else { return }
         automaticReloadsPaused = paused
         for id in allInstances { reschedule(id) }
@@ -346,7 +358,7 @@ public struct TimelineScheduler {
 
     /// Schedules a system reload at `desired`, moved later as the rules require, or earlier
     /// than one already scheduled.
-    private func scheduleSystemReload(_ i: inout Instance, at desired: Date, reason: ReloadReason, now: Date) {
+    private func scheduleSystemReload(_ i: Instance, at desired: Date, reason: ReloadReason, now: Date) {
         var due = desired
         if reason == .widgetCenter {
             // Data a background session just delivered should show at once, even right after
@@ -373,19 +385,18 @@ public struct TimelineScheduler {
     // MARK: Queue
 
     /// Puts the instance's next deadline in the queue, superseding its previous one.
-    private mutating func reschedule(_ id: WidgetInstanceID) {
-        guard var i = instances[id], requeue(id, &i) else { return }
-        instances[id] = i
+    private func reschedule(_ id: WidgetInstanceID) {
+        guard let i = instance(id), requeue(id, i) else { return }
         compactIfNeeded()
         dropStaleHead()
     }
 
     /// Pushes the next deadline of `i` (not yet written back) if it changed; true if it did.
     @discardableResult
-    private mutating func requeue(_ id: WidgetInstanceID, _ i: inout Instance) -> Bool {
+    private func requeue(_ id: WidgetInstanceID, _ i: Instance) -> Bool {
         var next: Date?
         func consider(_ d: Date?) { if let d, next.map({ d < $0 }) ?? true { next = d } }
-        if i.nextIndex < i.entries.count { consider(i.entries[i.nextIndex].date) }
+        if i.nextIndex < i.entryDates.count { consider(i.entryDates[i.nextIndex]) }
         consider(i.inFlight?.deadline)
         if i.inFlight == nil, mayStart(i) { consider(i.reloadDue) }
         guard next != i.queuedDate else { return false }
@@ -395,14 +406,14 @@ public struct TimelineScheduler {
         return true
     }
 
-    private mutating func compactIfNeeded() {
-        guard queue.count > 64, queue.count > 2 * instances.count else { return }
-        queue.retain { item in instances[item.value.id]?.version == item.value.version }
+    private func compactIfNeeded() {
+        guard queue.count > 64, queue.count > 2 * liveCount else { return }
+        queue.retain { item in instance(item.value.id)?.version == item.value.version }
     }
 
     /// Pops superseded items at the head so `nextWakeDate` is always a real deadline.
-    private mutating func dropStaleHead() {
-        while let top = queue.first, instances[top.value.id]?.version != top.value.version {
+    private func dropStaleHead() {
+        while let top = queue.first, instance(top.value.id)?.version != top.value.version {
             queue.popFirst()
         }
     }

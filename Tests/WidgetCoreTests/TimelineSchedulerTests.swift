@@ -7,7 +7,7 @@ import WidgetTestSupport
 private func started(
     _ configuration: SchedulerConfiguration = .init(minimumReloadInterval: 5, requestTimeout: 30, retryBaseDelay: 10, retryMaxDelay: 300)
 ) -> (TimelineScheduler, WidgetInstanceID, ReloadRequest) {
-    var scheduler = TimelineScheduler(configuration: configuration)
+    let scheduler = TimelineScheduler(configuration: configuration)
     let id = scheduler.add(kind: "test", now: testEpoch)
     let changes = scheduler.advance(to: testEpoch)
     let request = changes.reloads[0]
@@ -18,7 +18,7 @@ private func started(
 struct SchedulerEntryTests {
     @Test("a new instance asks for its first timeline at once, and shows nothing but its placeholder")
     func firstRequest() {
-        var scheduler = TimelineScheduler()
+        let scheduler = TimelineScheduler()
         let id = scheduler.add(kind: "clock", now: testEpoch)
         #expect(scheduler.nextWakeDate == testEpoch)
         let changes = scheduler.advance(to: testEpoch)
@@ -29,7 +29,7 @@ struct SchedulerEntryTests {
 
     @Test("the current entry is the latest whose date has come, never one early")
     func neverEarly() {
-        var (scheduler, id, request) = started()
+        let (scheduler, id, request) = started()
         _ = scheduler.deliver(timeline([0, 60, 120], policy: .never), to: id, generation: request.generation, now: testEpoch)
         #expect(shownLabel(scheduler.status(of: id)) == "t0")
         #expect(scheduler.nextWakeDate == at(60))
@@ -48,7 +48,7 @@ struct SchedulerEntryTests {
 
     @Test("entries are sorted by date, equal dates keep the provider's order")
     func sorted() {
-        var (scheduler, id, request) = started()
+        let (scheduler, id, request) = started()
         let entries = [TestEntry(date: at(20), label: "b"), TestEntry(date: at(10), label: "a"),
                        TestEntry(date: at(20), label: "c")]
         _ = scheduler.deliver(Timeline(entries: entries, policy: .never).erased, to: id, generation: request.generation, now: testEpoch)
@@ -61,7 +61,7 @@ struct SchedulerEntryTests {
 
     @Test("entries already past when the timeline arrives collapse to the newest of them")
     func pastCollapse() {
-        var (scheduler, id, request) = started(.init(requestTimeout: 300))
+        let (scheduler, id, request) = started(.init(requestTimeout: 300))
         _ = scheduler.advance(to: at(100))
         let result = scheduler.deliver(timeline([-50, 10, 90, 200], policy: .never), to: id, generation: request.generation, now: at(100))
         #expect(result == .accepted(entryChanged: true))
@@ -73,7 +73,7 @@ struct SchedulerEntryTests {
 
     @Test("a timeline whose entries are all ahead keeps the previous entry until the first comes")
     func futureOnlyKeepsPrevious() {
-        var (scheduler, id, request) = started()
+        let (scheduler, id, request) = started()
         _ = scheduler.deliver(timeline([0], policy: .after(at(30))), to: id, generation: request.generation, now: testEpoch)
         let second = scheduler.advance(to: at(30)).reloads[0]
         #expect(scheduler.deliver(timeline([100], policy: .never), to: id, generation: second.generation, now: at(30)) == .accepted(entryChanged: false))
@@ -84,7 +84,7 @@ struct SchedulerEntryTests {
 
     @Test("an empty timeline keeps the entry shown")
     func emptyKeeps() {
-        var (scheduler, id, request) = started()
+        let (scheduler, id, request) = started()
         _ = scheduler.deliver(timeline([0], policy: .after(at(10))), to: id, generation: request.generation, now: testEpoch)
         let next = scheduler.advance(to: at(10)).reloads[0]
         #expect(scheduler.deliver(timeline([], policy: .never), to: id, generation: next.generation, now: at(10)) == .accepted(entryChanged: false))
@@ -96,7 +96,7 @@ struct SchedulerEntryTests {
 struct SchedulerPolicyTests {
     @Test(".atEnd asks for a new timeline when the last entry's date comes")
     func atEnd() {
-        var (scheduler, id, request) = started()
+        let (scheduler, id, request) = started()
         _ = scheduler.deliver(timeline([0, 60, 120], policy: .atEnd), to: id, generation: request.generation, now: testEpoch)
         #expect(scheduler.advance(to: at(119)).reloads.isEmpty)
         let changes = scheduler.advance(to: at(120))
@@ -107,7 +107,7 @@ struct SchedulerPolicyTests {
 
     @Test(".after(date) asks at that date even with entries left")
     func after() {
-        var (scheduler, id, request) = started()
+        let (scheduler, id, request) = started()
         _ = scheduler.deliver(timeline([0, 60, 120, 180], policy: .after(at(90))), to: id, generation: request.generation, now: testEpoch)
         #expect(scheduler.advance(to: at(89)).reloads.isEmpty)
         let changes = scheduler.advance(to: at(90))
@@ -119,7 +119,7 @@ struct SchedulerPolicyTests {
 
     @Test(".never asks again only when requested")
     func never() {
-        var (scheduler, id, request) = started()
+        let (scheduler, id, request) = started()
         _ = scheduler.deliver(timeline([0], policy: .never), to: id, generation: request.generation, now: testEpoch)
         #expect(scheduler.nextWakeDate == nil)
         #expect(scheduler.advance(to: at(86_400 * 7)).isEmpty)
@@ -129,7 +129,7 @@ struct SchedulerPolicyTests {
 
     @Test("a reload date already past waits the minimum interval instead of looping")
     func pastDateWaits() {
-        var (scheduler, id, request) = started()
+        let (scheduler, id, request) = started()
         _ = scheduler.deliver(timeline([0], policy: .after(at(-10))), to: id, generation: request.generation, now: testEpoch)
         #expect(scheduler.nextWakeDate == at(5))
         #expect(scheduler.advance(to: at(4.9)).reloads.isEmpty)
@@ -138,18 +138,18 @@ struct SchedulerPolicyTests {
 
     @Test(".atEnd with nothing ahead waits the minimum interval")
     func atEndNothingAhead() {
-        var (scheduler, id, request) = started(.init(requestTimeout: 300))
+        let (scheduler, id, request) = started(.init(requestTimeout: 300))
         _ = scheduler.advance(to: at(100))
         _ = scheduler.deliver(timeline([0, 50], policy: .atEnd), to: id, generation: request.generation, now: at(100))
         #expect(scheduler.nextWakeDate == at(105))
-        var (scheduler2, id2, request2) = started()
+        let (scheduler2, id2, request2) = started()
         _ = scheduler2.deliver(timeline([], policy: .atEnd), to: id2, generation: request2.generation, now: testEpoch)
         #expect(scheduler2.nextWakeDate == at(5))
     }
 
     @Test("a policy date sooner than the minimum interval after the last reload is moved to it")
     func policyKeepsMinimumInterval() {
-        var (scheduler, id, request) = started()
+        let (scheduler, id, request) = started()
         _ = scheduler.advance(to: at(2))
         _ = scheduler.deliver(timeline([0], policy: .after(at(3))), to: id, generation: request.generation, now: at(2))
         #expect(scheduler.nextWakeDate == at(5), "the last reload started at 0; the interval is 5 s")
@@ -160,7 +160,7 @@ struct SchedulerPolicyTests {
 struct SchedulerAnswerTests {
     @Test("an answer for an older generation is dropped")
     func staleGenerationDropped() {
-        var (scheduler, id, first) = started()
+        let (scheduler, id, first) = started()
         // The first request times out; the retry starts generation 2.
         _ = scheduler.advance(to: at(30))
         let retryDate = scheduler.nextWakeDate!
@@ -173,7 +173,7 @@ struct SchedulerAnswerTests {
 
     @Test("one answer per request: a second answer is dropped")
     func oneAnswer() {
-        var (scheduler, id, request) = started()
+        let (scheduler, id, request) = started()
         #expect(scheduler.deliver(timeline([0], policy: .never), to: id, generation: request.generation, now: testEpoch) == .accepted(entryChanged: true))
         #expect(scheduler.deliver(timeline([1], policy: .never), to: id, generation: request.generation, now: testEpoch) == .stale)
         #expect(scheduler.fail(id, generation: request.generation, message: "late", now: testEpoch) == false)
@@ -182,7 +182,7 @@ struct SchedulerAnswerTests {
 
     @Test("a request unanswered within the timeout fails: the entry stays, the error is kept")
     func timeout() {
-        var (scheduler, id, request) = started()
+        let (scheduler, id, request) = started()
         _ = scheduler.deliver(timeline([0], policy: .after(at(60))), to: id, generation: request.generation, now: testEpoch)
         _ = scheduler.advance(to: at(60))
         #expect(scheduler.nextWakeDate == at(90), "the timeout is the next deadline")
@@ -197,7 +197,7 @@ struct SchedulerAnswerTests {
 
     @Test("retries back off exponentially with jitter, capped, and success resets them")
     func backoff() {
-        var (scheduler, id, request) = started(.init(minimumReloadInterval: 1, requestTimeout: 30, retryBaseDelay: 10, retryMaxDelay: 100))
+        let (scheduler, id, request) = started(.init(minimumReloadInterval: 1, requestTimeout: 30, retryBaseDelay: 10, retryMaxDelay: 100))
         var now = testEpoch
         var current = request
         var delays: [TimeInterval] = []
@@ -225,7 +225,7 @@ struct SchedulerAnswerTests {
     @Test("the same seed gives the same retry schedule")
     func reproducibleJitter() {
         func schedule() -> [Date] {
-            var (scheduler, id, request) = started()
+            let (scheduler, id, request) = started()
             var current = request
             var dates: [Date] = []
             var now = testEpoch
@@ -242,7 +242,7 @@ struct SchedulerAnswerTests {
 
     @Test("a user reload cuts a retry wait short; a system reload does not")
     func userCutsBackoff() {
-        var (scheduler, id, request) = started()
+        let (scheduler, id, request) = started()
         scheduler.fail(id, generation: request.generation, message: "refused", now: at(1))
         let retryAt = scheduler.nextWakeDate!
         #expect(retryAt >= at(6))
@@ -260,7 +260,7 @@ struct SchedulerAnswerTests {
 struct SchedulerRequestTests {
     @Test("reloads asked for while one is in flight coalesce into one follow-up")
     func coalesce() {
-        var (scheduler, id, request) = started()
+        let (scheduler, id, request) = started()
         for _ in 0..<5 { scheduler.requestReload(id, userInitiated: false, now: at(1)) }
         #expect(scheduler.advance(to: at(1)).reloads.isEmpty, "nothing starts while one is in flight")
         _ = scheduler.deliver(timeline([0], policy: .never), to: id, generation: request.generation, now: at(1))
@@ -274,7 +274,7 @@ struct SchedulerRequestTests {
 
     @Test("a user reload during a request becomes a user follow-up that starts at once")
     func userFollowUp() {
-        var (scheduler, id, request) = started()
+        let (scheduler, id, request) = started()
         scheduler.requestReload(id, userInitiated: false, now: at(1))
         scheduler.requestReload(id, userInitiated: true, now: at(1))
         _ = scheduler.deliver(timeline([0], policy: .never), to: id, generation: request.generation, now: at(2))
@@ -283,7 +283,7 @@ struct SchedulerRequestTests {
 
     @Test("WidgetCenter reloads may come in a short burst, then one per interval; user reloads are exempt")
     func minimumInterval() {
-        var (scheduler, id, request) = started()
+        let (scheduler, id, request) = started()
         _ = scheduler.deliver(timeline([0], policy: .never), to: id, generation: request.generation, now: at(1))
         // Data arriving right after a fetch, from several sessions at once, shows at once...
         for second in 2...4 {
@@ -302,7 +302,7 @@ struct SchedulerRequestTests {
 
     @Test("the daily budget defers system reloads by 24 hours from the oldest; user reloads still run")
     func dailyBudget() {
-        var scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 1, dailyReloadBudget: 3))
+        let scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 1, dailyReloadBudget: 3))
         let id = scheduler.add(kind: "k", now: testEpoch)
         var request = scheduler.advance(to: testEpoch).reloads[0]
         #expect(request.reason == .initial, "the first timeline is exempt")
@@ -324,7 +324,7 @@ struct SchedulerRequestTests {
 
     @Test("pausing holds reloads the system would start, entries still advance; resuming runs them")
     func pause() {
-        var (scheduler, id, request) = started()
+        let (scheduler, id, request) = started()
         _ = scheduler.deliver(timeline([0, 30, 60], policy: .after(at(40))), to: id, generation: request.generation, now: testEpoch)
         scheduler.setAutomaticReloadsPaused(true)
         let changes = scheduler.advance(to: at(60))
@@ -337,7 +337,7 @@ struct SchedulerRequestTests {
 
     @Test("resuming starts the reloads that fell due while paused")
     func resume() {
-        var (scheduler, id, request) = started()
+        let (scheduler, id, request) = started()
         _ = scheduler.deliver(timeline([0], policy: .after(at(40))), to: id, generation: request.generation, now: testEpoch)
         scheduler.setAutomaticReloadsPaused(true)
         #expect(scheduler.advance(to: at(100)).reloads.isEmpty)
@@ -348,7 +348,7 @@ struct SchedulerRequestTests {
 
     @Test("reloads by kind reach only that kind's instances")
     func byKind() {
-        var scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 1))
+        let scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 1))
         let clock = scheduler.add(kind: "clock", now: testEpoch)
         let board = scheduler.add(kind: "leaderboard", now: testEpoch)
         for request in scheduler.advance(to: testEpoch).reloads {
@@ -362,7 +362,7 @@ struct SchedulerRequestTests {
 
     @Test("a removed instance drops its answers and its deadlines")
     func remove() {
-        var (scheduler, id, request) = started()
+        let (scheduler, id, request) = started()
         scheduler.remove(id)
         #expect(scheduler.deliver(timeline([0], policy: .never), to: id, generation: request.generation, now: testEpoch) == .stale)
         #expect(scheduler.nextWakeDate == nil)
@@ -373,7 +373,7 @@ struct SchedulerRequestTests {
 struct SchedulerScaleTests {
     @Test("10,000 instances with 100 entries each go through a simulated day, every entry on time")
     func tenThousandInstances() {
-        var scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 60))
+        let scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 60))
         let count = 10_000
         let ids = (0..<count).map { _ in scheduler.add(kind: "k", now: testEpoch) }
         let requests = scheduler.advance(to: testEpoch).reloads
