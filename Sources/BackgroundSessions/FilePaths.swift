@@ -20,7 +20,7 @@ public enum FilePaths {
     }
 
     /// Names in `directory` (not `.`/`..`), sorted; empty when it does not exist.
-    static func list(_ directory: String) -> [String] {
+    public static func list(_ directory: String) -> [String] {
         guard let dir = opendir(directory) else { return [] }
         defer { closedir(dir) }
         var names: [String] = []

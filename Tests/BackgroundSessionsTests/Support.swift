@@ -13,18 +13,7 @@ struct ScratchDirectory: ~Copyable {
     }
 
     /// Names of the files in the directory, hidden temp files included, sorted.
-    var fileNames: [String] {
-        guard let dir = opendir(path) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names.sorted()
-    }
+    var fileNames: [String] { FilePaths.list(path) }
 
     func contents(of name: String) -> [UInt8]? {
         try? FileContents.bytes(at: path + "/" + name)

@@ -196,18 +196,14 @@ struct LeaderboardTimelineTests {
     @Test("while the server's Retry-After runs no fetch starts, not even a user reload; the footer says when")
     @MainActor
     func providerHonoursRetryAfter() async throws {
-        let dir = TemporaryStateDirectory()
-        let clock = ManualClock(now: at(0))
-        let transport = FakeTransport()
-        let manager = try BackgroundSessionManager.open(stateDirectory: dir.path, transport: transport, clock: clock)
-        defer { manager.close() }
-        let services = WidgetServices(sessions: manager, stateDirectory: dir.path, center: WidgetCenter(), now: { clock.now })
+        let rig = try ProviderRig()
+        defer { rig.close() }
+        let (clock, transport, services) = (rig.clock, rig.transport, rig.services)
         var state = fetchedState(at: at(-60))
         state.failed("HTTP 429", at: at(-5))
         state.retryAfterUntil = at(25)
         LeaderboardStore(services: services).save(state, session: "leaderboard")
-        let provider = LeaderboardProvider(url: URL(string: "http://127.0.0.1:9/leaderboard")!, refreshSeconds: 10,
-                                           session: "leaderboard", maxRows: 10, services: services, now: { clock.now })
+        let provider = rig.provider()
         let user = TimelineProviderContext(family: .large, size: CellSize(columns: 52, rows: 21), isUserInitiated: true)
 
         let waiting = try await provider.timeline(in: user)
@@ -228,15 +224,11 @@ struct LeaderboardTimelineTests {
     @Test("a user reload cuts a running download's backoff short; a server's Retry-After is kept and the footer says when")
     @MainActor
     func userReloadCutsBackoffShort() async throws {
-        let dir = TemporaryStateDirectory()
-        let clock = ManualClock(now: at(0))
-        let transport = FakeTransport()
-        let manager = try BackgroundSessionManager.open(stateDirectory: dir.path, transport: transport, clock: clock)
-        defer { manager.close() }
-        let services = WidgetServices(sessions: manager, stateDirectory: dir.path, center: WidgetCenter(), now: { clock.now })
+        let rig = try ProviderRig()
+        defer { rig.close() }
+        let (transport, services) = (rig.transport, rig.services)
         LeaderboardStore(services: services).save(fetchedState(at: at(-60)), session: "leaderboard")
-        let provider = LeaderboardProvider(url: URL(string: "http://127.0.0.1:9/leaderboard")!, refreshSeconds: 10,
-                                           session: "leaderboard", maxRows: 10, services: services, now: { clock.now })
+        let provider = rig.provider()
         let user = TimelineProviderContext(family: .large, size: CellSize(columns: 52, rows: 21), isUserInitiated: true)
 
         _ = try await provider.timeline(in: largeContext)
@@ -263,15 +255,11 @@ struct LeaderboardTimelineTests {
     @Test("a fresh board is not fetched again before refresh unless the user asks")
     @MainActor
     func providerFetchesWhenDue() async throws {
-        let dir = TemporaryStateDirectory()
-        let clock = ManualClock(now: at(0))
-        let transport = FakeTransport()
-        let manager = try BackgroundSessionManager.open(stateDirectory: dir.path, transport: transport, clock: clock)
-        defer { manager.close() }
-        let services = WidgetServices(sessions: manager, stateDirectory: dir.path, center: WidgetCenter(), now: { clock.now })
+        let rig = try ProviderRig()
+        defer { rig.close() }
+        let (transport, services) = (rig.transport, rig.services)
         LeaderboardStore(services: services).save(fetchedState(at: at(-2)), session: "leaderboard")
-        let provider = LeaderboardProvider(url: URL(string: "http://127.0.0.1:9/leaderboard")!, refreshSeconds: 10,
-                                           session: "leaderboard", maxRows: 10, services: services, now: { clock.now })
+        let provider = rig.provider()
         let fresh = try await provider.timeline(in: largeContext)
         #expect(transport.startedRequests.isEmpty)
         #expect(fresh.entries[0].isFetching == false)
@@ -288,4 +276,29 @@ final class Counter: Sendable {
     @discardableResult
     func next() -> Int { value.withLock { $0 += 1; return $0 } }
     var count: Int { value.withLock { $0 } }
+}
+
+/// A leaderboard provider on a fake transport, with its session manager on a temporary state
+/// directory and a manual clock at `at(0)`.
+private final class ProviderRig {
+    let directory = TemporaryStateDirectory()
+    let clock = ManualClock(now: at(0))
+    let transport = FakeTransport()
+    let manager: BackgroundSessionManager
+    let services: WidgetServices
+
+    init() throws {
+        manager = try BackgroundSessionManager.open(stateDirectory: directory.path, transport: transport, clock: clock)
+        let clock = self.clock
+        services = WidgetServices(sessions: manager, stateDirectory: directory.path, center: WidgetCenter(), now: { clock.now })
+    }
+
+    /// The provider for session "leaderboard", refreshing every 10 s.
+    func provider() -> LeaderboardProvider {
+        let clock = self.clock
+        return LeaderboardProvider(url: URL(string: "http://127.0.0.1:9/leaderboard")!, refreshSeconds: 10,
+                                   session: "leaderboard", maxRows: 10, services: services, now: { clock.now })
+    }
+
+    func close() { manager.close() }
 }
