@@ -51,9 +51,11 @@ public final class TimelineDriver {
 
     // MARK: Instances
 
-    /// Adds a panel's widget; its first timeline is requested at once.
-    public func add(kind: String, family: WidgetFamily, size: CellSize, provider: AnyTimelineProvider) -> WidgetInstanceID {
-        let id = scheduler.add(kind: kind, now: clock.now)
+    /// Adds a panel's widget; its first timeline is requested at once. `pausable: false` keeps
+    /// its reloads going while automatic reloads are paused (see `TimelineScheduler.add`).
+    public func add(kind: String, family: WidgetFamily, size: CellSize, provider: AnyTimelineProvider,
+                    pausable: Bool = true) -> WidgetInstanceID {
+        let id = scheduler.add(kind: kind, now: clock.now, pausable: pausable)
         slots[id] = Slot(kind: kind, provider: provider, family: family, size: size)
         publish()
         tick()
@@ -194,7 +196,8 @@ public final class TimelineDriver {
     }
 
     private func context(_ slot: Slot, userInitiated: Bool) -> TimelineProviderContext {
-        TimelineProviderContext(family: slot.family, size: slot.size, isPreview: false, isUserInitiated: userInitiated)
+        TimelineProviderContext(family: slot.family, size: slot.size, isPreview: false, isUserInitiated: userInitiated,
+                                minimumReloadInterval: scheduler.configuration.minimumReloadInterval)
     }
 
     private func publish() {

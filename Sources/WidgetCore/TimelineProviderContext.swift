@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// What a provider knows about the request, as WidgetKit's `TimelineProviderContext`.
 public struct TimelineProviderContext: Sendable, Equatable {
     /// The family of the panel that will show the entries.
@@ -9,12 +11,17 @@ public struct TimelineProviderContext: Sendable, Equatable {
     /// True when the user asked for this reload (the `r` key): exempt from reload budgets,
     /// and a provider may bypass caches.
     public var isUserInitiated: Bool
+    /// The least time (seconds) before the host asks again on its own: a timeline should reach
+    /// at least this far ahead, or its last entry stays on screen until the host may ask.
+    public var minimumReloadInterval: TimeInterval
 
-    public init(family: WidgetFamily, size: CellSize, isPreview: Bool = false, isUserInitiated: Bool = false) {
+    public init(family: WidgetFamily, size: CellSize, isPreview: Bool = false, isUserInitiated: Bool = false,
+                minimumReloadInterval: TimeInterval = 0) {
         self.family = family
         self.size = size
         self.isPreview = isPreview
         self.isUserInitiated = isUserInitiated
+        self.minimumReloadInterval = minimumReloadInterval
     }
 }
 

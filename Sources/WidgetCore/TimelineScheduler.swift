@@ -85,7 +85,14 @@ public final class TimelineScheduler {
         var version: UInt64 = 0
         var queuedDate: Date?
 
-        init(kind: String) { self.kind = kind }
+        /// False for widgets whose timelines are computed locally (a clock): pausing automatic
+        /// reloads, which is about network and budgets, must not stop them.
+        let pausable: Bool
+
+        init(kind: String, pausable: Bool) {
+            self.kind = kind
+            self.pausable = pausable
+        }
     }
 
     public private(set) var configuration: SchedulerConfiguration
@@ -109,10 +116,13 @@ public final class TimelineScheduler {
     // MARK: Instances
 
     /// Adds an instance; its first timeline is requested at the next `advance(to:)`.
-    public func add(kind: String, now: Date) -> WidgetInstanceID {
+    ///
+    /// - Parameter pausable: false for an instance whose reloads go on while automatic reloads
+    ///   are paused (a clock computes its timelines locally; pausing is about fetching).
+    public func add(kind: String, now: Date, pausable: Bool = true) -> WidgetInstanceID {
         nextID += 1
         let id = WidgetInstanceID(rawValue: nextID)
-        let instance = Instance(kind: kind)
+        let instance = Instance(kind: kind, pausable: pausable)
         instance.reloadDue = now
         instance.reloadReason = .initial
         slots.append(instance)
@@ -213,7 +223,7 @@ public final class TimelineScheduler {
     }
 
     private func mayStart(_ i: Instance) -> Bool {
-        !automaticReloadsPaused || i.reloadReason == .user || i.reloadReason == .initial
+        !automaticReloadsPaused || !i.pausable || i.reloadReason == .user || i.reloadReason == .initial
     }
 
     private func start(_ i: Instance, id: WidgetInstanceID, now: Date) -> ReloadRequest {

@@ -18,6 +18,9 @@ public struct WidgetConfiguration<View: Sendable>: Sendable {
     public var view: @Sendable (any TimelineEntry, WidgetViewContext) -> View
     /// Handlers for background-session events, tried in order (see `onBackgroundSessionEvents`).
     public var backgroundSessionHandlers: [BackgroundSessionEventsHandler] = []
+    /// False for a widget whose timelines are computed locally (a clock): its reloads go on
+    /// while the user pauses automatic reloads.
+    public var pausesWithAutomaticReloads = true
 
     public init(
         kind: String,

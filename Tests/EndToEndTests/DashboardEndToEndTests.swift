@@ -217,18 +217,25 @@ struct DashboardEndToEndTests {
         #expect(log.contains("the terminal is gone") && log.contains("exiting with status 0"), "log:\n\(log)")
     }
 
-    @Test("SIGHUP reloads the config")
+    @Test("a symlinked config is watched where it really lives; pointing the link elsewhere needs SIGHUP")
     func sighupReloads() throws {
-        // The config path is a symlink into another directory: rewriting the target is invisible
-        // to the watch on the link's directory, so only SIGHUP can bring the change in.
+        // The config path is a symlink into another directory. Editing the file it points to is
+        // seen (the watch is on the real file's directory); pointing the link at another file
+        // changes nothing the watch can see, so only SIGHUP brings that in.
         let session = try DashboardSession(config: clocks(["Alpha", "Beta"]), size: (80, 24), linked: true)
         session.waitForDashboard(focused: "Alpha", boxes: 2)
         try session.home.write("config.json", clocks(["Epsilon", "Beta", "Zeta"]))
-        #expect(try anyRow(session.tmux.capture(), containsAll: "┌ Alpha"))
+        let edited = session.waitForDashboard(focused: "Epsilon", boxes: 3)
+        #expect(anyRow(edited, containsAll: "┌ Zeta"), "\(text(edited))")
 
+        let other = try session.home.write("other.json", clocks(["Omega", "Psi"]))
+        guard unlink(session.configPath) == 0, symlink(other, session.configPath) == 0 else {
+            throw HarnessError("cannot re-point \(session.configPath): \(String(cString: strerror(errno)))")
+        }
+        #expect(try anyRow(session.tmux.capture(), containsAll: "┌ Epsilon"))
         try session.tmux.kill(signal: SIGHUP)
-        let reloaded = session.waitForDashboard(focused: "Epsilon", boxes: 3)
-        #expect(anyRow(reloaded, containsAll: "┌ Zeta"), "\(text(reloaded))")
+        let reloaded = session.waitForDashboard(focused: "Omega", boxes: 2)
+        #expect(anyRow(reloaded, containsAll: "┌ Psi"), "\(text(reloaded))")
         try session.quit()
     }
 }

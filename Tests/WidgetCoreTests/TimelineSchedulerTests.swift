@@ -335,6 +335,19 @@ struct SchedulerRequestTests {
         #expect(scheduler.advance(to: at(61)).reloads.map(\.reason) == [.user], "the user can still reload")
     }
 
+    @Test("an instance that is not pausable (a clock) keeps reloading while paused")
+    func notPausable() {
+        let scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 1))
+        let clock = scheduler.add(kind: "clock", now: testEpoch, pausable: false)
+        let board = scheduler.add(kind: "leaderboard", now: testEpoch)
+        for request in scheduler.advance(to: testEpoch).reloads {
+            _ = scheduler.deliver(timeline([0, 30], policy: .atEnd), to: request.instance, generation: request.generation, now: testEpoch)
+        }
+        scheduler.setAutomaticReloadsPaused(true)
+        #expect(scheduler.advance(to: at(30)).reloads.map(\.instance) == [clock])
+        #expect(shownLabel(scheduler.status(of: board)) == "t30", "entries still advance for both")
+    }
+
     @Test("resuming starts the reloads that fell due while paused")
     func resume() {
         let (scheduler, id, request) = started()

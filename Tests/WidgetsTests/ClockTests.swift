@@ -86,6 +86,19 @@ struct ClockTests {
         #expect(timeline.entries[1].dateLine == "Tue 1 Dec 2026")
     }
 
+    @Test("a timeline reaches past the host's minimum reload interval, so the clock never stands still")
+    func coversMinimumInterval() async throws {
+        let now = utc(2026, 11, 30, 5, 0, 0)
+        let seconds = ClockProvider(zone: .utc, style: ClockStyle(seconds: true), now: { now })
+        let context = TimelineProviderContext(family: .small, size: CellSize(columns: 20, rows: 5), minimumReloadInterval: 120)
+        let timeline = try await seconds.timeline(in: context)
+        #expect(timeline.entries.count == 121)
+        #expect(timeline.entries.last?.date == now + 120)
+        let minutes = ClockProvider(zone: .utc, style: ClockStyle(), now: { now })
+        let long = TimelineProviderContext(family: .small, size: CellSize(columns: 20, rows: 5), minimumReloadInterval: 7200)
+        #expect(try await minutes.timeline(in: long).entries.count == 121)
+    }
+
     @Test("12-hour style shows noon and midnight as 12")
     func twelveHour() {
         let style = ClockStyle(hour24: false)

@@ -37,13 +37,15 @@ struct HeroTests {
         #expect(timeline.entries.allSatisfy { $0.rank == 1 && $0.name == "Cake" })
     }
 
-    @Test("a hero already at full health gets one entry; one that never recovers stops after a day")
+    @Test("a hero at full health (or missing) gets one entry and .never, so it does not poll; one that never recovers stops after a day")
     func fullAndStuck() async throws {
         let dir = TemporaryStateDirectory()
         let board = LeaderboardBoard(updated: at(0), heroes: [hero("Full", exp: 2, health: 1, rate: 0.2),
                                                               hero("Stuck", exp: 1, health: 0.3, rate: 0)])
         let full = try await provider("Full", directory: dir.path, board: board, fetchedAt: at(0), now: at(0)).timeline(in: smallContext)
-        #expect(full.entries.count == 1 && full.policy == .atEnd)
+        #expect(full.entries.count == 1 && full.policy == .never, "nothing changes until a new board reloads it")
+        let missing = try await provider("Nobody", directory: dir.path, board: board, fetchedAt: at(0), now: at(0)).timeline(in: smallContext)
+        #expect(missing.entries.count == 1 && missing.policy == .never)
         let stuck = try await provider("Stuck", directory: dir.path, board: nil, fetchedAt: at(0), now: at(0)).timeline(in: smallContext)
         #expect(stuck.entries.count == HeroProvider.maximumEntries)
         #expect(stuck.entries.last?.date == at(Double(HeroProvider.maximumEntries - 1) * 60))

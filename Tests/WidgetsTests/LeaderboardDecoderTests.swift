@@ -32,6 +32,19 @@ struct LeaderboardDecoderTests {
                                                          exp: 20000, health: 0.99, healthRecoveryRatePerHour: 0.59)])
     }
 
+    @Test("a board longer than the limit keeps its leaders: ranked first, then cut")
+    func longBoardKeepsLeaders() throws {
+        let count = LeaderboardDecoder.maximumHeroes + 50
+        // The best heroes come last on the wire.
+        let heroes = (0..<count).map { i in
+            #"{"name":"h\#(i)","avatar":"x","heroType":"t","level":1,"exp":\#(i),"health":0.5,"healthRecoveryRatePerHour":0.1}"#
+        }
+        let result = try decode(#"{"updated":"2026-11-30T05:00:00Z","heroes":[\#(heroes.joined(separator: ","))]}"#)
+        #expect(result.board.heroes.count == LeaderboardDecoder.maximumHeroes)
+        #expect(result.board.heroes.first?.name == "h\(count - 1)")
+        #expect(result.skipped == 0, "heroes cut for length are not unreadable")
+    }
+
     @Test("unknown fields are ignored at the top level and in heroes")
     func unknownFieldsIgnored() throws {
         let json = """

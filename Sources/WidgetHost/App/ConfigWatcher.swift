@@ -11,7 +11,13 @@ final class ConfigWatcher {
     private let name: String
 
     /// - Returns: nil when inotify is unavailable (SIGHUP still reloads).
-    init?(path: String) {
+    init?(path given: String) {
+        // A symlinked config (dotfiles) changes where the link points: watch the real file's
+        // directory.
+        let path = realpath(given, nil).map { resolved in
+            defer { free(resolved) }
+            return String(cString: resolved)
+        } ?? given
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         name = slash.map { String(path[path.index(after: $0)...]) } ?? path

@@ -34,6 +34,8 @@ final class DashboardRunner {
     private var configWatch: ConfigWatcher?
     private var sessions: BackgroundSessionManager?
     private let registry = LeaderboardSessionRegistry()
+    /// Why background sessions are off, kept in the status bar for the whole run.
+    private var sessionsNotice: String?
     private var bundledServer: LeaderboardService?
 
     init(options: DashboardOptions, environment: HostEnvironment) {
@@ -111,6 +113,7 @@ final class DashboardRunner {
             notice = "background sessions are off: \(error)"
         }
         if let notice { log?.error(notice) }
+        sessionsNotice = notice
         catalog = WidgetCatalog.builtin(
             services: WidgetServices(sessions: sessions, stateDirectory: stateDirectory, center: driver.center, now: { clock.now }),
             registry: registry)
@@ -239,7 +242,7 @@ final class DashboardRunner {
 
     private func reloadConfig() {
         guard let configPath else {
-            dashboard.notice = nil
+            dashboard.notice = sessionsNotice
             return
         }
         do throws(ConfigLoadError) {
@@ -251,15 +254,26 @@ final class DashboardRunner {
                 for error in report.errors { log?.error("\(configPath): \(error)") }
                 return
             }
+            // A theme that does not load refuses the whole config, as at start-up.
+            let theme: Theme
+            do {
+                theme = try ThemeLoader(environment: environment.variables).load(options.theme ?? config.theme ?? "default")
+            } catch {
+                dashboard.notice = "config not reloaded: \(error)"
+                log?.error("\(configPath): \(error)")
+                return
+            }
             let driver = dashboard.driver
             driver.updateConfiguration(Self.schedulerConfiguration(config))
-            if let name = options.theme ?? config.theme, let theme = try? ThemeLoader(environment: environment.variables).load(name) {
-                terminal.setTheme(theme)
-            }
+            let themes = Self.themeCycle(current: theme)
+            dashboard.setThemes(themes.list, selected: themes.index)
+            terminal.setTheme(theme)
+            // Sessions no panel uses any more must not be resumed or routed: start afresh.
+            registry.removeAll()
             dashboard.setPanels(DashboardBuilder.panels(for: config, catalog: catalog, driver: driver,
                                                         environment: widgetEnvironment(driver)))
             resumeTasks()
-            dashboard.notice = nil
+            dashboard.notice = sessionsNotice
             log?.info("config reloaded: \(config.panels.count) panels")
         } catch {
             dashboard.notice = "config not reloaded: \(error)"

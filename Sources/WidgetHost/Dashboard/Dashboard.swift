@@ -46,7 +46,8 @@ final class Dashboard {
         // with the panels' minute boundaries and cost nothing in between.
         let zone = ZoneInfo.local(environment: environment)
         let provider = ClockProvider(zone: zone, style: ClockStyle(), now: { [clock = driver.clock] in clock.now })
-        statusClock = driver.add(kind: "widgethost.status-clock", family: .small, size: .zero, provider: AnyTimelineProvider(provider))
+        statusClock = driver.add(kind: "widgethost.status-clock", family: .small, size: .zero,
+                                 provider: AnyTimelineProvider(provider), pausable: false)
         driver.onChange = { [weak self] _ in self?.onFrameNeeded() }
     }
 
@@ -139,6 +140,12 @@ final class Dashboard {
         themeIndex = themes.indices.contains(index) ? index : 0
     }
 
+    /// Replaces the themes `t` cycles through (a reloaded config may name another theme).
+    func setThemes(_ newThemes: [Theme], selected index: Int) {
+        themes = newThemes.isEmpty ? [Theme.default] : newThemes
+        selectTheme(at: index)
+    }
+
     private func moveFocus(by step: Int) {
         guard !panels.isEmpty else { return }
         focus = (focus + step + panels.count) % panels.count
@@ -170,7 +177,18 @@ final class Dashboard {
     }
 
     private func scroll(by lines: Int) {
-        scrollOffset = max(0, scrollOffset + lines)
+        scrollOffset = min(max(0, scrollOffset + lines), maximumScroll)
+    }
+
+    /// How far the zoomed panel can scroll: its tallest member's content below the view.
+    private var maximumScroll: Int {
+        guard isZoomed, let panel = focusedPanel else { return 0 }
+        let rects = contentRects(for: panel, in: panelArea)
+        return zip(panel.members, rects).map { member, rect -> Int in
+            guard let entry = driver.status(of: member.id)?.entry else { return 0 }
+            let view = member.widget.view(entry, WidgetViewContext(family: panel.family, size: CellSize(columns: rect.width, rows: rect.height)))
+            return max(0, (view.contentHeight ?? rect.height) - rect.height)
+        }.max() ?? 0
     }
 
     private func relayout() {

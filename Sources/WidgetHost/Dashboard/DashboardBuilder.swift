@@ -23,7 +23,8 @@ enum DashboardBuilder {
                 }
                 do {
                     let provider = try entry.widget.makeProvider(WidgetCatalog.widgetOptions(memberConfig.options), environment)
-                    let id = driver.add(kind: entry.widget.kind, family: panelConfig.family, size: .zero, provider: provider)
+                    let id = driver.add(kind: entry.widget.kind, family: panelConfig.family, size: .zero, provider: provider,
+                                        pausable: entry.widget.pausesWithAutomaticReloads)
                     panel.members.append(.init(id: id, widget: entry.widget, title: title(of: memberConfig, catalog: catalog)))
                 } catch {
                     panel.setupError = "\(entry.widget.kind): \(error)"

@@ -28,13 +28,15 @@ public struct ClockProvider: TimelineProvider {
     }
 
     public func timeline(in context: Context) async throws -> Timeline<ClockEntry> {
-        Timeline(entries: entries(from: now()), policy: .atEnd)
+        Timeline(entries: entries(from: now(), covering: context.minimumReloadInterval), policy: .atEnd)
     }
 
-    /// The entries of one timeline starting at the step that contains `start`.
-    public func entries(from start: Date) -> [ClockEntry] {
+    /// The entries of one timeline starting at the step that contains `start`: 60 steps, or
+    /// enough to reach `interval` seconds ahead when the host may not ask again sooner.
+    public func entries(from start: Date, covering interval: TimeInterval = 0) -> [ClockEntry] {
         let step: Int64 = style.seconds ? 1 : 60
-        let count: Int64 = 60
+        let needed = Int64((max(0, interval) / Double(step)).rounded(.up)) + 1
+        let count = min(max(60, needed), 100_000)
         let first = Int64(start.timeIntervalSince1970.rounded(.down)).floorDiv(step) * step
         return (0..<count).map { i in
             ClockEntry(date: Date(timeIntervalSince1970: TimeInterval(first + i * step)), zone: zone, style: style)

@@ -9,7 +9,8 @@ import WidgetCore
 public enum ClockWidget {
     public static let kind = "clock"
 
-    public static let configuration = TerminalWidget(
+    public static let configuration: TerminalWidget = {
+        var widget = TerminalWidget(
         kind: kind,
         displayName: "Clock",
         description: "The time in a time zone; wakes only when the shown time changes.",
@@ -32,7 +33,12 @@ public enum ClockWidget {
             guard let entry = entry as? ClockEntry else { return PanelView { _, _, _ in } }
             return view(entry, context: context)
         }
-    )
+        )
+        // Its timelines are computed here, not fetched: pausing automatic reloads must not
+        // stop the time.
+        widget.pausesWithAutomaticReloads = false
+        return widget
+    }()
 
     static func view(_ entry: ClockEntry, context: WidgetViewContext) -> PanelView {
         let timeStyle = context.isPlaceholder ? CellStyle(.placeholder) : CellStyle(.accent, .bold)

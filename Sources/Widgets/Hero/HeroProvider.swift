@@ -2,8 +2,9 @@ import FoundationEssentials
 import WidgetCore
 
 /// The hero widget's provider: reads the leaderboard's boards from its container and gives
-/// one entry per minute until the hero is at full health, then `.atEnd` — the leaderboard's
-/// `didFinishEvents` reloads it through `WidgetCenter` when a new board arrives.
+/// one entry per minute until the hero is at full health, then `.atEnd` (`.never` when nothing
+/// is ahead) — the leaderboard's `didFinishEvents` reloads it through `WidgetCenter` when a
+/// new board arrives.
 public struct HeroProvider: TimelineProvider {
     public var name: String
     public var session: String
@@ -22,7 +23,10 @@ public struct HeroProvider: TimelineProvider {
     }
 
     public func timeline(in context: Context) async throws -> Timeline<HeroEntry> {
-        Timeline(entries: entries(from: now()), policy: .atEnd)
+        let entries = entries(from: now())
+        // Nothing will change on its own once the hero is at full health (or not on the board):
+        // `.never`, and the leaderboard's session events reload this kind when a board arrives.
+        return Timeline(entries: entries, policy: entries.count > 1 ? .atEnd : .never)
     }
 
     /// Entries from `start`: one now, then one per minute boundary while health recovers.

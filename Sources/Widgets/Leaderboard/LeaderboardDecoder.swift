@@ -56,8 +56,11 @@ public enum LeaderboardDecoder {
         }
         guard let updated = try? Date(top.updated, strategy: .iso8601) else { throw .badUpdated(top.updated) }
         let heroes = top.heroes.compactMap(\.hero).filter(isValid)
-        let kept = Array(heroes.prefix(maximumHeroes))
-        return Result(board: LeaderboardBoard(updated: updated, heroes: kept), skipped: top.heroes.count - kept.count)
+        // Rank first, then keep the top `maximumHeroes`: a long board loses its tail, not its
+        // leaders. Only heroes that could not be read count as skipped.
+        var board = LeaderboardBoard(updated: updated, heroes: heroes)
+        board.heroes = Array(board.heroes.prefix(maximumHeroes))
+        return Result(board: board, skipped: top.heroes.count - heroes.count)
     }
 
     static func isValid(_ hero: LeaderboardHero) -> Bool {

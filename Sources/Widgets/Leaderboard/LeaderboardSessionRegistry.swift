@@ -18,6 +18,11 @@ public final class LeaderboardSessionRegistry: Sendable {
         urls.withLock { $0[session] != nil }
     }
 
+    /// Forgets every session (before a config reload registers the ones it uses).
+    public func removeAll() {
+        urls.withLock { $0.removeAll() }
+    }
+
     /// The URL configured now for `session`.
     public func url(for session: String) -> URL? {
         urls.withLock { $0[session] }
