@@ -1,4 +1,5 @@
 import FoundationEssentials
+import JSONTree
 import Synchronization
 import TerminalUI
 import Testing
@@ -181,5 +182,33 @@ struct DashboardTests {
         dashboard.handle(.ctrlC)
         #expect(quits == 2)
         #expect(themes == [Theme.mono.name])
+    }
+}
+
+@Suite("Dashboard config reload", .serialized)
+@MainActor
+struct DashboardReloadTests {
+    @Test("a reloaded config keeps the instances of unchanged panels and replaces the others")
+    func reusesUnchangedPanels() async {
+        let clock = ManualClock(now: at(0))
+        let driver = TimelineDriver(clock: clock)
+        let environment = WidgetEnvironment(now: { clock.now }, variables: ["TZ": "UTC"], center: driver.center)
+        func clockPanel(_ zone: String) -> PanelConfig {
+            PanelConfig(kind: "clock", family: .small, title: zone,
+                        options: ["timeZone": .string(zone), "seconds": .bool(false), "hour24": .bool(true), "showDate": .bool(true)])
+        }
+        let first = DashboardBuilder.panels(for: DashboardConfig(panels: [clockPanel("UTC"), clockPanel("Asia/Tokyo")]),
+                                            catalog: .builtin, driver: driver, environment: environment)
+        let dashboard = Dashboard(driver: driver, size: TerminalSize(columns: 80, rows: 24), glyphs: .unicode,
+                                  themes: [Theme.default], environment: ["TZ": "UTC"])
+        dashboard.setPanels(first)
+        await driver.settle()
+        let second = DashboardBuilder.panels(for: DashboardConfig(panels: [clockPanel("UTC"), clockPanel("Europe/Berlin")]),
+                                             catalog: .builtin, driver: driver, environment: environment, reusing: dashboard.panels)
+        #expect(second[0].members.map(\.id) == first[0].members.map(\.id), "unchanged: the same instance")
+        #expect(second[1].members.map(\.id) != first[1].members.map(\.id), "changed: a new instance")
+        dashboard.setPanels(second)
+        #expect(driver.status(of: first[0].members[0].id)?.entry != nil, "the kept panel still shows its entry")
+        #expect(driver.status(of: first[1].members[0].id) == nil, "the replaced instance is gone")
     }
 }

@@ -5,6 +5,7 @@ import BackgroundSessions
 import CLinux
 import Dispatch
 import FoundationEssentials
+import JSONTree
 import LeaderboardServer
 import TerminalUI
 import WidgetCore
@@ -129,6 +130,12 @@ final class DashboardRunner {
         }
         dashboard.selectTheme(at: themes.index)
         dashboard.notice = notice
+        clock.onClockChange = { [weak self] in
+            // The scheduler never moves an entry backwards on its own: after the clock was set
+            // back, ask every widget for a timeline from the new now.
+            self?.log?.info("the system clock was set: reloading every widget")
+            self?.dashboard.driver.reloadAll(userInitiated: true)
+        }
         dashboard.setPanels(DashboardBuilder.panels(for: setup.config, catalog: catalog, driver: driver,
                                                     environment: widgetEnvironment(driver)))
         if let manager = sessions, manager.availability == .available {
@@ -268,10 +275,10 @@ final class DashboardRunner {
             let themes = Self.themeCycle(current: theme)
             dashboard.setThemes(themes.list, selected: themes.index)
             terminal.setTheme(theme)
-            // Sessions no panel uses any more must not be resumed or routed: start afresh.
-            registry.removeAll()
             dashboard.setPanels(DashboardBuilder.panels(for: config, catalog: catalog, driver: driver,
-                                                        environment: widgetEnvironment(driver)))
+                                                        environment: widgetEnvironment(driver), reusing: dashboard.panels))
+            // Sessions no panel uses any more must not be resumed or routed.
+            registry.retain(Self.leaderboardSessions(in: config))
             resumeTasks()
             dashboard.notice = sessionsNotice
             log?.info("config reloaded: \(config.panels.count) panels")
@@ -279,6 +286,15 @@ final class DashboardRunner {
             dashboard.notice = "config not reloaded: \(error)"
             log?.error("\(error)")
         }
+    }
+
+    /// The background sessions the config's leaderboard panels use.
+    static func leaderboardSessions(in config: DashboardConfig) -> Set<String> {
+        let members = config.panels.flatMap { $0.isStack ? $0.children : [$0] }
+        return Set(members.filter { $0.kind == LeaderboardWidget.kind }.compactMap { member in
+            if case .string(let session)? = member.options["session"] { return session }
+            return LeaderboardWidget.defaultSession
+        })
     }
 
     /// Starts again the downloads a crashed host left, for the sessions configured now, with the

@@ -100,6 +100,9 @@ final class LoopClock: WidgetClock {
 
     private let fd: Int32
     private let pending = Mutex<(items: [Pending], next: UInt64)>(([], 0))
+    /// Called on the loop when the system's wall clock was set (not when it merely ran on):
+    /// entries chosen for the old time may be wrong now.
+    var onClockChange: () -> Void = {}
 
     init(loop: MainLoop) throws(MainLoop.LoopError) {
         fd = wh_timerfd_create_realtime()
@@ -128,7 +131,11 @@ final class LoopClock: WidgetClock {
 
     private func fire() {
         var expirations: UInt64 = 0
-        _ = read(fd, &expirations, 8)  // ECANCELED after a clock change: re-evaluate anyway
+        if read(fd, &expirations, 8) < 0 && errno == ECANCELED {
+            // The wall clock was set (an NTP step, a user, a resumed VM): re-arm against it.
+            rearm()
+            onClockChange()
+        }
         let current = now
         let due = pending.withLock { state -> [Pending] in
             let due = state.items.filter { $0.date <= current }.sorted { ($0.date, $0.sequence) < ($1.date, $1.sequence) }

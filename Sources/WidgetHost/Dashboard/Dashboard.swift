@@ -53,10 +53,11 @@ final class Dashboard {
 
     // MARK: Panels
 
-    /// Replaces every panel (start-up and config reloads); focus stays on the same index when
-    /// it still exists.
+    /// Replaces the panels (start-up and config reloads); instances of panels that are not in
+    /// `newPanels` any more are removed. Focus stays on the same index when it still exists.
     func setPanels(_ newPanels: [DashboardPanel]) {
-        for old in panels { for member in old.members { driver.remove(member.id) } }
+        let kept = Set(newPanels.flatMap { $0.members.map(\.id) })
+        for old in panels { for member in old.members where !kept.contains(member.id) { driver.remove(member.id) } }
         panels = newPanels
         focus = min(focus, max(0, panels.count - 1))
         scrollOffset = 0

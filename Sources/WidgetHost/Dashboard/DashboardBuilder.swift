@@ -11,11 +11,20 @@ enum DashboardBuilder {
     /// A widget whose provider cannot be made (an option the system refuses, such as an
     /// unknown time zone file) becomes a panel that shows the reason instead of failing the
     /// whole dashboard.
+    ///
+    /// Panels in `reusing` whose config is unchanged are kept as they are — their instances,
+    /// entries and schedules — so saving the config file does not flash every panel back to
+    /// its placeholder or restart its reloads.
     static func panels(for config: DashboardConfig, catalog: WidgetCatalog, driver: TimelineDriver,
-                       environment: WidgetEnvironment) -> [DashboardPanel] {
-        config.panels.map { panelConfig in
+                       environment: WidgetEnvironment, reusing previous: [DashboardPanel] = []) -> [DashboardPanel] {
+        var reusable = previous.filter { $0.config != nil && $0.setupError == nil }
+        return config.panels.map { panelConfig in
+            if let index = reusable.firstIndex(where: { $0.config == panelConfig }) {
+                return reusable.remove(at: index)
+            }
             let memberConfigs = panelConfig.isStack ? panelConfig.children : [panelConfig]
-            var panel = DashboardPanel(title: title(of: panelConfig, catalog: catalog), family: panelConfig.family, members: [])
+            var panel = DashboardPanel(title: title(of: panelConfig, catalog: catalog), family: panelConfig.family, members: [],
+                                       config: panelConfig)
             for memberConfig in memberConfigs {
                 guard let entry = catalog.entry(kind: memberConfig.kind) else {
                     panel.setupError = "unknown widget kind '\(memberConfig.kind)'"

@@ -16,4 +16,6 @@ struct DashboardPanel {
     var members: [Member]
     /// A member whose provider could not be made (bad option combination): shown as an error.
     var setupError: String?
+    /// The config it was built from: a reloaded config reuses panels whose config is unchanged.
+    var config: PanelConfig?
 }

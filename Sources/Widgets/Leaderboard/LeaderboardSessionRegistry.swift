@@ -18,9 +18,9 @@ public final class LeaderboardSessionRegistry: Sendable {
         urls.withLock { $0[session] != nil }
     }
 
-    /// Forgets every session (before a config reload registers the ones it uses).
-    public func removeAll() {
-        urls.withLock { $0.removeAll() }
+    /// Forgets every session not in `sessions` (after a config reload: the ones it still uses).
+    public func retain(_ sessions: Set<String>) {
+        urls.withLock { urls in urls = urls.filter { sessions.contains($0.key) } }
     }
 
     /// The URL configured now for `session`.
