@@ -27,6 +27,7 @@ public final class TimelineDriver {
     private var tasks: [UInt64: Task<Void, Never>] = [:]
     private var nextTaskKey: UInt64 = 0
     private let providerExecutor: (any TaskExecutor)?
+    private var batchDepth = 0
 
     /// - Parameters:
     ///   - hop: how a wake-up from another thread reaches the main actor; the host passes a
@@ -135,8 +136,18 @@ public final class TimelineDriver {
 
     // MARK: Loop
 
+    /// Runs `body` (adding instances, resizing them) and only then advances: the first
+    /// requests of instances added inside go out with the sizes set inside, not 0×0.
+    public func batch(_ body: () -> Void) {
+        batchDepth += 1
+        body()
+        batchDepth -= 1
+        if batchDepth == 0 { tick() }
+    }
+
     /// Advances to the clock's now, starts due requests, reports changes, re-arms the wake-up.
     public func tick() {
+        guard batchDepth == 0 else { return }
         let changes = scheduler.advance(to: clock.now)
         for request in changes.reloads { start(request) }
         var changed = changes.entryChanged + changes.timedOut + changes.reloads.map(\.instance)

@@ -113,3 +113,20 @@ struct TimelineDriverTests {
         expectNoPendingWork(clock)
     }
 }
+
+@Suite("TimelineDriver batches", .serialized)
+@MainActor
+struct TimelineDriverBatchTests {
+    @Test("instances added and sized in a batch send their first request with that size")
+    func batchSizesFirstRequest() async {
+        let clock = ManualClock(now: testEpoch)
+        let driver = TimelineDriver(clock: clock)
+        let provider = ScriptedProvider([entries([0], policy: .never)])
+        driver.batch {
+            let id = driver.add(kind: "k", family: .large, size: .zero, provider: AnyTimelineProvider(provider))
+            driver.resize(id, to: CellSize(columns: 52, rows: 21))
+        }
+        await driver.settle()
+        #expect(provider.contexts.withLock { $0.map(\.size) } == [CellSize(columns: 52, rows: 21)])
+    }
+}

@@ -136,8 +136,10 @@ final class DashboardRunner {
             self?.log?.info("the system clock was set: reloading every widget")
             self?.dashboard.driver.reloadAll(userInitiated: true)
         }
-        dashboard.setPanels(DashboardBuilder.panels(for: setup.config, catalog: catalog, driver: driver,
-                                                    environment: widgetEnvironment(driver)))
+        driver.batch {
+            dashboard.setPanels(DashboardBuilder.panels(for: setup.config, catalog: catalog, driver: driver,
+                                                        environment: widgetEnvironment(driver)))
+        }
         if let manager = sessions, manager.availability == .available {
             // Events of transfers that finished while no host ran are delivered now, and
             // transfers cut short by a crash start again with the URL configured now.
@@ -275,8 +277,10 @@ final class DashboardRunner {
             let themes = Self.themeCycle(current: theme)
             dashboard.setThemes(themes.list, selected: themes.index)
             terminal.setTheme(theme)
-            dashboard.setPanels(DashboardBuilder.panels(for: config, catalog: catalog, driver: driver,
-                                                        environment: widgetEnvironment(driver), reusing: dashboard.panels))
+            driver.batch {
+                dashboard.setPanels(DashboardBuilder.panels(for: config, catalog: catalog, driver: driver,
+                                                            environment: widgetEnvironment(driver), reusing: dashboard.panels))
+            }
             // Sessions no panel uses any more must not be resumed or routed.
             registry.retain(Self.leaderboardSessions(in: config))
             resumeTasks()

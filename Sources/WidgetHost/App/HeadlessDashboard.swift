@@ -56,9 +56,11 @@ package final class HeadlessDashboard {
         sessions.route(to: catalog)
         let dashboard = Dashboard(driver: driver, size: size, glyphs: GlyphSet.forLocale(environment: environment.variables),
                                   themes: [setup.theme], environment: environment.variables)
-        dashboard.setPanels(DashboardBuilder.panels(for: setup.config, catalog: catalog, driver: driver,
-                                                    environment: WidgetEnvironment(now: { clock.now }, variables: environment.variables,
-                                                                                   center: driver.center)))
+        driver.batch {
+            dashboard.setPanels(DashboardBuilder.panels(for: setup.config, catalog: catalog, driver: driver,
+                                                        environment: WidgetEnvironment(now: { clock.now }, variables: environment.variables,
+                                                                                       center: driver.center)))
+        }
         return .success(HeadlessDashboard(clock: clock, theme: setup.theme, dashboard: dashboard, driver: driver,
                                           sessions: sessions, server: server))
     }
