@@ -75,6 +75,9 @@ public final class TimelineScheduler {
         /// Starts of the `WidgetCenter` reloads within the last minimum interval (a burst of
         /// `centerBurst` is allowed, then one per interval).
         var recentCenterReloads: [Date] = []
+        /// When the user last reloaded this instance: the data that reload fetches comes back as
+        /// `WidgetCenter` reloads, which then answer the user and are not held back.
+        var lastUserReload: Date?
         /// Start times of system-initiated reloads within the last 24 hours (budget).
         var systemReloads: [Date] = []
         var backoffUntil: Date?
@@ -235,6 +238,7 @@ public final class TimelineScheduler {
             i.systemReloads.append(now)
         }
         i.lastReloadStart = now
+        if i.reloadReason == .user { i.lastUserReload = now }
         if i.reloadReason == .widgetCenter {
             i.recentCenterReloads.removeAll { $0 <= now - configuration.minimumReloadInterval }
             i.recentCenterReloads.append(now)
@@ -376,7 +380,8 @@ public final class TimelineScheduler {
             // of `centerBurst` WidgetCenter reloads per interval is allowed, so a widget asking
             // in a loop is still held to one per interval.
             let recent = i.recentCenterReloads.filter { $0 > now - configuration.minimumReloadInterval }
-            if recent.count >= Self.centerBurst {
+            let answersUser = i.lastUserReload.map { $0 > now - configuration.minimumReloadInterval } ?? false
+            if recent.count >= Self.centerBurst && !answersUser {
                 due = max(due, recent[recent.count - Self.centerBurst] + configuration.minimumReloadInterval)
             }
         } else if let last = i.lastReloadStart {

@@ -300,6 +300,24 @@ struct SchedulerRequestTests {
         #expect(scheduler.advance(to: at(5)).reloads.map(\.reason) == [.user])
     }
 
+    @Test("WidgetCenter reloads that follow a user reload are not held back, however many")
+    func centerAfterUser() {
+        let (scheduler, id, request) = started()
+        _ = scheduler.deliver(timeline([0], policy: .never), to: id, generation: request.generation, now: at(1))
+        scheduler.requestReload(id, userInitiated: true, now: at(1))
+        let user = scheduler.advance(to: at(1)).reloads
+        #expect(user.map(\.reason) == [.user])
+        _ = scheduler.deliver(timeline([], policy: .never), to: id, generation: user[0].generation, now: at(1))
+        // The data the user asked for arrives as WidgetCenter reloads (several sessions, say).
+        for step in 1...5 {
+            let now = at(1 + Double(step) / 10)
+            scheduler.requestReload(id, userInitiated: false, now: now)
+            let reloads = scheduler.advance(to: now).reloads
+            #expect(reloads.map(\.reason) == [.widgetCenter], "reload \(step) right away")
+            _ = scheduler.deliver(timeline([], policy: .never), to: id, generation: reloads[0].generation, now: now)
+        }
+    }
+
     @Test("the daily budget defers system reloads by 24 hours from the oldest; user reloads still run")
     func dailyBudget() {
         let scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 1, dailyReloadBudget: 3))
