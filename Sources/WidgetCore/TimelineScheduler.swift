@@ -151,8 +151,6 @@ public final class TimelineScheduler {
     /// All instances, in the order they were added.
     public var allInstances: [WidgetInstanceID] { slots.indices.filter { slots[$0] != nil }.map { WidgetInstanceID(rawValue: $0 + 1) } }
 
-    public func kind(of id: WidgetInstanceID) -> String? { instance(id)?.kind }
-
     private func instance(_ id: WidgetInstanceID) -> Instance? {
         let index = id.rawValue - 1
         return index >= 0 && index < slots.count ? slots[index] : nil
@@ -170,9 +168,6 @@ public final class TimelineScheduler {
             nextReload: i.inFlight == nil ? i.reloadDue : nil
         )
     }
-
-    /// Number of requests started and not yet answered or timed out.
-    public var inFlightCount: Int { slots.filter { $0?.inFlight != nil }.count }
 
     /// The earliest moment anything changes: an entry's date, a reload, or a timeout.
     /// `nil` when nothing is scheduled (sleep until a message arrives).

@@ -98,7 +98,7 @@ struct CurlTransportTests {
         defer { server.stop() }
         let transport = try loopbackTransport()
         let dir = ScratchDirectory()
-        let failure = try #require(await run(transport, TransferRequest(url: base + "/x", directory: dir.path, fileName: "f")).result.failure)
+        let failure = try #require(await downloadFailure(base + "/x", with: transport, into: dir.path))
         #expect(failure.reason == "server answered 404 Not Found" && failure.attempts == 1)
     }
 
@@ -174,7 +174,7 @@ struct CurlTransportTests {
         defer { server.stop() }
         let transport = try loopbackTransport()
         let dir = ScratchDirectory()
-        let failure = try #require(await run(transport, TransferRequest(url: base + "/data", directory: dir.path, fileName: "f")).result.failure)
+        let failure = try #require(await downloadFailure(base + "/data", with: transport, into: dir.path))
         #expect(failure.kind == .truncated && failure.attempts == 3)
         #expect(failure.reason == "connection closed after 500 of 1000 bytes after 3 tries")
         #expect(dir.fileNames.isEmpty)
@@ -186,7 +186,7 @@ struct CurlTransportTests {
         defer { server.stop() }
         let transport = try loopbackTransport { $0.maxBodyBytes = 1024 }
         let dir = ScratchDirectory()
-        let failure = try #require(await run(transport, TransferRequest(url: base + "/big", directory: dir.path, fileName: "f")).result.failure)
+        let failure = try #require(await downloadFailure(base + "/big", with: transport, into: dir.path))
         #expect(failure.kind == .bodyTooLarge && failure.attempts == 1)
         #expect(failure.reason == "body larger than 1 KB")
         #expect(dir.fileNames.isEmpty)
@@ -200,7 +200,7 @@ struct CurlTransportTests {
         defer { server.stop() }
         let transport = try loopbackTransport { $0.maxRedirects = 3 }
         let dir = ScratchDirectory()
-        let failure = try #require(await run(transport, TransferRequest(url: base + "/loop", directory: dir.path, fileName: "f")).result.failure)
+        let failure = try #require(await downloadFailure(base + "/loop", with: transport, into: dir.path))
         #expect(failure.kind == .tooManyRedirects)
         #expect(failure.reason == "stopped after 3 redirects")
     }
@@ -231,7 +231,7 @@ struct CurlTransportTests {
         let transport = try loopbackTransport()
         let dir = ScratchDirectory()
         for url in ["ftp://127.0.0.1/x", "file:///etc/passwd", "not a url"] {
-            let failure = try #require(await run(transport, TransferRequest(url: url, directory: dir.path, fileName: "f")).result.failure)
+            let failure = try #require(await downloadFailure(url, with: transport, into: dir.path))
             #expect(failure.kind == .badURL)
         }
         #expect(dir.fileNames.isEmpty)
@@ -245,7 +245,7 @@ struct CurlTransportTests {
         defer { server.stop() }
         let transport = try loopbackTransport()
         let dir = ScratchDirectory()
-        let failure = try #require(await run(transport, TransferRequest(url: base + "/away", directory: dir.path, fileName: "f")).result.failure)
+        let failure = try #require(await downloadFailure(base + "/away", with: transport, into: dir.path))
         #expect(failure.kind == .badURL && failure.attempts == 1)
         #expect(dir.fileNames.isEmpty)
     }
@@ -338,7 +338,7 @@ struct CurlTransportTests {
         let transport = try loopbackTransport()
         transport.shutdown()
         let dir = ScratchDirectory()
-        let failure = try #require(await run(transport, TransferRequest(url: "http://127.0.0.1:1/", directory: dir.path, fileName: "f")).result.failure)
+        let failure = try #require(await downloadFailure("http://127.0.0.1:1/", with: transport, into: dir.path))
         #expect(failure.reason == "the transport was shut down")
     }
 }

@@ -41,6 +41,11 @@ struct Outcome: Sendable {
     var elapsed: Duration
 }
 
+/// Downloads `url` into `directory` (as "f") and returns why it failed, or nil when it did not.
+func downloadFailure(_ url: String, with transport: some HTTPTransport, into directory: String) async -> TransferFailure? {
+    await run(transport, TransferRequest(url: url, directory: directory, fileName: "f")).result.failure
+}
+
 /// Starts `request` and waits for its `.finished` event.
 func run(_ transport: some HTTPTransport, _ request: TransferRequest,
          started: @Sendable (TransferID) -> Void = { _ in }) async -> Outcome {
