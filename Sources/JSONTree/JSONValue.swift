@@ -49,7 +49,19 @@ public enum JSONValue: Sendable, Equatable {
         String(value)
     }
 
-    /// JSON-quotes `text`, escaping quotes, backslashes and control characters.
+    /// Whether `quoted` writes `scalar` as `\uXXXX`: C0 and C1 controls, DEL, and the
+    /// invisible bidi controls and separators (U+202E would reverse the rest of the line a
+    /// user reads in an error message).
+    static func escapesInQuotes(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F: true
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x2028, 0x2029: true
+        default: false
+        }
+    }
+
+    /// JSON-quotes `text`, escaping quotes, backslashes, control characters and bidi
+    /// controls; with a `limit`, cuts it to that many scalars and an ellipsis.
     public static func quoted(_ text: String, limit: Int?) -> String {
         var out = "\""
         var count = 0
@@ -66,7 +78,7 @@ public enum JSONValue: Sendable, Equatable {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) {
+                if JSONValue.escapesInQuotes(scalar) {
                     let hex = String(scalar.value, radix: 16, uppercase: false)
                     out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {

@@ -33,6 +33,7 @@ public enum WidgetHostCommand {
     }
 
     private static func finish(_ output: CommandOutput) -> Never {
+        let output = output.inert()
         write(output.standardOutput, to: 1)
         write(output.standardError, to: 2)
         exit(output.exitCode)
@@ -41,9 +42,15 @@ public enum WidgetHostCommand {
     /// Parses `arguments` (without the program name) and runs the command.
     ///
     /// Returns what to print and the exit status rather than printing, so tests can call it.
-    /// Usage errors exit 2 with the message and a pointer to the command's `--help`.
+    /// Usage errors exit 2 with the message and a pointer to the command's `--help`. The
+    /// output is already inert (`CommandOutput.inert()`).
     public static func run(arguments: [String], environment: HostEnvironment,
                            descriptors: [WidgetKindDescriptor]) -> CommandOutput {
+        dispatch(arguments: arguments, environment: environment, descriptors: descriptors).inert()
+    }
+
+    private static func dispatch(arguments: [String], environment: HostEnvironment,
+                                 descriptors: [WidgetKindDescriptor]) -> CommandOutput {
         let command: HostCommand
         do {
             command = try CommandLineParser.parse(arguments)
@@ -64,7 +71,7 @@ public enum WidgetHostCommand {
             let checked = validator.previewPanel(kind: options.kind, family: options.family,
                                                  options: options.options.map { ($0.name, $0.value) })
             if !checked.errors.isEmpty {
-                let lines = checked.errors.map { "widgethost preview: \($0)\n" }.joined()
+                let lines = ConfigDiagnostic.lines(checked.errors, prefix: "widgethost preview: ")
                 return CommandOutput(exitCode: 2, standardError: lines)
             }
             return CommandOutput(exitCode: 1, standardError: "widgethost preview: run it from the command line\n")

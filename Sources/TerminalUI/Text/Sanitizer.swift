@@ -20,6 +20,17 @@ public enum Sanitizer {
         return String(out)
     }
 
+    /// Like `sanitize`, but keeps line feeds: for multi-line text that goes to stdout or
+    /// stderr (command output, diagnostics), where lines are meant but nothing else is.
+    public static func sanitizeLines(_ text: String) -> String {
+        if text.utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A }) { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            out.append(scalar == "\n" ? scalar : replacement(for: scalar) ?? scalar)
+        }
+        return String(out)
+    }
+
     /// The visible stand-in for an unsafe scalar, or nil when the scalar is safe as it is.
     public static func replacement(for scalar: Unicode.Scalar) -> Unicode.Scalar? {
         switch scalar.value {

@@ -28,8 +28,13 @@ public struct ThemeError: Error, Hashable, Sendable, CustomStringConvertible {
         self.init(file: file, issues: [Issue(keyPath: "", message: message)])
     }
 
+    /// At most this many issues are described; the rest are counted.
+    public static let describedLimit = 50
+
     public var description: String {
-        issues.map { "\(file): " + ($0.keyPath.isEmpty ? "" : "\($0.keyPath): ") + $0.message }
-            .joined(separator: "\n")
+        var lines = issues.prefix(Self.describedLimit)
+            .map { "\(file): " + ($0.keyPath.isEmpty ? "" : "\($0.keyPath): ") + $0.message }
+        if issues.count > Self.describedLimit { lines.append("\(file): … and \(issues.count - Self.describedLimit) more") }
+        return lines.joined(separator: "\n")
     }
 }

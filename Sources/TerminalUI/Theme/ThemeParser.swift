@@ -61,11 +61,19 @@ enum ThemeParser {
                     attributes[role] = set
                 }
             default:
-                issues.append(.init(keyPath: key, message: "unknown key (expected name, description, colors, attributes)"))
+                issues.append(.init(keyPath: printable(key), message: "unknown key (expected name, description, colors, attributes)"))
             }
         }
         guard issues.isEmpty else { throw ThemeError(file: file, issues: issues) }
         return Theme(name: name, colors: colors, attributes: attributes, fallback: fallback)
+    }
+
+    /// A key from the file as it may be printed: plain identifiers as they are, anything else
+    /// (controls, bidi overrides, a 10,000-character key) quoted, escaped and cut to 40.
+    static func printable(_ key: String) -> String {
+        let plain = key.utf8.count <= 40 && !key.isEmpty
+            && key.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x5F }
+        return plain ? key : JSONValue.quoted(key, limit: 40)
     }
 
     /// The entries of an object keyed by role names, reporting non-objects and unknown roles.
@@ -79,7 +87,7 @@ enum ThemeParser {
             if let role = StyleRole(rawValue: roleName) {
                 result.append((role, item))
             } else {
-                issues.append(.init(keyPath: "\(key).\(roleName)", message: "unknown role (expected one of \(StyleRole.allCases.map(\.rawValue).joined(separator: ", ")))"))
+                issues.append(.init(keyPath: "\(key).\(printable(roleName))", message: "unknown role (expected one of \(StyleRole.allCases.map(\.rawValue).joined(separator: ", ")))"))
             }
         }
         return result

@@ -22,7 +22,7 @@ struct DashboardSetup {
                 path = found
                 let report = try ConfigLoader(validator: ConfigValidator(descriptors: descriptors)).load(path: found)
                 guard let loaded = report.config else {
-                    return .failure(CommandOutput(exitCode: 2, standardError: report.errors.map { "\(found): \($0)\n" }.joined()))
+                    return .failure(CommandOutput(exitCode: 2, standardError: ConfigDiagnostic.lines(report.errors, prefix: "\(found): ")))
                 }
                 config = loaded
             }

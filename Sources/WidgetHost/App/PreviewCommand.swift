@@ -19,7 +19,7 @@ enum PreviewCommand {
         let checked = validator.previewPanel(kind: options.kind, family: options.family,
                                              options: options.options.map { ($0.name, $0.value) })
         guard let panel = checked.panel else {
-            return CommandOutput(exitCode: 2, standardError: checked.errors.map { "widgethost preview: \($0)\n" }.joined())
+            return CommandOutput(exitCode: 2, standardError: ConfigDiagnostic.lines(checked.errors, prefix: "widgethost preview: "))
         }
         let clock = ManualClock(now: now)
         guard let sessions = HeadlessSessions(clock: clock) else {

@@ -25,6 +25,8 @@ enum SnapshotCommand {
         }
         backend.present(dashboard.render())
         let warning = settled ? "" : "widgethost snapshot: not every widget had its data after \(wait) s\n"
-        return CommandOutput(exitCode: 0, standardOutput: backend.render(), standardError: warning)
+        // The frame's text went through the cell buffer's sanitiser; --color adds SGR on purpose.
+        return CommandOutput(exitCode: 0, standardOutput: backend.render(), standardError: warning,
+                             standardOutputHasEscapes: options.color)
     }
 }

@@ -10,6 +10,8 @@ enum ThemesCommand {
         let roles: [StyleRole] = [.foreground, .accent, .positive, .negative, .warning, .muted, .border, .borderFocused]
         var out = ""
         var errors = ""
+        // Theme names come from file names in the user's directory: shown inert, since the
+        // swatches make this output carry escape sequences on purpose.
         let names = loader.availableNames()
         let width = names.map(\.count).max() ?? 0
         for name in names {
@@ -21,7 +23,7 @@ enum ThemesCommand {
                 continue
             }
             let origin = Theme.builtinNames.contains(name) ? "built-in" : "user"
-            var line = pad(name, width + 2) + pad(origin, 10)
+            var line = pad(Sanitizer.sanitize(name), width + 2) + pad(origin, 10)
             if color && !noColor {
                 let palette = TerminalPalette(theme: theme, capability: .palette256)
                 for role in roles {
@@ -35,9 +37,10 @@ enum ThemesCommand {
             out += line + "\n"
         }
         if let directory = loader.userThemesDirectory {
-            out += "\nuser themes: \(directory)/NAME.json; use with --theme NAME or \"theme\" in the config\n"
+            out += "\nuser themes: \(Sanitizer.sanitize(directory))/NAME.json; use with --theme NAME or \"theme\" in the config\n"
         }
-        return CommandOutput(exitCode: errors.isEmpty ? 0 : 1, standardOutput: out, standardError: errors)
+        return CommandOutput(exitCode: errors.isEmpty ? 0 : 1, standardOutput: out, standardError: errors,
+                             standardOutputHasEscapes: color && !noColor)
     }
 
     static func pad(_ text: String, _ width: Int) -> String {

@@ -2,7 +2,8 @@ import JSONTree
 
 /// Where a value sits in a config document, e.g. `panels[2].options.refreshSeconds`.
 ///
-/// Keys that are not plain identifiers print quoted: `options["time zone"]`. The empty path
+/// Keys that are not plain identifiers print quoted: `options["time zone"]`; long keys are
+/// cut to 40 characters. The empty path
 /// (the document itself) prints as `(top level)`.
 public struct ConfigPath: Sendable, Hashable, CustomStringConvertible {
     /// One step into an object (by key) or an array (by index).
@@ -37,14 +38,18 @@ public struct ConfigPath: Sendable, Hashable, CustomStringConvertible {
             switch component {
             case .index(let index):
                 out += "[\(index)]"
-            case .key(let key) where ConfigPath.isIdentifier(key):
+            case .key(let key) where ConfigPath.isIdentifier(key) && key.utf8.count <= ConfigPath.keyLimit:
                 out += out.isEmpty ? key : "." + key
             case .key(let key):
-                out += "[\(JSONValue.quoted(key, limit: 40))]"
+                out += "[\(JSONValue.quoted(key, limit: ConfigPath.keyLimit))]"
             }
         }
         return out
     }
+
+    /// Keys longer than this print quoted and cut (a hostile file's 10,000-character key must
+    /// not fill the terminal).
+    static let keyLimit = 40
 
     static func isIdentifier(_ key: String) -> Bool {
         guard let first = key.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
