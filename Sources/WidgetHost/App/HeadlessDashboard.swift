@@ -34,8 +34,11 @@ package final class HeadlessDashboard {
     /// Builds the dashboard of the config found from `configPath` (as the dashboard finds it)
     /// at `size` and time `now`. Fails with the command output that explains why (bad config
     /// or theme: exit 2).
-    package static func open(configPath: String?, theme: String? = nil, size: TerminalSize, now: Date,
-                             environment: HostEnvironment = .current()) -> Result<HeadlessDashboard, CommandOutput> {
+    ///
+    /// - Parameter stateDirectory: a dashboard's state directory whose cached widget data is
+    ///   copied in (read, never written); nil starts empty.
+    package static func open(configPath: String?, theme: String? = nil, stateDirectory: String? = nil, size: TerminalSize,
+                             now: Date, environment: HostEnvironment = .current()) -> Result<HeadlessDashboard, CommandOutput> {
         var setup: DashboardSetup
         switch DashboardSetup.load(configPath: configPath, theme: theme, environment: environment) {
         case .success(let loaded): setup = loaded
@@ -47,7 +50,7 @@ package final class HeadlessDashboard {
         case .failure(let output): return .failure(output)
         }
         let clock = ManualClock(now: now)
-        guard let sessions = HeadlessSessions(clock: clock) else {
+        guard let sessions = HeadlessSessions(clock: clock, seed: stateDirectory) else {
             server?.stop()
             return .failure(CommandOutput(exitCode: 1, standardError: "widgethost: cannot create a temporary directory\n"))
         }

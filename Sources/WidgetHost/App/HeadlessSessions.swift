@@ -9,17 +9,29 @@ import Widgets
 /// Background sessions for a headless command (`snapshot`, `preview`): a session manager on a
 /// temporary state directory, so the command can fetch live data without touching — or
 /// taking the lock of — the dashboard's own state. `close()` removes everything.
+///
+/// The directory is `/tmp/widgethost-headless-<pid>-XXXXXX`. A command killed before
+/// `close()` leaves it behind; the next headless command removes every such directory of
+/// ours whose process is gone (`sweepAbandoned`).
 final class HeadlessSessions: Sendable {
+    static let parent = "/tmp"
+    static let prefix = "widgethost-headless-"
+
     let directory: String
     let manager: BackgroundSessionManager?
 
     /// Nil when no temporary directory can be made.
-    init?(clock: any WidgetClock) {
-        var template = Array("/tmp/widgethost-headless-XXXXXX".utf8CString)
+    ///
+    /// - Parameter seed: a dashboard's state directory whose widget containers (the last
+    ///   board, say) are copied in first, so a snapshot can show cached data; it is only read.
+    init?(clock: any WidgetClock, seed: String? = nil) {
+        Self.sweepAbandoned()
+        var template = Array("\(Self.parent)/\(Self.prefix)\(getpid())-XXXXXX".utf8CString)
         guard let path = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!).map { String(cString: $0) } }) else {
             return nil
         }
         directory = path
+        if let seed { ContainerCopy.copy(from: seed + "/containers", to: path + "/containers") }
         manager = try? BackgroundSessionManager.open(stateDirectory: path, transport: try CurlTransport(), clock: clock)
     }
 
@@ -40,5 +52,78 @@ final class HeadlessSessions: Sendable {
     func close() {
         manager?.close()
         try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Removes the temporary directories of headless commands that died before `close()`:
+    /// ours (same owner), real directories (not symlinks), named with a process id that no
+    /// longer runs.
+    static func sweepAbandoned(in parent: String = parent) {
+        for name in FilePaths.list(parent) where name.hasPrefix(prefix) {
+            let rest = name.dropFirst(prefix.count)
+            guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]), pid > 0,
+                  kill(pid, 0) != 0, errno == ESRCH else { continue }
+            let path = parent + "/" + name
+            var info = stat()
+            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, info.st_uid == getuid() else { continue }
+            try? FileManager.default.removeItem(atPath: path)
+        }
+    }
+}
+
+/// Copies widget containers (`KIND/FILE`, regular files only) from a dashboard's state
+/// directory into a headless one, without following symlinks and within a size budget.
+enum ContainerCopy {
+    /// Files larger than this are skipped; copying stops after `totalLimit` bytes.
+    static let fileLimit = 4 << 20
+    static let totalLimit = 32 << 20
+
+    static func copy(from source: String, to destination: String) {
+        var budget = totalLimit
+        for kind in FilePaths.list(source) where !kind.hasPrefix(".") && isDirectory(source + "/" + kind) {
+            let target = destination + "/" + kind
+            guard (try? FilePaths.makeDirectories(target)) != nil else { continue }
+            for name in FilePaths.list(source + "/" + kind) where !name.hasPrefix(".") {
+                guard let bytes = read(source + "/" + kind + "/" + name, limit: min(fileLimit, budget)) else { continue }
+                budget -= bytes.count
+                write(bytes, to: target + "/" + name)
+            }
+        }
+    }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// The file's bytes, or nil when it is not a regular file (a symlink is not followed) or
+    /// larger than `limit`.
+    private static func read(_ path: String, limit: Int) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size <= limit else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var filled = 0
+        while filled < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return nil }
+            filled += n
+        }
+        return bytes
+    }
+
+    private static func write(_ bytes: [UInt8], to path: String) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return }
+            written += n
+        }
     }
 }

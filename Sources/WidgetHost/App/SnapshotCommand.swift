@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import FoundationEssentials
 import TerminalUI
 
@@ -9,8 +12,15 @@ enum SnapshotCommand {
     /// (default now), lets providers and their downloads finish (at most `--wait` seconds,
     /// default 5), and returns the frame as text, with ANSI colours for `--color`.
     static func run(_ options: SnapshotOptions, environment: HostEnvironment, now: Date = Date()) async -> CommandOutput {
+        if let state = options.stateDirectory {
+            var info = stat()
+            guard stat(state, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+                return CommandOutput(exitCode: 2, standardError: "widgethost snapshot: --state-dir \(state): no such directory\n")
+            }
+        }
         let dashboard: HeadlessDashboard
-        switch HeadlessDashboard.open(configPath: options.configPath, theme: options.theme, size: options.size,
+        switch HeadlessDashboard.open(configPath: options.configPath, theme: options.theme,
+                                      stateDirectory: options.stateDirectory, size: options.size,
                                       now: options.at?.date(now: now) ?? now, environment: environment) {
         case .success(let opened): dashboard = opened
         case .failure(let output): return output
