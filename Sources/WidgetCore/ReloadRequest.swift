@@ -10,8 +10,11 @@ public enum ReloadReason: String, Sendable, Equatable {
     case widgetCenter
     /// The user asked (the `r` or `R` key).
     case user
-    /// A retry after a failed or timed-out request.
+    /// A retry after a failed or timed-out request (not counted against the daily budget).
     case retry
+    /// The widget's environment changed: the wall clock was set, the panel's size changed.
+    /// Free of the budget and the minimum interval, but not the user's: a retry wait stays.
+    case environment
 }
 
 /// A timeline request the host must start now: call the instance's provider and answer with

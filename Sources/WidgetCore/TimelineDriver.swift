@@ -71,9 +71,13 @@ public final class TimelineDriver {
         rearm()
     }
 
-    /// Tells future requests the panel's new size.
+    /// Tells future requests the panel's new size; a change of size asks the provider for a
+    /// timeline laid out for it (an environment reload: free of the budget, not the user's).
     public func resize(_ id: WidgetInstanceID, to size: CellSize) {
+        guard let old = slots[id]?.size, old != size else { return }
         slots[id]?.size = size
+        scheduler.requestEnvironmentReload(id, now: clock.now)
+        tick()
     }
 
     /// The placeholder entry of an instance (synchronous, for the first frame).
@@ -95,6 +99,13 @@ public final class TimelineDriver {
     /// Reloads every instance; the `R` key passes `userInitiated: true`.
     public func reloadAll(userInitiated: Bool) {
         scheduler.requestReloadAll(userInitiated: userInitiated, now: clock.now)
+        tick()
+    }
+
+    /// Reloads every instance because the environment changed (the wall clock was set): not
+    /// user initiated, so a retry wait and a server's Retry-After stay, but free of the budget.
+    public func reloadAllForEnvironment() {
+        scheduler.requestEnvironmentReloadAll(now: clock.now)
         tick()
     }
 

@@ -10,7 +10,7 @@ import FoundationEssentials
 /// Rules (DESIGN.md §3):
 /// - the current entry is the latest whose date ≤ now, never one early; entries already past
 ///   when a timeline arrives collapse to the newest of them; an empty timeline keeps the
-///   entry shown;
+///   entry shown and drops the old timeline's entries ahead (nothing ahead);
 /// - `.atEnd` asks at the last entry's date, `.after(d)` at `d`, `.never` only on request; a
 ///   date already past, or `.atEnd` with nothing ahead, waits the minimum reload interval;
 /// - each request has a generation; answers for another generation are dropped; a request
@@ -19,8 +19,11 @@ import FoundationEssentials
 /// - reloads asked for while a request is in flight coalesce into one follow-up;
 /// - system-initiated reloads keep the minimum interval (policy reloads from the last reload of
 ///   any kind; `WidgetCenter` reloads may come in a burst of `centerBurst`, then one per
-///   interval) and the daily budget;
-///   user-initiated ones are exempt, and cut a retry wait short.
+///   interval) and the daily budget; user-initiated ones are exempt, and cut a retry wait short;
+/// - the daily budget counts only policy reloads and `WidgetCenter` reloads that do not answer
+///   a user reload (those within `userAnswerWindow` of one); retries, environment reloads
+///   (clock set, panel resized) and instances computed locally (`pausable: false`: clocks)
+///   are free of it. A reload the budget holds back is reported in `Status.heldByBudgetUntil`.
 ///
 /// Every event costs O(log n) in the number of instances: one deadline per instance lives in
 /// a priority queue keyed by (date, insertion order); superseded deadlines are skipped lazily.
@@ -40,6 +43,8 @@ public final class TimelineScheduler {
         public var lastSuccess: Date?
         /// When the next automatic reload is due, if one is scheduled.
         public var nextReload: Date?
+        /// Set when the daily budget moved the next reload later: when it will run.
+        public var heldByBudgetUntil: Date?
     }
 
     /// The outcome of `deliver`.
@@ -68,8 +73,9 @@ public final class TimelineScheduler {
         var reloadDue: Date?
         var reloadReason: ReloadReason = .initial
         var inFlight: InFlight?
-        /// A reload asked for while one was in flight: nil, or whether any asker was the user.
-        var followUpIsUser: Bool?
+        /// A reload asked for while one was in flight: the strongest reason asked
+        /// (user, then environment, then `WidgetCenter`).
+        var followUp: ReloadReason?
         var generation: UInt64 = 0
         var lastReloadStart: Date?
         /// Starts of the `WidgetCenter` reloads within the last minimum interval (a burst of
@@ -81,6 +87,8 @@ public final class TimelineScheduler {
         /// Start times of system-initiated reloads within the last 24 hours (budget).
         var systemReloads: [Date] = []
         var backoffUntil: Date?
+        /// When the budget moved `reloadDue` later: that date.
+        var heldByBudgetUntil: Date?
         var consecutiveFailures = 0
         var lastFailure: ReloadFailure?
         var lastSuccess: Date?
@@ -89,7 +97,7 @@ public final class TimelineScheduler {
         var queuedDate: Date?
 
         /// False for widgets whose timelines are computed locally (a clock): pausing automatic
-        /// reloads, which is about network and budgets, must not stop them.
+        /// reloads and the daily budget, which are about network work, must not stop them.
         let pausable: Bool
 
         init(kind: String, pausable: Bool) {
@@ -107,6 +115,8 @@ public final class TimelineScheduler {
     private var random: SplitMix64
     /// When true, reloads the system would start wait; entries still advance.
     public private(set) var automaticReloadsPaused = false
+    /// The last user reload of any instance: `WidgetCenter` reloads soon after answer it.
+    private var lastUserReloadAnywhere: Date?
 
     /// `WidgetCenter` reloads allowed back to back within one minimum interval.
     public static let centerBurst = 3
@@ -120,8 +130,9 @@ public final class TimelineScheduler {
 
     /// Adds an instance; its first timeline is requested at the next `advance(to:)`.
     ///
-    /// - Parameter pausable: false for an instance whose reloads go on while automatic reloads
-    ///   are paused (a clock computes its timelines locally; pausing is about fetching).
+    /// - Parameter pausable: false for an instance whose timelines are computed locally (a
+    ///   clock): its reloads go on while automatic reloads are paused and are free of the daily
+    ///   budget (both are about fetching).
     public func add(kind: String, now: Date, pausable: Bool = true) -> WidgetInstanceID {
         nextID += 1
         let id = WidgetInstanceID(rawValue: nextID)
@@ -165,7 +176,8 @@ public final class TimelineScheduler {
             lastFailure: i.lastFailure,
             consecutiveFailures: i.consecutiveFailures,
             lastSuccess: i.lastSuccess,
-            nextReload: i.inFlight == nil ? i.reloadDue : nil
+            nextReload: i.inFlight == nil ? i.reloadDue : nil,
+            heldByBudgetUntil: i.inFlight == nil && i.reloadDue != nil ? i.heldByBudgetUntil : nil
         )
     }
 
@@ -228,17 +240,21 @@ public final class TimelineScheduler {
         i.generation += 1
         let isUser = i.reloadReason == .user
         i.inFlight = InFlight(generation: i.generation, deadline: now + configuration.requestTimeout, isUserInitiated: isUser)
-        if i.reloadReason != .user && i.reloadReason != .initial {
+        if countsAgainstBudget(i, reason: i.reloadReason, now: now) {
             i.systemReloads.removeAll { $0 <= now - 86_400 }
             i.systemReloads.append(now)
         }
         i.lastReloadStart = now
-        if i.reloadReason == .user { i.lastUserReload = now }
+        if i.reloadReason == .user {
+            i.lastUserReload = now
+            lastUserReloadAnywhere = now
+        }
         if i.reloadReason == .widgetCenter {
             i.recentCenterReloads.removeAll { $0 <= now - configuration.minimumReloadInterval }
             i.recentCenterReloads.append(now)
         }
         i.reloadDue = nil
+        i.heldByBudgetUntil = nil
         return ReloadRequest(instance: id, generation: i.generation, reason: i.reloadReason)
     }
 
@@ -247,7 +263,8 @@ public final class TimelineScheduler {
     /// Takes a provider's timeline for request `generation` of `id`.
     ///
     /// Entries are sorted by date; those already past collapse to the newest, which is shown at
-    /// once. An empty timeline keeps the entry shown. The policy sets the next reload.
+    /// once. An empty timeline keeps the entry shown and nothing ahead of it (the old timeline's
+    /// future entries belonged to the answer it replaces). The policy sets the next reload.
     public func deliver(_ timeline: AnyTimeline, to id: WidgetInstanceID, generation: UInt64, now: Date) -> Delivery {
         guard let i = instance(id), let flight = i.inFlight, flight.generation == generation else { return .stale }
         i.inFlight = nil
@@ -270,6 +287,10 @@ public final class TimelineScheduler {
             i.entryDates = i.entries.map(\.date)
             i.nextIndex = 0
             changed = advanceEntries(i, now: now)
+        } else {
+            i.entries = i.shown.map { [$0] } ?? []
+            i.entryDates = i.entries.map(\.date)
+            i.nextIndex = i.entries.count
         }
 
         switch timeline.policy {
@@ -316,15 +337,25 @@ public final class TimelineScheduler {
     }
 
     private func takeFollowUp(_ i: Instance, now: Date) {
-        guard let isUser = i.followUpIsUser else { return }
-        i.followUpIsUser = nil
-        if isUser {
+        guard let reason = i.followUp else { return }
+        i.followUp = nil
+        switch reason {
+        case .user:
             i.backoffUntil = nil
             i.reloadDue = now
             i.reloadReason = .user
-        } else {
+            i.heldByBudgetUntil = nil
+        case .environment:
+            scheduleEnvironmentReload(i, now: now)
+        default:
             scheduleSystemReload(i, at: now, reason: .widgetCenter, now: now)
         }
+    }
+
+    /// Keeps the strongest reason of reloads asked for during a request.
+    private func addFollowUp(_ i: Instance, _ reason: ReloadReason) {
+        func rank(_ r: ReloadReason?) -> Int { r == .user ? 3 : r == .environment ? 2 : r == nil ? 0 : 1 }
+        if rank(reason) > rank(i.followUp) { i.followUp = reason }
     }
 
     // MARK: Requests
@@ -337,11 +368,12 @@ public final class TimelineScheduler {
     public func requestReload(_ id: WidgetInstanceID, userInitiated: Bool, now: Date) {
         guard let i = instance(id) else { return }
         if i.inFlight != nil {
-            i.followUpIsUser = (i.followUpIsUser ?? false) || userInitiated
+            addFollowUp(i, userInitiated ? .user : .widgetCenter)
         } else if userInitiated {
             i.backoffUntil = nil
             i.reloadDue = now
             i.reloadReason = .user
+            i.heldByBudgetUntil = nil
         } else if i.reloadReason != .user || i.reloadDue == nil {
             scheduleSystemReload(i, at: now, reason: .widgetCenter, now: now)
         }
@@ -356,6 +388,35 @@ public final class TimelineScheduler {
     /// Asks for new timelines for every instance.
     public func requestReloadAll(userInitiated: Bool = false, now: Date) {
         for id in allInstances { requestReload(id, userInitiated: userInitiated, now: now) }
+    }
+
+    /// Asks for a new timeline for `id` because its environment changed (the wall clock was
+    /// set, the panel's size changed), as WidgetKit does on such changes.
+    ///
+    /// It starts at the next `advance(to:)`, free of the minimum interval and the daily
+    /// budget, but after any retry wait (it is not the user's), and as a follow-up while a
+    /// request is in flight. Providers see `isUserInitiated == false`.
+    public func requestEnvironmentReload(_ id: WidgetInstanceID, now: Date) {
+        guard let i = instance(id) else { return }
+        if i.inFlight != nil {
+            addFollowUp(i, .environment)
+        } else {
+            scheduleEnvironmentReload(i, now: now)
+        }
+        reschedule(id)
+    }
+
+    /// `requestEnvironmentReload` for every instance.
+    public func requestEnvironmentReloadAll(now: Date) {
+        for id in allInstances { requestEnvironmentReload(id, now: now) }
+    }
+
+    private func scheduleEnvironmentReload(_ i: Instance, now: Date) {
+        let due = max(now, i.backoffUntil ?? now)
+        if let existing = i.reloadDue, existing <= due { return }
+        i.reloadDue = due
+        i.reloadReason = .environment
+        i.heldByBudgetUntil = nil
     }
 
     /// Pauses or resumes reloads the system would start; user reloads still run.
@@ -383,13 +444,41 @@ public final class TimelineScheduler {
             due = max(due, last + configuration.minimumReloadInterval)
         }
         if let backoff = i.backoffUntil { due = max(due, backoff) }
-        if let budget = configuration.dailyReloadBudget {
+        var heldByBudget: Date?
+        if let budget = configuration.dailyReloadBudget, countsAgainstBudget(i, reason: reason, now: now) {
             let recent = i.systemReloads.filter { $0 > now - 86_400 }
-            if recent.count >= budget { due = max(due, recent[recent.count - budget] + 86_400) }
+            if recent.count >= budget {
+                let allowed = recent[recent.count - budget] + 86_400
+                if allowed > due {
+                    due = allowed
+                    heldByBudget = allowed
+                }
+            }
         }
         if let existing = i.reloadDue, existing <= due { return }
         i.reloadDue = due
         i.reloadReason = reason
+        i.heldByBudgetUntil = heldByBudget
+    }
+
+    /// Whether a reload for `reason` is counted against (and so held back by) the daily
+    /// budget: only policy reloads and `WidgetCenter` reloads that do not answer a user
+    /// reload, of instances that do network work.
+    private func countsAgainstBudget(_ i: Instance, reason: ReloadReason, now: Date) -> Bool {
+        guard i.pausable else { return false }
+        switch reason {
+        case .policy: return true
+        case .widgetCenter: return !answersUser(now: now)
+        case .initial, .user, .retry, .environment: return false
+        }
+    }
+
+    /// True within `userAnswerWindow` of the last user reload of any instance: a
+    /// `WidgetCenter` reload then brings data the user asked for (the leaderboard's board,
+    /// and the hero cards that read it).
+    private func answersUser(now: Date) -> Bool {
+        guard let last = lastUserReloadAnywhere else { return false }
+        return now >= last && now.timeIntervalSince(last) <= configuration.userAnswerWindow
     }
 
     // MARK: Queue

@@ -43,10 +43,13 @@ private func makeDashboard(size: TerminalSize, probes: [(Probe, WidgetFamily, St
                            clock: ManualClock = ManualClock(now: at(0))) -> Dashboard {
     let driver = TimelineDriver(clock: clock)
     let dashboard = Dashboard(driver: driver, size: size, glyphs: .unicode, themes: [Theme.default], environment: ["TZ": "UTC"])
-    dashboard.setPanels(probes.map { probe, family, title in
-        let id = driver.add(kind: "probe", family: family, size: .zero, provider: try! probe.widget.makeProvider(WidgetOptions(), WidgetEnvironment(now: { clock.now })))
-        return DashboardPanel(title: title, family: family, members: [.init(id: id, widget: probe.widget, title: title)])
-    })
+    // As DashboardBuilder does: inside a batch, so the first requests carry the laid-out size.
+    driver.batch {
+        dashboard.setPanels(probes.map { probe, family, title in
+            let id = driver.add(kind: "probe", family: family, size: .zero, provider: try! probe.widget.makeProvider(WidgetOptions(), WidgetEnvironment(now: { clock.now })))
+            return DashboardPanel(title: title, family: family, members: [.init(id: id, widget: probe.widget, title: title)])
+        })
+    }
     return dashboard
 }
 

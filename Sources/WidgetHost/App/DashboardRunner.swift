@@ -134,7 +134,7 @@ final class DashboardRunner {
             // The scheduler never moves an entry backwards on its own: after the clock was set
             // back, ask every widget for a timeline from the new now.
             self?.log?.info("the system clock was set: reloading every widget")
-            self?.dashboard.driver.reloadAll(userInitiated: true)
+            self?.dashboard.driver.reloadAllForEnvironment()
         }
         driver.batch {
             dashboard.setPanels(DashboardBuilder.panels(for: setup.config, catalog: catalog, driver: driver,

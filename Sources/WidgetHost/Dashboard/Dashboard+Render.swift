@@ -71,13 +71,21 @@ extension Dashboard {
 
     /// The warning shown on a panel's bottom border when its last reload failed: the reason
     /// and the age of the data still shown.
+    /// When the daily reload budget holds the next reload back, it says so and when it runs.
     static func footer(for status: TimelineScheduler.Status, now: Date, glyphs: GlyphSet) -> String? {
-        guard let failure = status.lastFailure else { return nil }
-        var text = (glyphs.isUnicode ? "⚠ " : "! ") + failure.message
-        if let success = status.lastSuccess {
-            text += (glyphs.isUnicode ? " · " : " - ") + "data \(DurationText.age(from: success, to: now)) old"
+        let separator = glyphs.isUnicode ? " · " : " - "
+        var parts: [String] = []
+        if let failure = status.lastFailure {
+            var text = (glyphs.isUnicode ? "⚠ " : "! ") + failure.message
+            if let success = status.lastSuccess {
+                text += separator + "data \(DurationText.age(from: success, to: now)) old"
+            }
+            parts.append(text)
         }
-        return text
+        if let held = status.heldByBudgetUntil {
+            parts.append("daily reload budget used" + separator + "next in \(DurationText.duration(held.timeIntervalSince(now)))")
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: separator)
     }
 
     private func drawStatusBar(into buffer: inout CellBuffer, now: Date) {
