@@ -13,6 +13,8 @@ public final class TimelineDriver {
         var provider: AnyTimelineProvider
         var family: WidgetFamily
         var size: CellSize
+        /// What `WidgetCenter.currentConfigurations()` reports; nil for the host's own instances.
+        var info: WidgetCenter.WidgetInfo?
     }
 
     public let scheduler: TimelineScheduler
@@ -54,10 +56,15 @@ public final class TimelineDriver {
 
     /// Adds a panel's widget; its first timeline is requested at once. `pausable: false` keeps
     /// its reloads going while automatic reloads are paused (see `TimelineScheduler.add`).
+    ///
+    /// - Parameter info: how `WidgetCenter.currentConfigurations()` lists it (title, options);
+    ///   nil: the kind as title, no options. `listed: false` keeps the host's own instances
+    ///   (the status bar's clock) out of that list.
     public func add(kind: String, family: WidgetFamily, size: CellSize, provider: AnyTimelineProvider,
-                    pausable: Bool = true) -> WidgetInstanceID {
+                    pausable: Bool = true, info: WidgetCenter.WidgetInfo? = nil, listed: Bool = true) -> WidgetInstanceID {
         let id = scheduler.add(kind: kind, now: clock.now, pausable: pausable)
-        slots[id] = Slot(kind: kind, provider: provider, family: family, size: size)
+        let listing = listed ? (info ?? WidgetCenter.WidgetInfo(kind: kind, family: family, title: kind)) : nil
+        slots[id] = Slot(kind: kind, provider: provider, family: family, size: size, info: listing)
         publish()
         tick()
         return id
@@ -223,9 +230,7 @@ public final class TimelineDriver {
     }
 
     private func publish() {
-        center.publish(slots.sorted { $0.key < $1.key }.map {
-            WidgetCenter.WidgetInfo(kind: $0.value.kind, family: $0.value.family, title: $0.value.kind)
-        })
+        center.publish(slots.sorted { $0.key < $1.key }.compactMap(\.value.info))
     }
 
     static func describe(_ error: any Error) -> String {

@@ -13,16 +13,21 @@ public final class WidgetCenter: Sendable {
         case all
     }
 
-    /// One configured widget, as `currentConfigurations()` reports it.
+    /// One configured widget, as `currentConfigurations()` reports it: WidgetKit's
+    /// `WidgetInfo` (kind, family, and the configuration the user chose).
     public struct WidgetInfo: Sendable, Equatable {
         public var kind: String
         public var family: WidgetFamily
+        /// The panel's title.
         public var title: String
+        /// The options from the user's config, defaults filled in.
+        public var options: WidgetOptions
 
-        public init(kind: String, family: WidgetFamily, title: String) {
+        public init(kind: String, family: WidgetFamily, title: String, options: WidgetOptions = WidgetOptions()) {
             self.kind = kind
             self.family = family
             self.title = title
+            self.options = options
         }
     }
 
@@ -49,7 +54,8 @@ public final class WidgetCenter: Sendable {
         enqueue(.all)
     }
 
-    /// The widgets the host shows now.
+    /// The widgets the user configured, in the order they were added (the host's own
+    /// instances, such as the status bar's clock, are not listed).
     public func currentConfigurations() -> [WidgetInfo] {
         state.withLock { $0.configurations }
     }

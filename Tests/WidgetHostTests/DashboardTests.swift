@@ -214,4 +214,23 @@ struct DashboardReloadTests {
         #expect(driver.status(of: first[0].members[0].id)?.entry != nil, "the kept panel still shows its entry")
         #expect(driver.status(of: first[1].members[0].id) == nil, "the replaced instance is gone")
     }
+
+    @Test("currentConfigurations lists the user's panels with kind, family, title and options, not the status clock")
+    func currentConfigurations() async {
+        let clock = ManualClock(now: at(0))
+        let driver = TimelineDriver(clock: clock)
+        let environment = WidgetEnvironment(now: { clock.now }, variables: ["TZ": "UTC"], center: driver.center)
+        let options: [String: JSONValue] = ["timeZone": .string("Asia/Tokyo"), "seconds": .bool(true), "hour24": .bool(true),
+                                            "showDate": .bool(false)]
+        let dashboard = Dashboard(driver: driver, size: TerminalSize(columns: 80, rows: 24), glyphs: .unicode,
+                                  themes: [Theme.default], environment: ["TZ": "UTC"])
+        driver.batch {
+            dashboard.setPanels(DashboardBuilder.panels(for: DashboardConfig(panels: [
+                PanelConfig(kind: "clock", family: .medium, title: "Tokyo", options: options)]),
+                catalog: .builtin, driver: driver, environment: environment))
+        }
+        await driver.settle()
+        #expect(driver.center.currentConfigurations() == [
+            WidgetCenter.WidgetInfo(kind: "clock", family: .medium, title: "Tokyo", options: WidgetCatalog.widgetOptions(options))])
+    }
 }

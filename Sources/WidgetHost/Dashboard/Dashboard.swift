@@ -47,7 +47,7 @@ final class Dashboard {
         let zone = ZoneInfo.local(environment: environment)
         let provider = ClockProvider(zone: zone, style: ClockStyle(), now: { [clock = driver.clock] in clock.now })
         statusClock = driver.add(kind: "widgethost.status-clock", family: .small, size: .zero,
-                                 provider: AnyTimelineProvider(provider), pausable: false)
+                                 provider: AnyTimelineProvider(provider), pausable: false, listed: false)
         driver.onChange = { [weak self] _ in self?.onFrameNeeded() }
     }
 

@@ -31,10 +31,14 @@ enum DashboardBuilder {
                     continue
                 }
                 do {
-                    let provider = try entry.widget.makeProvider(WidgetCatalog.widgetOptions(memberConfig.options), environment)
+                    let options = WidgetCatalog.widgetOptions(memberConfig.options)
+                    let provider = try entry.widget.makeProvider(options, environment)
+                    let memberTitle = title(of: memberConfig, catalog: catalog)
                     let id = driver.add(kind: entry.widget.kind, family: panelConfig.family, size: .zero, provider: provider,
-                                        pausable: entry.widget.pausesWithAutomaticReloads)
-                    panel.members.append(.init(id: id, widget: entry.widget, title: title(of: memberConfig, catalog: catalog)))
+                                        pausable: entry.widget.pausesWithAutomaticReloads,
+                                        info: WidgetCenter.WidgetInfo(kind: entry.widget.kind, family: panelConfig.family,
+                                                                      title: memberTitle, options: options))
+                    panel.members.append(.init(id: id, widget: entry.widget, title: memberTitle))
                 } catch {
                     panel.setupError = "\(entry.widget.kind): \(error)"
                 }
