@@ -7,7 +7,8 @@ import FoundationEssentials
 public protocol TimelineEntry: Sendable {
     /// The moment from which this entry is shown (wall-clock time).
     var date: Date { get }
-    /// How relevant the entry is compared with other widgets' entries; `nil` means no opinion.
+    /// How relevant the entry is compared with this provider's other entries; `nil` means no
+    /// opinion.
     var relevance: TimelineEntryRelevance? { get }
 }
 
@@ -17,8 +18,12 @@ extension TimelineEntry {
 
 /// How much an entry matters, and for how long, as in WidgetKit's `TimelineEntryRelevance`.
 ///
-/// Scores are relative between the entries a host compares; `duration` (seconds, 0 = until the
-/// next entry) limits how long the score holds.
+/// `score` is on a scale the provider chooses and compares only with the scores of the
+/// entries that same provider creates (across its timelines); 0 or less means "not relevant".
+/// A host comparing widgets (the Smart Stack) uses `TimelineScheduler.relevance(of:now:)`,
+/// which divides by the highest score the provider has given, so each provider's scale maps
+/// to 0…1. `duration` is how many seconds after the entry's `date` the score counts; 0 (the
+/// default) sets no limit, so the score counts while the entry is the current one.
 public struct TimelineEntryRelevance: Sendable, Equatable, Hashable {
     public var score: Float
     public var duration: TimeInterval

@@ -92,6 +92,8 @@ public final class TimelineScheduler {
         var consecutiveFailures = 0
         var lastFailure: ReloadFailure?
         var lastSuccess: Date?
+        /// The highest relevance score this instance's provider has given (0: none yet).
+        var maximumRelevanceScore: Float = 0
         /// Bumped whenever the instance's deadline changes; older queue items are stale.
         var version: UInt64 = 0
         var queuedDate: Date?
@@ -179,6 +181,17 @@ public final class TimelineScheduler {
             nextReload: i.inFlight == nil ? i.reloadDue : nil,
             heldByBudgetUntil: i.inFlight == nil && i.reloadDue != nil ? i.heldByBudgetUntil : nil
         )
+    }
+
+    /// How relevant the entry shown for `id` is at `now`, on 0…1, for comparing widgets (the
+    /// Smart Stack): the entry's score divided by the highest score its provider has given,
+    /// as WidgetKit's scores are relative within one provider. Nil when the entry has no
+    /// relevance or its `duration` has run out; 0 for a score of 0 or less.
+    public func relevance(of id: WidgetInstanceID, now: Date) -> Float? {
+        guard let i = instance(id), let entry = i.shown, let relevance = entry.relevance else { return nil }
+        if relevance.duration > 0, now >= entry.date + relevance.duration { return nil }
+        guard relevance.score.isFinite, relevance.score > 0, i.maximumRelevanceScore > 0 else { return 0 }
+        return min(1, relevance.score / i.maximumRelevanceScore)
     }
 
     /// The earliest moment anything changes: an entry's date, a reload, or a timeout.
@@ -274,6 +287,11 @@ public final class TimelineScheduler {
         i.lastSuccess = now
 
         var changed = false
+        for entry in timeline.entries {
+            if let score = entry.relevance?.score, score.isFinite, score > i.maximumRelevanceScore {
+                i.maximumRelevanceScore = score
+            }
+        }
         if !timeline.entries.isEmpty {
             // Stable sort: entries with equal dates keep the provider's order. Providers almost
             // always answer in order, so check first: sorting tuples of existentials is the
