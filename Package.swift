@@ -67,7 +67,7 @@ let package = Package(
                     dependencies: ["Widgets", "WidgetCore", "TerminalUI", "BackgroundSessions", "LeaderboardServer",
                                    "WidgetTestSupport"],
                     exclude: ["__Snapshots__"]),
-        .testTarget(name: "WidgetHostTests", dependencies: ["WidgetHost", "WidgetCore", "JSONTree", "Widgets", "BackgroundSessions",
+        .testTarget(name: "WidgetHostTests", dependencies: ["WidgetHost", "WidgetCore", "JSONTree", "Widgets", "BackgroundSessions", "LeaderboardServer",
                                                          "WidgetTestSupport"],
                     exclude: ["__Snapshots__"]),
         .testTarget(name: "BackgroundSessionsTests",

@@ -90,6 +90,27 @@ package final class HeadlessDashboard {
     /// Draws the whole frame at the clock's time (what the running dashboard does per frame).
     package func render() -> CellBuffer { dashboard.render() }
 
+    /// Lets `seconds` of simulated time pass as a running dashboard lives them: the clock
+    /// moves from one wake-up to the next, and whatever starts there (provider calls,
+    /// downloads) finishes before time moves on, as it would in real time. Jumping the clock
+    /// in one step would instead let requests time out while their answers are on the way.
+    ///
+    /// - Returns: false when a step did not settle within `settleWithin` seconds.
+    package func run(for seconds: TimeInterval, settleWithin: Double = 10) async -> Bool {
+        let end = clock.now + seconds
+        var settled = true
+        while clock.now < end {
+            let next = min(clock.nextScheduledDate ?? end, end)
+            clock.advance(to: max(next, clock.now))
+            await driver.settle()
+            if !sessions.isIdle { settled = await settle(within: settleWithin) && settled }
+        }
+        return settled
+    }
+
+    /// Applies a key as the running dashboard would (`r` reloads the focused panel, say).
+    package func press(_ key: Key) { dashboard.handle(key) }
+
     /// Moves the clock; timelines advance synchronously (provider calls it starts run on).
     package func advance(by seconds: TimeInterval) { clock.advance(by: seconds) }
 
