@@ -136,10 +136,9 @@ static inline void wh_restore_save_termios(int fd) {
     wh_restore_state.have_termios = tcgetattr(fd, &wh_restore_state.termios) == 0;
 }
 
-/// Appends terminfo string capability `name` of the current terminal, without padding
-/// (`$<…>`); absent capabilities add nothing.
-static inline void wh_restore_append_capability(const char *name) {
-    const char *value = tigetstr(name);
+/// Appends `value` (a terminfo string) without its padding (`$<…>`); NULL and the "not a
+/// string" marker add nothing, and a string that does not fit whole is left out.
+static inline void wh_restore_append(const char *value) {
     if (value == NULL || value == (const char *)-1) return;
     size_t length = wh_restore_state.length;
     for (const char *p = value; *p != '\0'; p++) {
@@ -147,21 +146,34 @@ static inline void wh_restore_append_capability(const char *name) {
             const char *end = strchr(p, '>');
             if (end != NULL) { p = end; continue; }
         }
-        if (length >= WH_RESTORE_BYTES) return;  // never a partial set: keep what fits whole
+        if (length >= WH_RESTORE_BYTES) return;
         wh_restore_state.bytes[length++] = *p;
     }
     wh_restore_state.length = length;
 }
 
-/// Computes the bytes that leave the screen of the current curses terminal, like endwin:
-/// keypad off, attributes and colours reset, normal cursor, leave the alternate screen.
+/// Whether terminfo string capability `name` of the current terminal is present and not empty.
+static inline int wh_restore_has(const char *name) {
+    const char *value = tigetstr(name);
+    return value != NULL && value != (const char *)-1 && value[0] != '\0';
+}
+
+/// Computes the bytes that leave the screen of the current curses terminal, as endwin does:
+/// keypad off, attributes and colours reset, normal cursor, leave the alternate screen. A
+/// terminal without one (vt100, the Linux console) gets the cursor on its last row instead,
+/// where the shell's prompt then comes (a row past the end is clamped to the last one, so
+/// the number needs no update on resize).
 static inline void wh_restore_prepare_bytes(void) {
     wh_restore_state.length = 0;
-    wh_restore_append_capability("rmkx");
-    wh_restore_append_capability("sgr0");
-    wh_restore_append_capability("op");
-    wh_restore_append_capability("cnorm");
-    wh_restore_append_capability("rmcup");
+    wh_restore_append(tigetstr("rmkx"));
+    wh_restore_append(tigetstr("sgr0"));
+    wh_restore_append(tigetstr("op"));
+    wh_restore_append(tigetstr("cnorm"));
+    if (wh_restore_has("rmcup")) {
+        wh_restore_append(tigetstr("rmcup"));
+    } else if (wh_restore_has("cup")) {
+        wh_restore_append(tiparm(tigetstr("cup"), 9999, 0));
+    }
 }
 
 /// Gives the calling thread an alternate signal stack when it has none, so a stack overflow

@@ -58,6 +58,9 @@ struct FatalSignalEndToEndTests {
         if backtracedSignals.contains(signal) {
             #expect(anyRow(screen, containsAll: "Program crashed"), "\(name): no backtrace on the normal screen\n\(text(screen))")
         }
+        // The status is the signal's, not an exit(128 + n) of widgethost's own.
+        let log = (try? FileContents.text(at: session.home.path + "/state/widgethost.log")) ?? ""
+        #expect(log.contains("starting widgethost") && !log.contains("exiting with status"), "\(name): log:\n\(log)")
     }
 
     @Test("after Ctrl-Z and fg, a fatal signal restores the settings the user chose while it was stopped")

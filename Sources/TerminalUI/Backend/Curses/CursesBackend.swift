@@ -62,6 +62,9 @@ public final class CursesBackend: TerminalBackend {
         guard let screen = newterm(term, wh_stdout(), wh_stdin()) else { throw .unknownTerminalType(term) }
         self.screen = screen
         set_term(screen)
+        // From here on a fatal signal gives the terminal back (its bytes come from this
+        // terminal's terminfo entry, loaded by newterm).
+        _ = wh_restore_install()
         glyphs = GlyphSet.forLocale(environment: environment)
         var colors = 0
         let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
@@ -84,8 +87,6 @@ public final class CursesBackend: TerminalBackend {
         set_escdelay(25)
         curs_set(0)
         allocatePairs()
-        // Last, once the terminal is what curses made it: the handlers restore it from here on.
-        _ = wh_restore_install()
     }
 
     deinit { end() }
