@@ -92,8 +92,10 @@ static inline void wh_restore_terminal_now(void) {
     pid_t foreground = tcgetpgrp(fd);
     if (foreground > 0 && foreground != getpgrp()) return;
     wh_restore_write_all(fd, wh_restore_state.bytes, wh_restore_state.length);
+    // TCSANOW, not TCSADRAIN: draining would hang here for good when the user has stopped
+    // output with Ctrl-S; the bytes above were already processed under the old settings.
     if (wh_restore_state.have_termios) {
-        while (tcsetattr(fd, TCSADRAIN, &wh_restore_state.termios) != 0 && errno == EINTR) {}
+        while (tcsetattr(fd, TCSANOW, &wh_restore_state.termios) != 0 && errno == EINTR) {}
     }
 }
 
