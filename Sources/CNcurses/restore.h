@@ -100,8 +100,13 @@ static inline void wh_restore_terminal_now(void) {
 }
 
 /// Whether `info` is a fault the CPU raised: returning re-executes the faulting instruction.
+/// (Not a machine-check SIGBUS reported asynchronously, BUS_MCEERR_AO: nothing would re-fault.)
 static inline int wh_restore_is_hardware_fault(int sig, const siginfo_t *info) {
-    return (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE) && info != NULL && info->si_code > 0;
+    if (info == NULL || info->si_code <= 0) return 0;
+#ifdef BUS_MCEERR_AO
+    if (sig == SIGBUS && info->si_code == BUS_MCEERR_AO) return 0;
+#endif
+    return sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE;
 }
 
 /// The handler: restore the terminal, run what was there before us, then die of `sig`.
