@@ -67,4 +67,7 @@ static inline int wh_window_size(int fd, int *rows, int *cols) {
     return 0;
 }
 
+// The async-signal-safe path that gives the terminal back on a fatal signal.
+#include "restore.h"
+
 #endif

@@ -297,6 +297,11 @@ public final class TmuxHarness {
         get throws(HarnessError) { try display("#{alternate_on}") == "1" }
     }
 
+    /// Whether the pane shows its cursor (`#{cursor_flag}`): curses hides it while it draws.
+    public var cursorIsVisible: Bool {
+        get throws(HarnessError) { try display("#{cursor_flag}") == "1" }
+    }
+
     /// The process id of the program in the pane.
     public var pid: pid_t {
         get throws(HarnessError) {

@@ -94,7 +94,9 @@ final class DashboardRunner {
             bundledServer?.stop()
             return CommandOutput(exitCode: 1, standardError: "widgethost: \(error)\n")
         }
-        // ncurses installs handlers of its own; the loop reads these signals instead.
+        // ncurses installs handlers of its own; the loop reads these signals instead. Fatal
+        // signals the loop does not read (SIGQUIT, SIGSEGV, a trap's SIGILL…) are the
+        // backend's: it gives the terminal back, then the process dies of them.
         for number in Self.handledSignalNumbers { signal(number, SIG_DFL) }
 
         let driver = TimelineDriver(

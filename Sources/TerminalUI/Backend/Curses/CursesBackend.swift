@@ -16,6 +16,12 @@ import Foundation
 /// theme (see `TerminalPalette`; `init_color` is never called). `present` sends only the
 /// cells changed since the previous frame, then one `doupdate`.
 ///
+/// While the backend owns the screen, a fatal signal that no one else handles (a Swift trap's
+/// SIGILL, SIGSEGV, SIGBUS, SIGABRT, SIGQUIT, SIGUSR1…) still gives the terminal back: a C
+/// handler (CNcurses `restore.h`) leaves the alternate screen, shows the cursor and restores
+/// the termios saved before curses changed them, then lets the Swift backtracer print on the
+/// normal screen and ends the process with that signal. `end()` removes the handlers.
+///
 /// Threading: ncurses is not thread-safe. Create, use and end the backend on one thread —
 /// the main actor in the host; the type is deliberately not `Sendable`. Call `end()` (or
 /// let the backend deinit) before printing anything, on every exit path, to restore the
@@ -51,9 +57,14 @@ public final class CursesBackend: TerminalBackend {
         setlocale(LC_ALL, "")
         guard let term = environment["TERM"], !term.isEmpty else { throw .missingTerminalType }
         guard isatty(0) == 1, isatty(1) == 1 else { throw .notATerminal }
+        // Before newterm: the settings a fatal signal restores are the user's, not curses'.
+        wh_restore_save_termios(1)
         guard let screen = newterm(term, wh_stdout(), wh_stdin()) else { throw .unknownTerminalType(term) }
         self.screen = screen
         set_term(screen)
+        // From here on a fatal signal gives the terminal back (its bytes come from this
+        // terminal's terminfo entry, loaded by newterm).
+        _ = wh_restore_install()
         glyphs = GlyphSet.forLocale(environment: environment)
         var colors = 0
         let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
@@ -145,24 +156,31 @@ public final class CursesBackend: TerminalBackend {
         guard !ended, !suspended else { return }
         suspended = true
         endwin()
+        wh_restore_leave_screen()
     }
 
     /// Takes the terminal again after `SIGCONT`, picking up a size change and repainting.
     public func resume() {
         guard !ended, suspended else { return }
         suspended = false
+        // What the terminal is set to now is the user's choice while we were stopped: both
+        // endwin and the fatal-signal handler restore that from now on.
+        def_shell_mode()
+        wh_restore_take_screen()
         if let current = Self.windowSize() { resize(to: current) }
         clearok(wh_curscr(), true)
         previous = nil
         wrefresh(wh_stdscr())
     }
 
-    /// Restores the terminal (`endwin`). Safe to call more than once; the backend is inert
-    /// afterwards.
+    /// Restores the terminal (`endwin`) and removes the fatal-signal handlers, so what the
+    /// program prints and how it ends afterwards is as without curses. Safe to call more than
+    /// once; the backend is inert afterwards.
     public func end() {
         guard !ended else { return }
         ended = true
         if !suspended { endwin() }
+        wh_restore_uninstall()
         delscreen(screen)
     }
 
