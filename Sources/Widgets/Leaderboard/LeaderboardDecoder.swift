@@ -6,8 +6,7 @@ import FoundationEssentials
 /// `heroes` array, else the whole board is refused with a reason. A hero that fails to
 /// decode or breaks a bound (name 1…64 characters, avatar ≤ 16, level 0…10 000, exp
 /// 0…10¹², health finite — then clamped to 0…1 — and a finite rate ≥ 0; see `isValid`) is
-/// skipped and counted. Unknown fields are ignored. At
-/// most `maximumHeroes` heroes are kept.
+/// skipped and counted. Unknown fields are ignored. At most `maximumHeroes` heroes are kept.
 public enum LeaderboardDecoder {
     public static let maximumHeroes = 200
 
