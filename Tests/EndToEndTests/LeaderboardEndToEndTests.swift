@@ -6,6 +6,8 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
+import Synchronization
 import Testing
 import WidgetTestSupport
 
@@ -158,6 +160,40 @@ struct LeaderboardEndToEndTests {
         #expect(host.tmux.waitForExit() == .exited(0))
     }
 
+    @Test("a hostile server (a hero recovering at 1e-300/h, then Retry-After: 86400000) leaves the dashboard running, the board shown, the wait capped; r fetches at once")
+    func hostileServer() throws {
+        let server = try CannedHTTPServer()
+        defer { server.stop() }
+        server.answer(status: "200 OK", headers: ["Content-Type: application/json"], body: Self.boardWithTinyRate)
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        let host = LeaderboardHost(home: home)
+        defer { host.stop() }
+        try host.start(config: host.config(url: "http://127.0.0.1:\(server.port)/leaderboard", refreshSeconds: 1))
+        host.tmux.waitFor(description: "the board, Power Panda never quite recovering") { screen in
+            showsAllHeroes(screen) && anyRow(screen, containsAll: "Forest Dweller · full health in >99999d")
+        }
+
+        server.answer(status: "429 Too Many Requests", headers: ["Retry-After: 86400000"], body: "")
+        let waiting = host.tmux.waitFor(timeout: .seconds(15), description: "a ⚠ line saying when it retries") { screen in
+            footer(screen).map { $0.hasPrefix("⚠ ") && $0.contains("· retry in ") } ?? false
+        }
+        expectWholeBoard(waiting)
+        let line = footer(waiting) ?? ""
+        let seconds = line.ranges(of: "· retry in ").last.map { Int(line[$0.upperBound...].prefix { $0.isNumber }) ?? -1 } ?? -1
+        #expect((1...300).contains(seconds), "the server's 1000 days are capped at the transport's 300 s: \(line)")
+        #expect(try host.tmux.exitStatus == nil)
+
+        let before = server.requestCount
+        server.answer(status: "200 OK", headers: ["Content-Type: application/json"], body: Self.boardWithTinyRate)
+        try host.tmux.sendText("r")
+        let recovered = host.tmux.waitFor(timeout: .seconds(10), description: "r fetched despite the stored wait") { screen in
+            footer(screen)?.contains("updated") == true
+        }
+        expectWholeBoard(recovered)
+        #expect(server.requestCount > before)
+    }
+
     // MARK: - Restarts
 
     @Test("a host SIGKILLed during a slow fetch takes the fetch up again on restart and shows the board",
@@ -289,6 +325,18 @@ private final class LeaderboardHost {
 
 /// Helpers are members, so they shadow any same-named helper of another end-to-end file.
 private extension LeaderboardEndToEndTests {
+    /// The seed roster, Power Panda recovering at 1e-300 per hour: its time to full health
+    /// overflowed `Int` and trapped the views.
+    static let boardWithTinyRate = """
+        {"updated": "2026-11-30T05:00:00Z", "heroes": [
+         {"name": "Power Panda", "avatar": "🐼", "heroType": "Forest Dweller", "level": 3, "exp": 600, "health": 0.14, "healthRecoveryRatePerHour": 1e-300},
+         {"name": "Egghead", "avatar": "🦄", "heroType": "Wizard", "level": 5, "exp": 1000, "health": 0.67, "healthRecoveryRatePerHour": 0.22},
+         {"name": "Spouty", "avatar": "🐳", "heroType": "Spouter", "level": 50, "exp": 20000, "health": 0.99, "healthRecoveryRatePerHour": 0.59},
+         {"name": "Mr. Spook", "avatar": "💀", "heroType": "Calaca", "level": 13, "exp": 2640, "health": 0.14, "healthRecoveryRatePerHour": 0.25},
+         {"name": "Cake", "avatar": "🎂", "heroType": "Baker", "level": 15, "exp": 3121, "health": 0.67, "healthRecoveryRatePerHour": 0.22},
+         {"name": "Octo", "avatar": "🐙", "heroType": "Octopus", "level": 43, "exp": 86463, "health": 0.83, "healthRecoveryRatePerHour": 0.29}]}
+        """
+
     // MARK: - Setting up
 
     /// Starts a `leaderboard-server` with `serverArguments` and a host on a fresh HOME whose
@@ -377,4 +425,78 @@ private extension LeaderboardEndToEndTests {
         }
         return true
     }
+}
+
+/// A one-thread HTTP/1.1 server on 127.0.0.1 (a free port) giving every request the answer
+/// set last, with `Connection: close`: a server that says what a test wants, hostile included.
+private final class CannedHTTPServer: Sendable {
+    private struct Answer { var head: String; var body: [UInt8] }
+    private let current = Mutex(Answer(head: "HTTP/1.1 404 Not Found\r\n", body: []))
+    private let requests = Mutex(0)
+    private let listener: Int32
+    let port: Int
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sockaddr in
+                bind(fd, sockaddr, length) == 0 && listen(fd, 16) == 0 && getsockname(fd, sockaddr, &length) == 0
+            }
+        }
+        guard fd >= 0, bound else { throw HarnessError("cannot listen on 127.0.0.1: errno \(errno)") }
+        listener = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+        DispatchQueue(label: "canned-http-server").async { [self] in serve() }
+    }
+
+    /// Every request from now on gets this answer.
+    func answer(status: String, headers: [String], body: String) {
+        let bytes = Array(body.utf8)
+        let head = (["HTTP/1.1 \(status)", "Content-Length: \(bytes.count)", "Connection: close"] + headers)
+            .joined(separator: "\r\n") + "\r\n"
+        current.withLock { $0 = Answer(head: head, body: bytes) }
+    }
+
+    var requestCount: Int { requests.withLock { $0 } }
+
+    func stop() {
+        shutdown(listener, Int32(SHUT_RDWR))
+        Glibc.close(listener)
+    }
+
+    private func serve() {
+        while true {
+            let connection = accept(listener, nil, nil)
+            if connection < 0 {
+                if errno == EINTR || errno == ECONNABORTED { continue }
+                return   // stopped
+            }
+            // Read the request head (bounded), then answer and close.
+            var received: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while received.count < 65_536, !received.ends(with: Array("\r\n\r\n".utf8)) {
+                let n = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+                if n <= 0 { break }
+                received += chunk[..<n]
+            }
+            requests.withLock { $0 += 1 }
+            let answer = current.withLock { $0 }
+            let bytes = Array((answer.head + "\r\n").utf8) + answer.body
+            var sent = 0
+            while sent < bytes.count {
+                let n = bytes.withUnsafeBytes { send(connection, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
+                if n <= 0 { break }
+                sent += n
+            }
+            Glibc.close(connection)
+        }
+    }
+}
+
+private extension Array where Element == UInt8 {
+    func ends(with suffix: [UInt8]) -> Bool { count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix }
 }

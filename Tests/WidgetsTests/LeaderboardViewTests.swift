@@ -117,6 +117,16 @@ struct LeaderboardViewTests {
         #expect(narrow == "⚠ very long…", "too narrow for both: the line is simply cut")
     }
 
+    @Test("a long error is cut, 'retry in Ns' and the board's age are kept")
+    func longErrorWithRetry() {
+        let entry = LeaderboardEntry(date: at(200), board: rosterBoard, fetchedAt: at(0),
+                                     fetchError: "server answered 429 Too Many Requests (asked to retry in 86400000 s) · retry in 287s")
+        let last = TextBackend.lines(render(entry, family: .large, width: 52, height: 21)).last ?? ""
+        #expect(last == "⚠ server answered 42… · retry in 287s · board 3m old")
+        let ascii = TextBackend.lines(render(entry, family: .large, width: 52, height: 21, glyphs: .ascii)).last ?? ""
+        #expect(ascii == "! server answered ... - retry in 287s - board 3m old")
+    }
+
     @Test("placeholder: the redacted look, with no data shown")
     func placeholder() {
         let placeholderEntry = LeaderboardEntry(date: .distantPast, board: nil)

@@ -43,6 +43,8 @@ public struct HeroProvider: TimelineProvider {
             return HeroEntry(date: date, hero: projected, rank: rank, name: name)
         }
         var entries = [at(start)]
+        // A hero that does not recover (a rate of 0, or too small to ever get there) has nothing ahead.
+        guard hero.secondsToFullHealth != nil else { return entries }
         var next = (start.timeIntervalSince1970 / 60).rounded(.down) * 60 + 60
         while entries.last!.hero!.health < 1, entries.count < Self.maximumEntries {
             entries.append(at(Date(timeIntervalSince1970: next)))

@@ -23,17 +23,23 @@ public struct LeaderboardHero: Sendable, Equatable, Codable {
         self.healthRecoveryRatePerHour = healthRecoveryRatePerHour
     }
 
-    /// Health `seconds` after this hero's health was read, recovering at its rate, capped at 1.
+    /// Health `seconds` after this hero's health was read, recovering at its rate, within 0…1.
+    ///
+    /// Total for any input (a rate or an elapsed time from a hostile board or a stepped clock):
+    /// an overflow to infinity is full health, a NaN keeps the health read.
     public func health(after seconds: TimeInterval) -> Double {
-        min(1, health + healthRecoveryRatePerHour * max(0, seconds) / 3600)
+        let recovered = health + healthRecoveryRatePerHour * (seconds > 0 ? seconds : 0) / 3600
+        guard !recovered.isNaN else { return min(1, max(0, health.isNaN ? 0 : health)) }
+        return min(1, max(0, recovered))
     }
 
     /// Seconds until full health from `health`, or 0 when already full (nil when it never
-    /// recovers).
+    /// recovers: a rate of 0, or one so small that the time is not a finite number).
     public var secondsToFullHealth: TimeInterval? {
         if health >= 1 { return 0 }
         guard healthRecoveryRatePerHour > 0 else { return nil }
-        return (1 - health) / healthRecoveryRatePerHour * 3600
+        let seconds = (1 - health) / healthRecoveryRatePerHour * 3600
+        return seconds.isFinite ? seconds : nil
     }
 }
 

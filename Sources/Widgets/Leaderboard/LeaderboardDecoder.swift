@@ -5,8 +5,8 @@ import FoundationEssentials
 /// The body is untrusted. The top level must be an object with `updated` (ISO 8601) and a
 /// `heroes` array, else the whole board is refused with a reason. A hero that fails to
 /// decode or breaks a bound (name 1…64 characters, avatar ≤ 16, level 0…10 000, exp
-/// 0…10¹², health and rates finite) is skipped and counted. Unknown fields are ignored. At
-/// most `maximumHeroes` heroes are kept.
+/// 0…10¹², health finite — then clamped to 0…1 — and a finite rate ≥ 0; see `isValid`) is
+/// skipped and counted. Unknown fields are ignored. At most `maximumHeroes` heroes are kept.
 public enum LeaderboardDecoder {
     public static let maximumHeroes = 200
 
@@ -63,10 +63,24 @@ public enum LeaderboardDecoder {
         return Result(board: board, skipped: top.heroes.count - heroes.count)
     }
 
+    /// Whether a hero is within the bounds every consumer relies on: text short in characters
+    /// *and* in bytes (one character can carry thousands of combining marks), level and exp
+    /// small enough that differences and sums of them cannot overflow, health in 0…1 and a
+    /// finite rate ≥ 0 (a tiny rate is allowed: it reads "not recovering").
     static func isValid(_ hero: LeaderboardHero) -> Bool {
-        (1...64).contains(hero.name.count) && hero.avatar.count <= 16 && hero.heroType.count <= 64
+        (1...64).contains(hero.name.count) && hero.name.utf8.count <= 256
+            && hero.avatar.count <= 16 && hero.avatar.utf8.count <= 64
+            && hero.heroType.count <= 64 && hero.heroType.utf8.count <= 256
             && (0...10_000).contains(hero.level) && (0...1_000_000_000_000).contains(hero.exp)
-            && hero.health.isFinite && hero.healthRecoveryRatePerHour.isFinite && hero.healthRecoveryRatePerHour >= 0
+            && (0...1).contains(hero.health) && hero.healthRecoveryRatePerHour.isFinite && hero.healthRecoveryRatePerHour >= 0
+    }
+
+    /// `board` with only valid heroes, at most `maximumHeroes`: for a board read back from a
+    /// file, which may have been edited or damaged since the decoder checked it.
+    static func sanitized(_ board: LeaderboardBoard) -> LeaderboardBoard {
+        var board = board
+        board.heroes = Array(board.heroes.filter(isValid).prefix(maximumHeroes))
+        return board
     }
 
     private struct TopLevel: Decodable {
@@ -80,7 +94,8 @@ public enum LeaderboardDecoder {
 
         init(from decoder: any Decoder) throws {
             if var hero = try? LeaderboardHero(from: decoder) {
-                hero.health = min(1, max(0, hero.health))
+                // NaN cannot come from JSON; an infinite health is refused by `isValid` after this.
+                if hero.health.isFinite { hero.health = min(1, max(0, hero.health)) }
                 self.hero = hero
             } else {
                 hero = nil

@@ -1,3 +1,4 @@
+import BackgroundSessions
 import FoundationEssentials
 import WidgetCore
 
@@ -34,7 +35,12 @@ public struct LeaderboardEntry: TimelineEntry, Equatable {
     /// The entries from `start` until `end`, one per minute boundary (at least one, at
     /// `start`), each with health recovered for the time since the board was fetched — the
     /// Emoji Rangers pattern of a timeline animating between fetches.
-    public static func timeline(_ state: LeaderboardState, from start: Date, until end: Date, maxRows: Int) -> [LeaderboardEntry] {
+    ///
+    /// With `retryAt` (the next fetch waits for a backoff or the server's Retry-After) each
+    /// entry's error ends with "· retry in Ns", counted from that entry's date. A state that
+    /// could not be saved says so first.
+    public static func timeline(_ state: LeaderboardState, from start: Date, until end: Date, maxRows: Int,
+                                retryAt: Date? = nil) -> [LeaderboardEntry] {
         var dates = [start]
         var next = (start.timeIntervalSince1970 / 60).rounded(.down) * 60 + 60
         while next < end.timeIntervalSince1970, dates.count < 120 {
@@ -52,27 +58,55 @@ public struct LeaderboardEntry: TimelineEntry, Equatable {
                 }
                 board = projected
             }
+            var error = state.lastError
+            if let reason = error, let retryAt, retryAt > date {
+                error = "\(reason) · retry in \(DurationText.wholeSeconds(retryAt.timeIntervalSince(date)))s"
+            }
+            if let saveError = state.saveError {
+                error = [saveError, error].compactMap { $0 }.joined(separator: " · ")
+            }
             return LeaderboardEntry(date: date, board: board, previous: state.previous, fetchedAt: state.fetchedAt,
-                                    fetchError: state.lastError, skipped: state.skipped, isFetching: state.isFetching,
+                                    fetchError: error, skipped: state.skipped, isFetching: state.isFetching,
                                     maxRows: maxRows)
         }
     }
 }
 
 /// What the leaderboard widget keeps in its container between fetches (and restarts).
+///
+/// Every field may have been read back from a file, so none is trusted blindly: the store
+/// sanitises the boards, and waits are bounded where they are used (`LeaderboardProvider`).
 public struct LeaderboardState: Sendable, Equatable, Codable {
+    /// The longest server's Retry-After kept: the transport's cap on its own waits
+    /// (`RetryPolicy.maxRetryAfter`). A longer one must not lock a panel out for days.
+    public static let maximumRetryAfter: TimeInterval = {
+        let (seconds, attoseconds) = RetryPolicy().maxRetryAfter.components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }()
+    /// The longest wait after failures in a row (the backoff doubles up to this).
+    public static let maximumBackoff: TimeInterval = 300
+
     public var board: LeaderboardBoard?
     public var previous: LeaderboardBoard?
     public var fetchedAt: Date?
     public var skipped: Int
     public var lastError: String?
     public var lastAttempt: Date?
-    /// The server asked not to be asked again before this (Retry-After).
+    /// The server asked not to be asked again before this (Retry-After), capped at
+    /// `maximumRetryAfter` after it was asked.
     public var retryAfterUntil: Date?
     /// The last body the server sent could not be read: a 304 for it confirms nothing.
     public var lastBodyRejected = false
+    /// Fetches that failed in a row (0 after a board or a 304 that confirms one); the next
+    /// fetch waits `retryDelay(failures:refresh:)` after `lastAttempt`.
+    public var consecutiveFailures = 0
+    /// The URL the last attempt (and so `retryAfterUntil` and the failures) was for: another
+    /// URL configured now owes nothing to them.
+    public var attemptURL: String?
     /// Not stored: whether a fetch is in flight now.
     public var isFetching: Bool
+    /// Not stored: why this state could not be saved (it is then held in memory).
+    public var saveError: String?
 
     public init(board: LeaderboardBoard? = nil, previous: LeaderboardBoard? = nil, fetchedAt: Date? = nil, skipped: Int = 0,
                 lastError: String? = nil, lastAttempt: Date? = nil, isFetching: Bool = false) {
@@ -86,7 +120,7 @@ public struct LeaderboardState: Sendable, Equatable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case board, previous, fetchedAt, skipped, lastError, lastAttempt, retryAfterUntil, lastBodyRejected
+        case board, previous, fetchedAt, skipped, lastError, lastAttempt, retryAfterUntil, lastBodyRejected, consecutiveFailures, attemptURL
     }
 
     public init(from decoder: any Decoder) throws {
@@ -99,7 +133,53 @@ public struct LeaderboardState: Sendable, Equatable, Codable {
         lastAttempt = try c.decodeIfPresent(Date.self, forKey: .lastAttempt)
         retryAfterUntil = try c.decodeIfPresent(Date.self, forKey: .retryAfterUntil)
         lastBodyRejected = try c.decodeIfPresent(Bool.self, forKey: .lastBodyRejected) ?? false
+        consecutiveFailures = try c.decodeIfPresent(Int.self, forKey: .consecutiveFailures) ?? 0
+        attemptURL = try c.decodeIfPresent(String.self, forKey: .attemptURL)
         isFetching = false
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(board, forKey: .board)
+        try c.encodeIfPresent(previous, forKey: .previous)
+        try c.encodeIfPresent(fetchedAt, forKey: .fetchedAt)
+        try c.encode(skipped, forKey: .skipped)
+        try c.encodeIfPresent(lastError, forKey: .lastError)
+        try c.encodeIfPresent(lastAttempt, forKey: .lastAttempt)
+        try c.encodeIfPresent(retryAfterUntil, forKey: .retryAfterUntil)
+        try c.encode(lastBodyRejected, forKey: .lastBodyRejected)
+        try c.encode(consecutiveFailures, forKey: .consecutiveFailures)
+        try c.encodeIfPresent(attemptURL, forKey: .attemptURL)
+    }
+
+    /// The state with everything a damaged or edited file could make harmful brought back in
+    /// bounds: heroes the decoder would refuse dropped, counts clamped, a non-finite date
+    /// forgotten.
+    func sanitized() -> LeaderboardState {
+        var state = self
+        state.board = board.map(LeaderboardDecoder.sanitized)
+        state.previous = previous.map(LeaderboardDecoder.sanitized)
+        state.skipped = min(max(0, skipped), 1_000_000)
+        state.consecutiveFailures = min(max(0, consecutiveFailures), Self.maximumFailuresCounted)
+        func finite(_ date: Date?) -> Date? { date.flatMap { $0.timeIntervalSinceReferenceDate.isFinite ? $0 : nil } }
+        state.fetchedAt = finite(fetchedAt)
+        state.lastAttempt = finite(lastAttempt)
+        state.retryAfterUntil = finite(retryAfterUntil)
+        if let error = lastError, error.utf8.count > 1024 { state.lastError = String(error.prefix(256)) }
+        return state
+    }
+
+    static let maximumFailuresCounted = 64
+
+    /// How long to wait after `lastAttempt` before fetching again: `refresh` while all is
+    /// well; after failures in a row `refresh`, then doubling, up to `maximumBackoff` (or
+    /// `refresh` when that is longer).
+    public static func retryDelay(failures: Int, refresh: TimeInterval) -> TimeInterval {
+        let refresh = max(1, refresh)
+        guard failures > 1 else { return refresh }
+        let cap = max(refresh, maximumBackoff)
+        let doubled = refresh * Double(1 << min(failures - 1, 30))
+        return min(cap, doubled)
     }
 
     /// A new board arrived: the current one becomes the previous, the error clears.
@@ -112,6 +192,7 @@ public struct LeaderboardState: Sendable, Equatable, Codable {
         lastAttempt = date
         retryAfterUntil = nil
         lastBodyRejected = false
+        consecutiveFailures = 0
     }
 
     /// The server's body could not be read: the board stays, and a later "not modified" for
@@ -122,22 +203,31 @@ public struct LeaderboardState: Sendable, Equatable, Codable {
     }
 
     /// The server said nothing changed (304): the board is fresh as of `date` — unless what
-    /// did not change is a body that could not be read, whose error then stays.
+    /// did not change is a body that could not be read, whose error then stays (and counts as
+    /// one more failure, so the backoff goes on).
     public mutating func confirmed(at date: Date) {
         guard !lastBodyRejected else {
             lastAttempt = date
+            consecutiveFailures = min(consecutiveFailures + 1, Self.maximumFailuresCounted)
             return
         }
         fetchedAt = board == nil ? nil : date
         lastError = nil
         lastAttempt = date
         retryAfterUntil = nil
+        consecutiveFailures = 0
     }
 
-    /// A fetch failed: the board stays, the reason is kept for the panel.
-    public mutating func failed(_ reason: String, at date: Date) {
+    /// A fetch failed: the board stays, the reason is kept for the panel, the backoff grows.
+    /// A server's `retryAfter` is kept, at most `maximumRetryAfter`.
+    public mutating func failed(_ reason: String, at date: Date, retryAfter: Duration? = nil) {
         lastError = reason
         lastAttempt = date
-        retryAfterUntil = nil
+        consecutiveFailures = min(consecutiveFailures + 1, Self.maximumFailuresCounted)
+        retryAfterUntil = retryAfter.map { wait in
+            let (seconds, attoseconds) = wait.components
+            let asked = Double(seconds) + Double(attoseconds) / 1e18
+            return date + min(max(0, asked), Self.maximumRetryAfter)
+        }
     }
 }

@@ -7,9 +7,13 @@ import WidgetCore
 ///
 /// It never waits on the network. The session's events save the new board and reload this
 /// widget through `WidgetCenter`; between fetches the timeline animates the board (one entry
-/// per minute with health recovering), policy `.after(next fetch)`. A user reload fetches at
-/// once — joining a download already running, and cutting its backoff wait short — unless the
-/// server asked to wait (Retry-After): then the footer says "retry in Ns" (DESIGN.md §2.6).
+/// per minute with health recovering), policy `.after(next fetch)`. A failed fetch backs off
+/// (doubling from `refreshSeconds` up to 5 minutes, board or no board) and a server's
+/// Retry-After (capped at the transport's 300 s, and only for the URL that sent it) may make
+/// the wait longer; meanwhile the footer says "retry in Ns". A user reload fetches at once —
+/// clearing those waits, joining a download already running, and cutting its backoff wait
+/// short; a Retry-After the transport is honouring for a running download stays, and the
+/// footer says "retry in Ns" (DESIGN.md §2.6).
 public struct LeaderboardProvider: TimelineProvider {
     public var url: URL
     public var refreshSeconds: Int
@@ -29,47 +33,71 @@ public struct LeaderboardProvider: TimelineProvider {
 
     public func timeline(in context: Context) async throws -> Timeline<LeaderboardEntry> {
         let date = now()
-        var state = LeaderboardStore(services: services).load(session: session)
+        let store = LeaderboardStore(services: services)
+        // A board a full disk kept from being saved is written again first; until it is, no
+        // fetch starts (its result could not be kept either) and the panel says why.
+        let unsaved = store.retryUnsaved(session: session)
+        var state = store.load(session: session)
         let refresh = TimeInterval(refreshSeconds)
+        var retryAt: Date?
         if let reason = services.sessionsUnavailableReason {
             if state.lastError == nil { state.lastError = reason }
-        } else if let manager = services.sessions {
+        } else if let manager = services.sessions, !unsaved {
             let backgroundSession = manager.session(identifier: session)
             // A task a crashed host left suspended is taken up by the host's `resumeTasks`, with
             // the URL configured now: join it rather than start a second download.
             let tasks = backgroundSession.allTasks
             let running = tasks.contains { $0.state == .running || $0.state == .suspended }
-            let waitingForServer = state.retryAfterUntil.map { $0 > date } ?? false
-            let stale = state.lastAttempt.map { date.timeIntervalSince($0) >= refresh - 0.5 } ?? true
-            var retryShown = false
+            // The user (`r`, `R`) asks now: no backoff, no stored Retry-After holds that back.
+            let wait = context.isUserInitiated ? nil : Self.nextFetch(state, url: url, refresh: refresh, now: date)
             if running {
                 state.isFetching = true
-                if context.isUserInitiated { retryShown = Self.expedite(tasks, state: &state) }
-            } else if !waitingForServer && (stale || context.isUserInitiated || state.board == nil) {
+                if context.isUserInitiated { Self.expedite(tasks, state: &state) }
+            } else if wait == nil {
                 _ = backgroundSession.downloadTask(with: url, taskDescription: "board")
                 state.isFetching = true
-            }
-            if waitingForServer, !retryShown, let until = state.retryAfterUntil, let error = state.lastError {
-                state.lastError = "\(error) · retry in \(Int(until.timeIntervalSince(date).rounded(.up)))s"
+            } else if state.consecutiveFailures > 0 || state.retryAfterUntil != nil {
+                retryAt = wait
             }
         }
-        let next = date + refresh
-        return Timeline(entries: LeaderboardEntry.timeline(state, from: date, until: next, maxRows: maxRows),
+        // Ask again when the next fetch is due: after the backoff or Retry-After when waiting.
+        let next = retryAt ?? date + refresh
+        return Timeline(entries: LeaderboardEntry.timeline(state, from: date, until: next, maxRows: maxRows, retryAt: retryAt),
                         policy: .after(next))
+    }
+
+    /// When the next fetch of `url` is due after `now`, or nil when it is due now.
+    ///
+    /// After failures in a row the wait doubles (`LeaderboardState.retryDelay`), with or
+    /// without a board; a server's Retry-After can only make it longer, and never by more than
+    /// `maximumRetryAfter` after the attempt that got it (a state file written before the cap
+    /// existed may hold 1000 days). A last attempt in the future (the clock was stepped back)
+    /// says nothing about now: fetch. A state about another URL owes this one nothing either:
+    /// the config changed, fetch now.
+    static func nextFetch(_ state: LeaderboardState, url: URL, refresh: TimeInterval, now: Date) -> Date? {
+        if let attempted = state.attemptURL, attempted != url.absoluteString { return nil }
+        guard let lastAttempt = state.lastAttempt, lastAttempt <= now + 1 else { return nil }
+        let delay = LeaderboardState.retryDelay(failures: state.consecutiveFailures, refresh: refresh)
+        var due = lastAttempt + delay
+        if let until = state.retryAfterUntil {
+            due = max(due, min(until, lastAttempt + LeaderboardState.maximumRetryAfter))
+        }
+        // Half a second early counts as due: a reload at the policy date must not miss it.
+        return due.timeIntervalSince(now) > 0.5 ? due : nil
     }
 
     /// A user reload joining running downloads: a backoff wait is cut short; a server's
     /// `Retry-After` is kept and its remaining wait goes into the error line, after the reason
-    /// the failed attempt gave. Returns whether it wrote such a wait.
-    private static func expedite(_ tasks: [BackgroundDownloadTask], state: inout LeaderboardState) -> Bool {
+    /// the failed attempt gave (the transport's wait, running now, is honoured; only a wait
+    /// the widget stored after a transfer ended is the user's to clear).
+    private static func expedite(_ tasks: [BackgroundDownloadTask], state: inout LeaderboardState) {
         var shown = false
         for task in tasks where task.state == .running {
             guard case .honouringRetryAfter(let remaining) = task.retryNow(), !shown else { continue }
-            let seconds = Int((Double(remaining.components.seconds) + Double(remaining.components.attoseconds) / 1e18).rounded(.up))
+            let seconds = DurationText.wholeSeconds(remaining)
             let reason = task.lastError ?? state.lastError ?? "server asked to wait"
             state.lastError = "\(reason) · retry in \(seconds)s"
             shown = true
         }
-        return shown
     }
 }

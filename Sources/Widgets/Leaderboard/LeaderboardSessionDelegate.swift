@@ -4,7 +4,8 @@ import WidgetCore
 
 /// Receives a leaderboard session's events: saves the new board (or the error) in the
 /// container, then reloads the leaderboard and hero widgets through `WidgetCenter` and calls
-/// the completion the events handler was given — the WidgetKit order.
+/// the completion the events handler was given — the WidgetKit order. A save that fails holds
+/// the completion back (see `LeaderboardStore`).
 final class LeaderboardSessionDelegate: BackgroundSessionDelegate {
     private let store: LeaderboardStore
     private let center: WidgetCenter
@@ -35,6 +36,7 @@ final class LeaderboardSessionDelegate: BackgroundSessionDelegate {
             case .success(let decoded): state.received(decoded, at: date)
             case .failure(let failure): state.rejected(failure.description, at: date)
             }
+            state.attemptURL = downloadTask.url.absoluteString
         }
     }
 
@@ -44,18 +46,20 @@ final class LeaderboardSessionDelegate: BackgroundSessionDelegate {
         store.update(session: session.identifier) { state in
             switch error {
             case .notModified: state.confirmed(at: date)
-            case .failed(let reason, _, let retryAfter):
-                state.failed(reason, at: date)
-                state.retryAfterUntil = retryAfter.map { date + Double($0.components.seconds) }
-            case .cancelled: break
+            case .failed(let reason, _, let retryAfter): state.failed(reason, at: date, retryAfter: retryAfter)
+            case .cancelled: return
             case .unavailable(let message), .fileMissing(let message): state.failed(message, at: date)
             }
+            state.attemptURL = task.url.absoluteString
         }
     }
 
+    /// Reloads the widgets, then calls the completion — unless a state of this batch could not
+    /// be saved: then the completion waits (in the store) until it is, so the journal keeps the
+    /// events and a crash in between re-delivers them rather than losing the board.
     func urlSessionDidFinishEvents(forBackgroundURLSession session: BackgroundSession) {
         center.reloadTimelines(ofKind: LeaderboardWidget.kind)
         center.reloadTimelines(ofKind: HeroWidget.kind)
-        completion()
+        if !store.holdUntilSaved(session: session.identifier, completion: completion) { completion() }
     }
 }

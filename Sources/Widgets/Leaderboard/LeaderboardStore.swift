@@ -1,10 +1,19 @@
 import BackgroundSessions
 import FoundationEssentials
+import Glibc
+import Synchronization
 
 /// Keeps each leaderboard session's state (last board, the one before, last error) in the
 /// leaderboard's container, `board-<session>.json`, written atomically.
 ///
 /// Read by the leaderboard's provider and by the hero widget; written by the session delegate.
+///
+/// **A write that fails** (disk full, read-only file system) must not lose the board the
+/// session delivered: the state is then held in memory (`load` returns it, with `saveError`
+/// set, so the panel shows the board and why it is not saved) and the session's completion is
+/// held too (`holdUntilSaved`), so the journal keeps the events for a re-delivery after a crash
+/// instead of acknowledging them. `retryUnsaved` (the provider calls it on every reload) writes
+/// the held state again and, once it is on disk, calls the held completions.
 public struct LeaderboardStore: Sendable {
     public static let kind = "leaderboard"
     public let container: WidgetContainer?
@@ -19,29 +28,103 @@ public struct LeaderboardStore: Sendable {
 
     static func fileName(session: String) -> String { "board-\(session).json" }
 
-    /// The saved state of `session`; an empty state when none (or unreadable).
+    /// A state that could not be written, and the completions waiting for it to be.
+    private struct Unsaved {
+        var state: LeaderboardState
+        var error: String
+        var completions: [@Sendable () -> Void] = []
+    }
+
+    /// Unsaved states by file path, shared by every store of the process (the provider, the hero
+    /// widget and the delegate each make their own). The lock also serialises writes, so a
+    /// retry never overwrites a newer state with an older one.
+    private static let unsaved = Mutex<[String: Unsaved]>([:])
+
+    private func key(_ session: String) -> String { (container?.path ?? "") + "/" + Self.fileName(session: session) }
+
+    /// The saved state of `session` (the one held in memory when it could not be saved, with
+    /// `saveError`); an empty state when none (or unreadable). Sanitised: a damaged file cannot
+    /// bring values the views do not expect.
     public func load(session: String) -> LeaderboardState {
+        if let held = Self.unsaved.withLock({ $0[key(session)] }) {
+            var state = held.state
+            state.saveError = held.error
+            return state
+        }
+        return loadFromDisk(session: session)
+    }
+
+    private func loadFromDisk(session: String) -> LeaderboardState {
         guard let container, let bytes = try? container.read(Self.fileName(session: session)),
               let state = try? JSONDecoder().decode(LeaderboardState.self, from: Data(bytes)) else { return LeaderboardState() }
-        return state
+        return state.sanitized()
     }
 
     /// Saves `state` for `session`; false when there is no container or the write failed.
     @discardableResult
     public func save(_ state: LeaderboardState, session: String) -> Bool {
-        guard let container, let data = try? JSONEncoder().encode(state) else { return false }
+        write(state, session: session) == nil
+    }
+
+    /// Writes `state`; the reason when it could not be written.
+    private func write(_ state: LeaderboardState, session: String) -> String? {
+        guard let container else { return "cannot save the board: no state directory" }
+        guard let data = try? JSONEncoder().encode(state) else { return "cannot save the board: cannot encode it" }
         do {
             try container.write([UInt8](data), to: Self.fileName(session: session))
-            return true
+            return nil
+        } catch .fileSystem(let error) {
+            return "cannot save the board: \(String(cString: strerror(error.errno)))"
         } catch {
-            return false
+            return "cannot save the board: \(error)"
         }
     }
 
-    /// Applies `change` to the saved state of `session` and saves it.
-    public func update(session: String, _ change: (inout LeaderboardState) -> Void) {
-        var state = load(session: session)
-        change(&state)
-        save(state, session: session)
+    /// Applies `change` to the state of `session` (the unsaved one, if any) and saves it;
+    /// returns false when it could not be saved — the state is then held in memory.
+    @discardableResult
+    public func update(session: String, _ change: (inout LeaderboardState) -> Void) -> Bool {
+        let key = key(session)
+        let (saved, completions) = Self.unsaved.withLock { unsaved -> (Bool, [@Sendable () -> Void]) in
+            var state = unsaved[key]?.state ?? loadFromDisk(session: session)
+            change(&state)
+            state.saveError = nil
+            if let error = write(state, session: session) {
+                unsaved[key, default: Unsaved(state: state, error: error)].state = state
+                unsaved[key]?.error = error
+                return (false, [])
+            }
+            // Saved: what was held (older changes included in `state`) is on disk too.
+            return (true, unsaved.removeValue(forKey: key)?.completions ?? [])
+        }
+        for completion in completions { completion() }
+        return saved
+    }
+
+    /// Keeps `completion` until the held state of `session` is saved; false (and `completion`
+    /// not kept) when nothing is held: call it now.
+    public func holdUntilSaved(session: String, completion: @escaping @Sendable () -> Void) -> Bool {
+        Self.unsaved.withLock { unsaved in
+            guard unsaved[key(session)] != nil else { return false }
+            unsaved[key(session)]?.completions.append(completion)
+            return true
+        }
+    }
+
+    /// Writes the held state of `session` again, if there is one; once it is saved, calls the
+    /// completions held for it. Returns whether a state is still held (not saved).
+    @discardableResult
+    public func retryUnsaved(session: String) -> Bool {
+        let key = key(session)
+        let (held, completions) = Self.unsaved.withLock { unsaved -> (Bool, [@Sendable () -> Void]) in
+            guard let entry = unsaved[key] else { return (false, []) }
+            if let error = write(entry.state, session: session) {
+                unsaved[key]?.error = error
+                return (true, [])
+            }
+            return (false, unsaved.removeValue(forKey: key)?.completions ?? [])
+        }
+        for completion in completions { completion() }
+        return held
     }
 }

@@ -129,10 +129,15 @@ enum LeaderboardView {
         let age = entry.fetchedAt.map { DurationText.age(from: $0, to: entry.date) }
         let text: String
         let style: CellStyle
-        if let error = entry.fetchError {
-            // The board's age matters more than the end of a long reason: cut the reason, keep the age.
+        if var error = entry.fetchError {
+            // The board's age and when the next try comes matter more than the end of a long
+            // reason: cut the reason, keep "retry in Ns" and the age.
             let mark = glyphs.isUnicode ? "⚠ " : "! "
-            let suffix = age.map { separator(glyphs) + "board \($0) old" } ?? ""
+            var suffix = age.map { separator(glyphs) + "board \($0) old" } ?? ""
+            if let retry = error.ranges(of: " · retry in ").last {
+                suffix = separator(glyphs) + "retry in " + error[retry.upperBound...] + suffix
+                error = String(error[..<retry.lowerBound])
+            }
             let room = rect.width - DisplayWidth.of(mark) - DisplayWidth.of(suffix)
             let reason = room >= 8 ? DisplayWidth.truncate(error, toWidth: room, ellipsis: glyphs.ellipsis) : error
             text = mark + reason + suffix

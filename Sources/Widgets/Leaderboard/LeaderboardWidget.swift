@@ -10,6 +10,9 @@ import WidgetCore
 public enum LeaderboardWidget {
     public static let kind = "leaderboard"
     public static let defaultSession = "leaderboard"
+    /// The longest refresh honoured (a week): a larger `refreshSeconds` would put reload dates
+    /// beyond what clocks and timers can represent.
+    public static let maximumRefreshSeconds = 7 * 86_400
 
     /// The widget, bound to the host's sessions; `registry` collects the sessions its panels use.
     public static func configuration(services: WidgetServices, registry: LeaderboardSessionRegistry) -> TerminalWidget {
@@ -26,8 +29,9 @@ public enum LeaderboardWidget {
                 try validate(session: session)
                 registry.register(session: session, url: url)
                 return AnyTimelineProvider(LeaderboardProvider(
-                    url: url, refreshSeconds: max(1, options.integer("refreshSeconds") ?? 10), session: session,
-                    maxRows: max(1, options.integer("maxRows") ?? 10), services: services, now: environment.now))
+                    url: url, refreshSeconds: min(max(1, options.integer("refreshSeconds") ?? 10), maximumRefreshSeconds),
+                    session: session, maxRows: min(max(1, options.integer("maxRows") ?? 10), LeaderboardDecoder.maximumHeroes),
+                    services: services, now: environment.now))
             },
             view: { entry, context in
                 guard let entry = entry as? LeaderboardEntry else { return PanelView { _, _, _ in } }
