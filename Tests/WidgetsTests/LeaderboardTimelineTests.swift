@@ -67,6 +67,20 @@ struct LeaderboardTimelineTests {
         #expect(entries.allSatisfy { $0.board == nil && $0.fetchError == "connection refused" && $0.isFetching && $0.maxRows == 4 })
     }
 
+    @Test("a refresh longer than the entries reach reloads when they run out, so the projection never freezes")
+    func longRefresh() async throws {
+        let dir = TemporaryStateDirectory()
+        let store = LeaderboardStore(services: WidgetServices(sessions: nil, stateDirectory: dir.path, center: WidgetCenter()))
+        #expect(store.save(fetchedState(at: at(-30)), session: "leaderboard"))
+        let timeline = try await offlineProvider(stateDirectory: dir.path, refresh: 21_600, now: at(0)).timeline(in: largeContext)
+        #expect(timeline.entries.count == LeaderboardEntry.maximumEntries)
+        let last = try #require(timeline.entries.last?.date)
+        #expect(timeline.policy == .after(last + 60), "a reload when the entries run out, not at +6 h")
+        let later = try await offlineProvider(stateDirectory: dir.path, refresh: 21_600, now: last + 60).timeline(in: largeContext)
+        let health = { (entry: LeaderboardEntry?) in entry?.board?.hero(named: "Power Panda")?.health }
+        #expect(try #require(health(later.entries.first)) > #require(health(timeline.entries.last)), "health keeps rising")
+    }
+
     @Test("the provider answers from its container: entries until now + refresh, policy .after(now + refresh)")
     func providerPolicy() async throws {
         let dir = TemporaryStateDirectory()

@@ -39,11 +39,15 @@ public struct LeaderboardEntry: TimelineEntry, Equatable {
     /// With `retryAt` (the next fetch waits for a backoff or the server's Retry-After) each
     /// entry's error ends with "· retry in Ns", counted from that entry's date. A state that
     /// could not be saved says so first.
+    /// Entries in one timeline at most (two hours of minutes); the provider reloads when they
+    /// run out before the next fetch.
+    public static let maximumEntries = 120
+
     public static func timeline(_ state: LeaderboardState, from start: Date, until end: Date, maxRows: Int,
                                 retryAt: Date? = nil) -> [LeaderboardEntry] {
         var dates = [start]
         var next = (start.timeIntervalSince1970 / 60).rounded(.down) * 60 + 60
-        while next < end.timeIntervalSince1970, dates.count < 120 {
+        while next < end.timeIntervalSince1970, dates.count < maximumEntries {
             dates.append(Date(timeIntervalSince1970: next))
             next += 60
         }

@@ -60,10 +60,13 @@ public struct LeaderboardProvider: TimelineProvider {
                 retryAt = wait
             }
         }
-        // Ask again when the next fetch is due: after the backoff or Retry-After when waiting.
+        // Ask again when the next fetch is due: after the backoff or Retry-After when waiting;
+        // or sooner, when the entries (at most `LeaderboardEntry.maximumEntries`, one a minute)
+        // run out first: a long refresh must not freeze the projected health and the age.
         let next = retryAt ?? date + refresh
-        return Timeline(entries: LeaderboardEntry.timeline(state, from: date, until: next, maxRows: maxRows, retryAt: retryAt),
-                        policy: .after(next))
+        let entries = LeaderboardEntry.timeline(state, from: date, until: next, maxRows: maxRows, retryAt: retryAt)
+        let projectionEnd = (entries.last?.date ?? date).addingTimeInterval(60)
+        return Timeline(entries: entries, policy: .after(min(next, max(projectionEnd, date + 60))))
     }
 
     /// When the next fetch of `url` is due after `now`, or nil when it is due now.
