@@ -152,3 +152,26 @@ extension CellBuffer {
         }
     }
 }
+
+extension CellBuffer {
+    /// Draws `rect` redacted, as WidgetKit draws a placeholder: every visible glyph becomes
+    /// `glyphs.redaction` (both halves of a wide glyph, so the shape keeps its width) in the
+    /// `placeholder` role; spaces stay spaces. The host applies it to a widget's placeholder
+    /// entry, so every widget (an extension's too) gets the redacted look without drawing it.
+    public mutating func redact(_ rect: Rect, glyphs: GlyphSet) {
+        let area = rect.intersection(bounds)
+        let style = CellStyle(.placeholder)
+        for y in area.y..<area.maxY {
+            for x in area.x..<area.maxX {
+                let cell = cells[y * width + x]
+                if cell.grapheme == " " { continue }
+                // A wide glyph cut by the area's edge keeps its outside half whole.
+                cells[y * width + x] = Cell(glyphs.redaction, style: style)
+                if cell.isContinuation, x == area.x, x > 0 { cells[y * width + x - 1] = .blank(cells[y * width + x - 1].style) }
+                if !cell.isContinuation, x == area.maxX - 1, x + 1 < width, cells[y * width + x + 1].isContinuation {
+                    cells[y * width + x + 1] = .blank(cells[y * width + x + 1].style)
+                }
+            }
+        }
+    }
+}

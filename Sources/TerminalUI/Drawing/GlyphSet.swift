@@ -21,6 +21,8 @@ public struct GlyphSet: Hashable, Sendable {
     public var barTrack: String
     /// Sparkline levels from lowest to highest (8 of them).
     public var sparkLevels: [String]
+    /// What a redacted (placeholder) glyph becomes: "▒" or "#".
+    public var redaction: String { isUnicode ? "▒" : "#" }
 
     /// Box drawing, eighth blocks, "…".
     public static let unicode = GlyphSet(

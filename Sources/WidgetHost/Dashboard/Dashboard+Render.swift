@@ -50,6 +50,9 @@ extension Dashboard {
             } else {
                 view.draw(into: &buffer, in: rect, glyphs: glyphs)
             }
+            // Until the first timeline arrives the placeholder is shown redacted, whatever the
+            // widget drew (WidgetKit's `.redacted(reason: .placeholder)`).
+            if context.isPlaceholder { buffer.redact(rect, glyphs: glyphs) }
             if footer == nil, let status { footer = Self.footer(for: status, now: now, glyphs: glyphs) }
         }
         if let footer, frame.height >= 3, frame.width >= 8 {

@@ -18,6 +18,24 @@ struct CellBufferTests {
         expectFrame(buffer, equals: ["a漢字🐼b", "éx"])
     }
 
+    @Test("redacting turns every glyph into ▒ (wide ones into two) in the placeholder role; spaces stay")
+    func redaction() {
+        var buffer = CellBuffer(width: 10, height: 2)
+        buffer.write("a 漢🐼 b", x: 0, y: 0, style: CellStyle(.accent))
+        buffer.write("xy漢z", x: 0, y: 1)
+        buffer.redact(Rect(x: 0, y: 0, width: 10, height: 1), glyphs: .unicode)
+        buffer.redact(Rect(x: 3, y: 1, width: 10, height: 1), glyphs: .ascii)
+        expectFrame(buffer, equals: ["▒ ▒▒▒▒ ▒", "xy ##"])
+        #expect(buffer[0, 0].style.role == .placeholder)
+        #expect(buffer[1, 0].style.role == .accent)
+        #expect(!buffer[2, 1].isContinuation, "the wide glyph cut by the area's left edge leaves a whole space")
+        for size in [Rect.zero, Rect(x: 0, y: 0, width: 1, height: 1), Rect(x: 8, y: 1, width: 9, height: 9)] {
+            var tiny = CellBuffer(width: size.width, height: size.height)
+            tiny.redact(size, glyphs: .unicode)
+            buffer.redact(size, glyphs: .unicode)
+        }
+    }
+
     @Test("a wide glyph that would cross the clip's right edge becomes a space")
     func wideAtRightEdge() {
         var buffer = CellBuffer(width: 6, height: 1)
