@@ -569,7 +569,10 @@ final class NetworkLoop {
         case CURLE_TOO_MANY_REDIRECTS:
             return fail(.tooManyRedirects, "stopped after \(configuration.maxRedirects) redirects")
         case CURLE_UNSUPPORTED_PROTOCOL:
-            if (300..<400).contains(transfer.status), let target = transfer.effectiveURL, target != transfer.request.url {
+            if (300..<400).contains(transfer.status), let effective = transfer.effectiveURL, effective != transfer.request.url {
+                // The server chose this URL: shown without credentials, cleaned and cut (in that
+                // order, so a cut cannot hide the @ that ends a password).
+                let target = Transfer.printable(Substring(URLRedaction.redacted(effective)), limit: 200)
                 let from = transfer.hostKey.hasPrefix("https:") ? "https" : "http"
                 let to = target.prefix { $0 != ":" }.lowercased()
                 return fail(.badURL, from == "https" && to == "http"
