@@ -73,7 +73,8 @@ public final class CurlTransport: HTTPTransport {
         guard let handle = curl_multi_init() else { throw .multiInit }
         self.configuration = configuration
         mailbox = Mailbox(multi: Multi(handle: handle))
-        let loop = NetworkLoop(multi: handle, configuration: configuration, mailbox: mailbox)
+        let noProxy = NetworkLoop.noProxyList(configured: configuration.noProxy, environment: Self.processEnvironment())
+        let loop = NetworkLoop(multi: handle, configuration: configuration, noProxy: noProxy, mailbox: mailbox)
         let box = Unmanaged.passRetained(LoopStart(loop: loop, mailbox: mailbox)).toOpaque()
         var thread = pthread_t()
         let rc = pthread_create(&thread, nil, { raw in
@@ -132,6 +133,15 @@ public final class CurlTransport: HTTPTransport {
 
     private func send(_ command: Command) -> Bool {
         mailbox.send(command)
+    }
+
+    /// The proxy-related variables of this process's environment, as curl would read them.
+    static func processEnvironment() -> [String: String] {
+        var environment: [String: String] = [:]
+        for name in ["no_proxy", "NO_PROXY"] {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        return environment
     }
 }
 
@@ -223,6 +233,8 @@ private final class LoopStart: @unchecked Sendable {
 final class NetworkLoop {
     private let multi: UnsafeMutableRawPointer
     private let configuration: CurlTransportConfiguration
+    /// `CURLOPT_NOPROXY` for every attempt: the configured or environment's list plus loopback.
+    private let noProxy: String
     private let mailbox: Mailbox
     private var transfers: [TransferID: Transfer] = [:]
     private var activePerHost: [String: Int] = [:]
@@ -230,9 +242,10 @@ final class NetworkLoop {
     private var waiting: [TransferID: Transfer] = [:]
     private var rememberedValidators: [String: Validators] = [:]
 
-    init(multi: UnsafeMutableRawPointer, configuration: CurlTransportConfiguration, mailbox: Mailbox) {
+    init(multi: UnsafeMutableRawPointer, configuration: CurlTransportConfiguration, noProxy: String, mailbox: Mailbox) {
         self.multi = multi
         self.configuration = configuration
+        self.noProxy = noProxy
         self.mailbox = mailbox
     }
 
@@ -264,7 +277,8 @@ final class NetworkLoop {
         switch command {
         case .start(let id, let request, let events):
             guard let hostKey = Self.hostKey(request.url) else {
-                events(.finished(.failed(TransferFailure(kind: .badURL, reason: "not an http or https URL: \(request.url)", attempts: 0))))
+                events(.finished(.failed(TransferFailure(
+                    kind: .badURL, reason: "not an http or https URL: \(URLRedaction.redacted(request.url))", attempts: 0))))
                 return false
             }
             let transfer = Transfer(id: id, request: request, hostKey: hostKey,
@@ -383,7 +397,8 @@ final class NetworkLoop {
         let context = Unmanaged.passUnretained(transfer).toOpaque()
         wh_curl_easy_setopt_string(easy, CURLOPT_URL, request.url)
         wh_curl_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
-        wh_curl_easy_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        wh_curl_easy_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR,
+                                   Self.redirectProtocols(for: transfer.hostKey, allowingDowngrade: configuration.allowsHTTPSDowngrade))
         wh_curl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1)
         wh_curl_easy_setopt_long(easy, CURLOPT_MAXREDIRS, configuration.maxRedirects)
         wh_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
@@ -394,7 +409,8 @@ final class NetworkLoop {
         wh_curl_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(configuration.maxBodyBytes))
         wh_curl_easy_setopt_string(easy, CURLOPT_USERAGENT, configuration.userAgent)
         wh_curl_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, "")
-        if let noProxy = configuration.noProxy { wh_curl_easy_setopt_string(easy, CURLOPT_NOPROXY, noProxy) }
+        if let proxy = configuration.proxy { wh_curl_easy_setopt_string(easy, CURLOPT_PROXY, proxy) }
+        wh_curl_easy_setopt_string(easy, CURLOPT_NOPROXY, noProxy)
         wh_curl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, transfer.errorBuffer)
         wh_curl_easy_setopt_pointer(easy, CURLOPT_PRIVATE, context)
         wh_curl_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION, curlWriteCallback)
@@ -448,6 +464,10 @@ final class NetworkLoop {
         wh_curl_easy_getinfo_long(easy, CURLINFO_OS_ERRNO, &osErrno)
         var connectTime: curl_off_t = 0
         wh_curl_easy_getinfo_off(easy, CURLINFO_CONNECT_TIME_T, &connectTime)
+        // After a refused redirect, the effective URL is the one curl would not follow.
+        var effective: UnsafeMutablePointer<CChar>?
+        wh_curl_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &effective)
+        transfer.effectiveURL = effective.map { String(cString: $0) }
         releaseEasy(transfer)
         releaseSlot(transfer.hostKey)
 
@@ -480,7 +500,8 @@ final class NetworkLoop {
                 waiting[transfer.id] = transfer
                 mailbox.waitStarted(transfer.id, CurlTransport.RetryWait(
                     until: until, isRetryAfter: retryAfter != nil, number: transfer.waitNumber))
-                transfer.events(.retrying(attempt: transfer.attempts, delay: delay, reason: failure.reason))
+                transfer.events(.retrying(attempt: transfer.attempts, delay: delay,
+                                          reason: URLRedaction.redactingURLs(in: failure.reason)))
             }
         }
     }
@@ -548,6 +569,16 @@ final class NetworkLoop {
         case CURLE_TOO_MANY_REDIRECTS:
             return fail(.tooManyRedirects, "stopped after \(configuration.maxRedirects) redirects")
         case CURLE_UNSUPPORTED_PROTOCOL:
+            if (300..<400).contains(transfer.status), let effective = transfer.effectiveURL, effective != transfer.request.url {
+                // The server chose this URL: shown without credentials, cleaned and cut (in that
+                // order, so a cut cannot hide the @ that ends a password).
+                let target = Transfer.printable(Substring(URLRedaction.redacted(effective)), limit: 200)
+                let from = transfer.hostKey.hasPrefix("https:") ? "https" : "http"
+                let to = target.prefix { $0 != ":" }.lowercased()
+                return fail(.badURL, from == "https" && to == "http"
+                            ? "refused a redirect from https to http: \(target)"
+                            : "refused a redirect to another protocol: \(target)")
+            }
             return fail(.badURL, "unsupported protocol (only http and https): \(transfer.request.url)")
         case CURLE_URL_MALFORMAT:
             return fail(.badURL, "malformed URL: \(transfer.request.url)")
@@ -560,6 +591,12 @@ final class NetworkLoop {
     private func finish(_ transfer: Transfer, _ result: TransferResult) {
         if case .downloaded = result {} else { transfer.discardTempFile() }
         transfers[transfer.id] = nil
+        var result = result
+        // Reasons may quote URLs (ours, a redirect's, curl's); none may show credentials.
+        if case .failed(var failure) = result {
+            failure.reason = URLRedaction.redactingURLs(in: failure.reason)
+            result = .failed(failure)
+        }
         transfer.events(.finished(result))
     }
 
@@ -583,10 +620,36 @@ final class NetworkLoop {
         return "\(scheme)://\(host):\(port)"
     }
 
+    /// Whole milliseconds, rounded up; 0 for negative durations, `Int.max` for ones too long
+    /// to count in milliseconds (a server's `Retry-After` may ask for anything).
     static func milliseconds(_ d: Duration) -> Int {
         if d <= .zero { return 0 }
         let (s, atto) = d.components
-        return Int(clamping: s * 1000 + (atto + 999_999_999_999_999) / 1_000_000_000_000_000)
+        let (ms, overflow) = s.multipliedReportingOverflow(by: 1000)
+        guard !overflow else { return Int.max }
+        // atto is below 10^18, so the rounded-up part is at most 1000.
+        let (total, overflowAdding) = ms.addingReportingOverflow((atto + 999_999_999_999_999) / 1_000_000_000_000_000)
+        return overflowAdding ? Int.max : Int(clamping: total)
+    }
+
+    /// The protocols curl may follow a redirect to: a transfer that starts on https stays on
+    /// https unless downgrades are allowed; one that starts on http may move to https.
+    static func redirectProtocols(for hostKey: String, allowingDowngrade: Bool) -> String {
+        hostKey.hasPrefix("https:") && !allowingDowngrade ? "https" : "http,https"
+    }
+
+    /// Hosts that never go through a proxy: loopback, by name and address. curl compares
+    /// these with the URL's host as written (no lookup); `127.0.0.0/8` and `::1` are CIDR
+    /// entries, `localhost` also covers `*.localhost`.
+    static let loopbackHosts = ["localhost", "127.0.0.0/8", "::1", "::ffff:127.0.0.0/104"]
+
+    /// The `CURLOPT_NOPROXY` list: the configured one, else the environment's `no_proxy` /
+    /// `NO_PROXY` (as curl reads them), with the loopback hosts added. `*` stays `*`.
+    static func noProxyList(configured: String?, environment: [String: String]) -> String {
+        let given = configured ?? environment["no_proxy"] ?? environment["NO_PROXY"] ?? ""
+        let entries = given.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" }).map(String.init)
+        if entries.contains("*") { return "*" }
+        return (entries + loopbackHosts.filter { !entries.contains($0) }).joined(separator: ",")
     }
 
     /// "10 s", "1.5 s", "300 ms".

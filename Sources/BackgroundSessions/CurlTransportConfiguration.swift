@@ -17,9 +17,19 @@ public struct CurlTransportConfiguration: Sendable {
     public var maxConcurrentPerHost: Int = 4
     public var retry = RetryPolicy()
     /// Proxies come from the environment as curl reads them (`http_proxy`, `HTTPS_PROXY`,
-    /// `ALL_PROXY`, `NO_PROXY`; curl ignores upper-case `HTTP_PROXY`). A non-nil `noProxy`
-    /// replaces `NO_PROXY` (comma-separated hosts, `*` for all).
+    /// `ALL_PROXY`, `NO_PROXY`; curl ignores upper-case `HTTP_PROXY`) unless `proxy` is set.
+    /// Loopback (`localhost`, `127.0.0.0/8`, `[::1]`) never goes through a proxy: the host's own
+    /// bundled server must stay reachable whatever `http_proxy` says.
+    ///
+    /// A non-nil `noProxy` replaces `NO_PROXY` (comma-separated hosts, `*` for all); the
+    /// loopback hosts are added to it either way.
     public var noProxy: String?
+    /// The proxy for every transfer (`http://host:port`), instead of the environment's; `""`
+    /// for none. Loopback still bypasses it.
+    public var proxy: String?
+    /// Whether a transfer that starts on https may follow a redirect to plain http. Off: such a
+    /// redirect fails (`.badURL`) rather than send the request, and any credentials, in clear.
+    public var allowsHTTPSDowngrade = false
     public var userAgent: String = "WidgetHost/0.1"
 
     public init() {}

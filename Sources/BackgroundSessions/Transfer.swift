@@ -20,6 +20,8 @@ final class Transfer {
     /// How many retry waits this transfer has begun (tags `retryNow` commands).
     var waitNumber: UInt64 = 0
     var lastRetryAfter: Duration?
+    /// The URL the last attempt ended on (`CURLINFO_EFFECTIVE_URL`): a redirect's target.
+    var effectiveURL: String?
 
     // The running attempt.
     var easy: UnsafeMutableRawPointer?
@@ -67,6 +69,29 @@ final class Transfer {
         contentLength = nil
     }
 
+    /// Longest reason phrase kept (it ends up in error texts, the journal and the screen).
+    static let maximumReasonLength = 120
+    static let maximumValidatorLength = 512
+
+    /// `text` without control or bidi-override characters, cut to `limit` characters (with
+    /// `…`): what a server sends is shown to people, so it must not steer their terminal.
+    static func printable(_ text: Substring, limit: Int) -> String {
+        var out = String.UnicodeScalarView()
+        var count = 0
+        for scalar in text.unicodeScalars {
+            let v = scalar.value
+            if v < 0x20 || v == 0x7F || (0x80...0x9F).contains(v) || (0x200E...0x200F).contains(v)
+                || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) || v == 0x061C { continue }
+            if count == limit {
+                out.append("…")
+                break
+            }
+            out.append(scalar)
+            count += 1
+        }
+        return String(out)
+    }
+
     // MARK: - Called from curl's callbacks
 
     /// A header line (or a status line starting a new response). Returns false to abort.
@@ -76,18 +101,20 @@ final class Transfer {
             resetResponse()
             let parts = trimmed.split(separator: " ", maxSplits: 2)
             status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
-            reasonPhrase = parts.count > 2 ? String(parts[2]) : ""
+            reasonPhrase = parts.count > 2 ? Self.printable(parts[2], limit: Self.maximumReasonLength) : ""
             return true
         }
         guard let colon = trimmed.firstIndex(of: ":") else { return true }
         let name = trimmed[..<colon].lowercased()
         let value = String(trimmed[trimmed.index(after: colon)...]).trimmingCharacters(in: " \t")
         switch name {
-        case "etag": responseValidators.etag = value
-        case "last-modified": responseValidators.lastModified = value
+        // Validators are sent back in our next request: no control characters (a CR would
+        // split that header), and bounded like any header we echo.
+        case "etag": responseValidators.etag = Self.printable(Substring(value), limit: Self.maximumValidatorLength)
+        case "last-modified": responseValidators.lastModified = Self.printable(Substring(value), limit: Self.maximumValidatorLength)
         case "retry-after": retryAfterValue = value
         case "content-length":
-            contentLength = Int(value)
+            contentLength = Int(value).flatMap { $0 >= 0 ? $0 : nil }
             if (200..<300).contains(status), let length = contentLength, length > maxBodyBytes {
                 bodyTooLarge = true
                 return false

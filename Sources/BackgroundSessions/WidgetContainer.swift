@@ -52,8 +52,14 @@ public struct WidgetContainer: Sendable {
         FilePaths.syncDirectory(path)
     }
 
+    /// Largest file `read` returns by default (16 MiB): a file grown by hand or by a bug must
+    /// not take the host's memory.
+    public static let maximumReadBytes = 16 << 20
+
     /// The bytes of file `name`, or nil when it does not exist.
-    public func read(_ name: String) throws(WidgetContainerError) -> [UInt8]? {
+    ///
+    /// - Throws: `.fileSystem` (with `EFBIG`) for a file larger than `limit` bytes.
+    public func read(_ name: String, limit: Int = WidgetContainer.maximumReadBytes) throws(WidgetContainerError) -> [UInt8]? {
         try Self.validate(name)
         let target = FilePaths.join(path, name)
         let fd = open(target, O_RDONLY | O_CLOEXEC)
@@ -71,6 +77,9 @@ public struct WidgetContainer: Sendable {
                 throw .fileSystem(FileSystemError(operation: "read", path: target, errno: errno))
             }
             if n == 0 { break }
+            guard n <= limit - bytes.count else {
+                throw .fileSystem(FileSystemError(operation: "read", path: target, errno: EFBIG))
+            }
             bytes += chunk[0..<n]
         }
         return bytes

@@ -1,4 +1,4 @@
-import BackgroundSessions
+@testable import BackgroundSessions
 import Glibc
 import LeaderboardServer
 import Synchronization
@@ -248,6 +248,137 @@ struct CurlTransportTests {
         let failure = try #require(await downloadFailure(base + "/away", with: transport, into: dir.path))
         #expect(failure.kind == .badURL && failure.attempts == 1)
         #expect(dir.fileNames.isEmpty)
+    }
+
+    @Test("a huge Retry-After in seconds ends the transfer with a readable reason, not a trap (issue 10, item 1)")
+    func hugeRetryAfterSeconds() async throws {
+        for value in ["9223372036854775807", "10000000000000000", "99999999999999999999999"] {
+            let (server, base) = try loopbackServer {
+                $0.route("/busy") { _ in
+                    var r = HTTPResponse.text("slow down", status: 429)
+                    r.headers.set("Retry-After", value)
+                    return r
+                }
+            }
+            defer { server.stop() }
+            let transport = try loopbackTransport()
+            let dir = ScratchDirectory()
+            let outcome = await run(transport, TransferRequest(url: base + "/busy", directory: dir.path, fileName: "f"))
+            let failure = try #require(outcome.result.failure, "Retry-After: \(value)")
+            #expect(failure.kind == .httpStatus(429) && failure.attempts == 1)
+            #expect(failure.reason == "server answered 429 Too Many Requests (asked to retry in 3153600000 s)")
+            #expect(failure.retryAfter == RetryAfter.longest)
+            #expect(outcome.retries.isEmpty)
+        }
+    }
+
+    @Test("a Retry-After date in year 99999999999 or 2000000000 is ignored and the usual backoff applies")
+    func hugeRetryAfterDate() async throws {
+        for date in ["Sun, 06 Nov 99999999999 08:49:37 GMT", "Sun, 06 Nov 2000000000 08:49:37 GMT"] {
+            let (server, base) = try loopbackServer {
+                $0.route("/busy") { _ in
+                    var r = HTTPResponse.text("down", status: 503)
+                    r.headers.set("Retry-After", date)
+                    return r
+                }
+            }
+            defer { server.stop() }
+            let transport = try loopbackTransport()
+            let dir = ScratchDirectory()
+            let outcome = await run(transport, TransferRequest(url: base + "/busy", directory: dir.path, fileName: "f"))
+            let failure = try #require(outcome.result.failure, "Retry-After: \(date)")
+            #expect(failure.reason == "server answered 503 Service Unavailable after 3 tries")
+            #expect(failure.retryAfter == nil)
+            #expect(outcome.retries.count == 2)
+        }
+    }
+
+    @Test("a reason phrase with escape sequences or a huge length reaches the error text cleaned and cut")
+    func hostileReasonPhrase() async throws {
+        let reason = "Gone\u{1B}[2J\u{1B}]0;pwned\u{07}\u{202E}" + String(repeating: "x", count: 500)
+        let server = try CannedHTTPServer(response: Array("HTTP/1.1 404 \(reason)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
+        defer { server.stop() }
+        let transport = try loopbackTransport()
+        let dir = ScratchDirectory()
+        let failure = try #require(await downloadFailure(server.url + "/evil", with: transport, into: dir.path))
+        #expect(!failure.reason.unicodeScalars.contains { $0.value < 0x20 || $0 == "\u{202E}" })
+        #expect(failure.reason.hasPrefix("server answered 404 Gone[2J]0;pwnedxxx"))
+        #expect(failure.reason.count < 160)
+    }
+
+    @Test("loopback never goes through a proxy; other hosts still do (issue 10, item 8)")
+    func loopbackBypassesProxy() async throws {
+        let (server, base) = try loopbackServer { $0.route("/board") { _ in .json(boardBody) } }
+        defer { server.stop() }
+        // A "proxy" that answers every proxied request with 400 (it wants origin-form
+        // targets): reaching it shows which requests went through the proxy.
+        let (proxy, proxyURL) = try loopbackServer { _ in }
+        defer { proxy.stop() }
+        let port = base.split(separator: ":").last!
+        for bogus in ["http://127.0.0.1:9", proxyURL] {
+            let transport = try loopbackTransport {
+                $0.noProxy = nil
+                $0.proxy = bogus
+                $0.retry.maxAttempts = 1
+            }
+            let dir = ScratchDirectory()
+            for url in ["http://127.0.0.1:\(port)/board", "http://localhost:\(port)/board", "http://LOCALHOST:\(port)/board"] {
+                let outcome = await run(transport, TransferRequest(url: url, directory: dir.path, fileName: "board.json",
+                                                                   validators: Validators()))
+                #expect(outcome.result.file?.status == 200, "\(url) via proxy \(bogus): \(outcome.result)")
+            }
+        }
+        let transport = try loopbackTransport {
+            $0.noProxy = "example.org"
+            $0.proxy = proxyURL
+            $0.retry.maxAttempts = 1
+        }
+        let dir = ScratchDirectory()
+        let failure = try #require(await downloadFailure("http://proxied.invalid/board", with: transport, into: dir.path))
+        #expect(failure.reason == "server answered 400 Bad Request", "the proxy was not used: \(failure.reason)")
+    }
+
+    @Test("the no-proxy list keeps the configured or environment's hosts and adds loopback")
+    func noProxyList() {
+        let loopback = "localhost,127.0.0.0/8,::1,::ffff:127.0.0.0/104"
+        #expect(NetworkLoop.noProxyList(configured: nil, environment: [:]) == loopback)
+        #expect(NetworkLoop.noProxyList(configured: nil, environment: ["NO_PROXY": "corp.example, .internal"])
+                == "corp.example,.internal," + loopback)
+        #expect(NetworkLoop.noProxyList(configured: nil, environment: ["no_proxy": "a.example", "NO_PROXY": "b.example"])
+                == "a.example," + loopback)
+        #expect(NetworkLoop.noProxyList(configured: "x.example,localhost", environment: ["no_proxy": "a.example"])
+                == "x.example,localhost,127.0.0.0/8,::1,::ffff:127.0.0.0/104")
+        #expect(NetworkLoop.noProxyList(configured: nil, environment: ["no_proxy": "*"]) == "*")
+    }
+
+    @Test("a transfer that starts on https may only be redirected to https")
+    func httpsStaysHTTPS() {
+        #expect(NetworkLoop.redirectProtocols(for: "https://example.org:443", allowingDowngrade: false) == "https")
+        #expect(NetworkLoop.redirectProtocols(for: "https://example.org:443", allowingDowngrade: true) == "http,https")
+        #expect(NetworkLoop.redirectProtocols(for: "http://example.org:80", allowingDowngrade: false) == "http,https")
+    }
+
+    @Test("credentials in a URL never appear in an error text")
+    func credentialsRedacted() async throws {
+        let (server, base) = try loopbackServer {
+            $0.route("/away") { _ in
+                HTTPResponse(status: 302, headers: HTTPHeaders([("Location", "ftp://mallory:hunter2@127.0.0.1/x")]))
+            }
+        }
+        defer { server.stop() }
+        let transport = try loopbackTransport()
+        let dir = ScratchDirectory()
+        let withUser = "http://alice:s3cret@" + base.dropFirst("http://".count)
+        let expected = [
+            "ftp://alice:s3cret@127.0.0.1/x": "not an http or https URL: ftp://***@127.0.0.1/x",
+            withUser + "/away": "refused a redirect to another protocol: ftp://***@127.0.0.1/x",
+            "http://alice:s3cret@[::1/x": "not an http or https URL: http://***@[::1/x",
+        ]
+        for (url, reason) in expected {
+            let failure = try #require(await downloadFailure(url, with: transport, into: dir.path))
+            #expect(failure.kind == .badURL, "\(url): \(failure.reason)")
+            #expect(failure.reason == reason)
+        }
     }
 
     @Test("a transfer cancelled while the server is answering ends as cancelled at once")

@@ -1,4 +1,5 @@
 import BackgroundSessions
+import Glibc
 import Testing
 import WidgetTestSupport
 
@@ -31,5 +32,17 @@ struct WidgetContainerTests {
         let ok = try WidgetContainer(kind: "hero", stateDirectory: "/tmp/never-written")
         #expect(throws: WidgetContainerError.invalidName(name)) { try ok.write([1], to: name) }
         #expect(throws: WidgetContainerError.invalidName(name)) { try ok.read(name) }
+    }
+
+    @Test("a file larger than the read limit is refused, not loaded whole")
+    func readLimit() throws {
+        let state = scratchStatePath()
+        defer { removeTree(state) }
+        let container = try WidgetContainer(kind: "leaderboard", stateDirectory: state)
+        try container.write([UInt8](repeating: 1, count: 40_000), to: "big")
+        #expect(try container.read("big", limit: 40_000)?.count == 40_000)
+        #expect(throws: WidgetContainerError.fileSystem(FileSystemError(operation: "read", path: container.path + "/big", errno: EFBIG))) {
+            try container.read("big", limit: 39_999)
+        }
     }
 }

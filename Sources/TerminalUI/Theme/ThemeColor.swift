@@ -19,7 +19,7 @@ public enum ThemeColor: Hashable, Sendable, CustomStringConvertible {
             self = .terminalDefault
         } else if lower.hasPrefix("#") {
             let hex = lower.dropFirst()
-            guard hex.count == 6, let value = UInt32(hex, radix: 16) else { return nil }
+            guard hex.count == 6, hex.allSatisfy(\.isHexDigit), let value = UInt32(hex, radix: 16) else { return nil }
             self = .rgb(UInt8(value >> 16), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF))
         } else if let i = Self.names.firstIndex(of: lower) {
             self = .indexed(i)

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import BackgroundSessions
 import FoundationEssentials
 
 /// The dashboard's log file (`<state>/widgethost.log`): while curses owns the screen nothing
@@ -28,7 +29,8 @@ final class HostLog: Sendable {
     func debug(_ message: @autoclosure () -> String) { if isDebug { write("debug", message()) } }
 
     private func write(_ level: String, _ message: String) {
-        let clean = message.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : String($0) }.joined()
+        // Whatever a caller logs, URLs in it never show their credentials.
+        let clean = URLRedaction.redactingURLs(in: message).unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : String($0) }.joined()
         let line = "\(Date().ISO8601Format()) \(level) \(clean)\n"
         _ = line.utf8CString.withUnsafeBufferPointer { Glibc.write(fd, $0.baseAddress, $0.count - 1) }
     }

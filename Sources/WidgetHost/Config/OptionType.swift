@@ -1,3 +1,4 @@
+import BackgroundSessions
 import JSONTree
 
 /// The type of a widget option, which says what values the config may give it.
@@ -63,7 +64,9 @@ public enum OptionType: Sendable, Equatable {
         case (.oneOf(let choices), .string(let text)):
             return choices.contains(text) ? nil : mismatch + EditDistance.hint(for: text, among: choices)
         case (.url(let schemes), .string(let text)):
-            return OptionType.isURL(text, schemes: schemes) ? nil : mismatch
+            // A URL may carry credentials (user:password@): never echo them.
+            return OptionType.isURL(text, schemes: schemes) ? nil
+                : "expected \(expectation), got \(JSONValue.string(URLRedaction.redacted(text)).shortDescription)"
         case (.timeZone, .string(let text)):
             return OptionType.isWellFormedTimeZone(text) && isKnownTimeZone(text) ? nil : mismatch
         default:

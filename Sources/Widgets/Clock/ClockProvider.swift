@@ -35,7 +35,9 @@ public struct ClockProvider: TimelineProvider {
     /// enough to reach `interval` seconds ahead when the host may not ask again sooner.
     public func entries(from start: Date, covering interval: TimeInterval = 0) -> [ClockEntry] {
         let step: Int64 = style.seconds ? 1 : 60
-        let needed = Int64((max(0, interval) / Double(step)).rounded(.up)) + 1
+        // Bounded before the conversion: a NaN or infinite interval must not trap.
+        let steps = interval.isNaN ? 0 : min(max(0, interval) / Double(step), 100_000)
+        let needed = Int64(steps.rounded(.up)) + 1
         let count = min(max(60, needed), 100_000)
         let first = Int64(start.timeIntervalSince1970.rounded(.down)).floorDiv(step) * step
         return (0..<count).map { i in

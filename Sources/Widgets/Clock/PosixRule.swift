@@ -63,7 +63,8 @@ struct PosixRule: Sendable, Equatable {
         return String(n)
     }
 
-    /// `[+-]hh[:mm[:ss]]` in seconds.
+    /// `[+-]hh[:mm[:ss]]` in seconds; nil unless hours are 0...167 and minutes and seconds
+    /// 0...59 (RFC 8536's extension of POSIX), so a hostile footer cannot overflow the sum.
     private static func offset(_ s: inout Substring) -> Int? {
         var sign = 1
         if s.first == "+" || s.first == "-" {
@@ -72,8 +73,9 @@ struct PosixRule: Sendable, Equatable {
         }
         var fields: [Int] = []
         while fields.count < 3 {
-            let digits = s.prefix { $0.isNumber }
-            guard !digits.isEmpty, let v = Int(digits) else { break }
+            let digits = s.prefix { $0.isASCII && $0.isNumber }
+            guard !digits.isEmpty else { break }
+            guard digits.count <= 3, let v = Int(digits), v <= (fields.isEmpty ? 167 : 59) else { return nil }
             fields.append(v)
             s = s.dropFirst(digits.count)
             guard s.first == ":" else { break }
@@ -86,14 +88,15 @@ struct PosixRule: Sendable, Equatable {
 
     private static func change(_ text: Substring) -> Change? {
         guard text.first == "M" else { return nil }
-        let halves = text.dropFirst().split(separator: "/", maxSplits: 1)
-        let mwd = halves[0].split(separator: ".").compactMap { Int($0) }
-        guard mwd.count == 3, (1...12).contains(mwd[0]), (1...5).contains(mwd[1]), (0...6).contains(mwd[2]) else { return nil }
+        let halves = text.dropFirst().split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        let mwd = halves[0].split(separator: ".", omittingEmptySubsequences: false).map { $0.count <= 2 ? Int($0) : nil }
+        guard mwd.count == 3, let month = mwd[0], let week = mwd[1], let weekday = mwd[2] else { return nil }
+        guard (1...12).contains(month), (1...5).contains(week), (0...6).contains(weekday) else { return nil }
         var time = 7200
         if halves.count == 2 {
             var t = halves[1]
             time = offset(&t) ?? 7200
         }
-        return Change(month: mwd[0], week: mwd[1], weekday: mwd[2], time: time)
+        return Change(month: month, week: week, weekday: weekday, time: time)
     }
 }

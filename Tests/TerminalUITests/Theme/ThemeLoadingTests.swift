@@ -132,7 +132,8 @@ struct ThemeLoadingTests {
         #expect(ThemeColor(parsing: text) == color)
     }
 
-    @Test("non-colours are rejected", arguments: ["#12345", "#gggggg", "256", "-1", "reddish", "", "brightgrey"])
+    @Test("non-colours are rejected", arguments: ["#12345", "#gggggg", "256", "-1", "reddish", "", "brightgrey",
+                                                  "#+fffff", "#+0000f", "#ff ff0", "99999999999999999999"])
     func nonColours(text: String) {
         #expect(ThemeColor(parsing: text) == nil)
     }
