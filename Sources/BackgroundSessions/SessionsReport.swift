@@ -3,8 +3,11 @@ import Glibc
 
 /// The text of `widgethost sessions` and `widgethost sessions --purge`.
 ///
-/// `text` only reads: it opens the journal read-only and works while a running host holds the
-/// state directory's lock. `purge` takes the lock and fails when a host holds it.
+/// `text` reads: it opens the journal read-only and works while a running host holds the
+/// state directory's lock. The one write it may make is to bring a journal written by an
+/// older version up to the current schema (its index), when no host holds the lock: without
+/// the index a journal of a million tasks takes most of a minute to list, with it a second.
+/// `purge` takes the lock and fails when a host holds it.
 ///
 /// The journal may be huge or edited by hand: the report counts in SQL (indexes
 /// `tasks_by_session`, `events_by_session`), lists at most `maxSessions` sessions and
@@ -25,7 +28,13 @@ public enum SessionsReport {
         let path = BackgroundSessionManager.journalPath(stateDirectory: stateDirectory)
         let directory = ReportText.field(stateDirectory, limit: 1024)
         guard FilePaths.exists(path) else { return "No background sessions in \(directory) (no journal yet).\n" }
-        let journal = try openForReading(path)
+        var journal = try openForReading(path)
+        if try !journal.hasCurrentSchema(), let lock = try? StateDirectoryLock.acquire(directory: stateDirectory) {
+            journal.close()
+            (try? SessionJournal(path: path, readOnly: false))?.close()  // migrates (or, read-only files, lists slowly)
+            lock.release()
+            journal = try openForReading(path)
+        }
         defer { journal.close() }
         let totals = try journal.totals()
         guard totals.tasks > 0 || totals.events > 0 else { return "No background sessions in \(directory).\n" }

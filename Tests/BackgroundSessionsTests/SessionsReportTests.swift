@@ -86,4 +86,31 @@ struct SessionsReportTests {
         #expect(lines.contains("… and 11 more sessions"))
         #expect(report.utf8.count < 20_000)
     }
+
+    @Test("a journal of schema 1 gets its index when sessions runs and no host holds the lock; while one does, it is listed as it is")
+    func migratesOldJournal() throws {
+        let state = try makeJournal { manager, _ in
+            _ = manager.session(identifier: "s").downloadTask(with: URL(string: "http://127.0.0.1:9/x")!)
+        }
+        defer { removeTree(state) }
+        func indexes() throws -> [String] {
+            var names: [String] = []
+            try editJournal(state) { db in
+                names = try db.query("SELECT name FROM sqlite_schema WHERE type = 'index' AND name LIKE '%_by_session' ORDER BY name")
+                    .compactMap { $0.first?.string }
+            }
+            return names
+        }
+        let schema1 = "DROP INDEX tasks_by_session; UPDATE meta SET value = '1' WHERE key = 'schema'"
+        try editJournal(state) { try $0.execute(schema1) }
+        let host = try #require(try StateDirectoryLock.acquire(directory: state))
+        #expect(try SessionsReport.text(stateDirectory: state).contains("task 1: in flight"))
+        #expect(try indexes() == ["events_by_session"])
+        host.release()
+        #expect(try SessionsReport.text(stateDirectory: state).contains("task 1: in flight"))
+        #expect(try indexes() == ["events_by_session", "tasks_by_session"])
+        var schema = ""
+        try editJournal(state) { db in schema = try db.query("SELECT value FROM meta WHERE key = 'schema'").first?.first?.string ?? "" }
+        #expect(schema == "2")
+    }
 }

@@ -279,6 +279,11 @@ final class SessionJournal {
 
     // MARK: - Reading (for `widgethost sessions`: aggregates, bounded listings)
 
+    /// Whether the journal has the indexes of `schemaVersion` (the report's queries need them).
+    func hasCurrentSchema() throws(SQLiteError) -> Bool {
+        try db.query("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'tasks_by_session'").count == 1
+    }
+
     /// Counts over the whole journal.
     func totals() throws(SQLiteError) -> (tasks: Int, running: Int, events: Int, sessions: Int) {
         let tasks = try db.query("SELECT COUNT(*), COALESCE(SUM(state = 'running'), 0) FROM tasks")
