@@ -109,8 +109,10 @@ final class SessionJournal {
             n += 1
         }
         guard rename(path, target) == 0 else { throw FileSystemError(operation: "move aside", path: path, errno: errno) }
+        chmod(target, 0o600)
         for suffix in ["-wal", "-shm"] where FilePaths.exists(path + suffix) {
-            if rename(path + suffix, target + suffix) != 0 { unlink(path + suffix) }
+            // Never left beside the new journal: SQLite could replay an old WAL into it.
+            if rename(path + suffix, target + suffix) != 0 { unlink(path + suffix) } else { chmod(target + suffix, 0o600) }
         }
         return target
     }
