@@ -101,6 +101,10 @@ public final class BackgroundSessionManager: Sendable {
 
     public let stateDirectory: String
     public let availability: Availability
+    /// What `open` had to repair, for the log and the status bar: a journal that was not a
+    /// database was moved aside (`sessions.sqlite.corrupt-<time>`) and a new one started.
+    /// Nil when the journal opened as it was.
+    public let recoveryNotice: String?
     /// The serial queue on which routers, handlers and delegates are called: a queue of this
     /// manager, or one the host gives (the dashboard passes its main queue, so delivery needs
     /// no Dispatch worker thread and lands where its state lives).
@@ -117,41 +121,84 @@ public final class BackgroundSessionManager: Sendable {
 
     /// Opens the background sessions of `stateDirectory` (created if missing).
     ///
-    /// Takes the directory's lock without waiting; when another host holds it the manager is
-    /// returned with `availability == .unavailable(…)` and never opens the journal. Otherwise it
-    /// loads the journal, drops events past `retention`, removes files no event refers to, and
-    /// holds the tasks that were in flight until `resumeTasks(urlFor:)`.
-    /// Throws `FileSystemError` or `SQLiteError` when the directory or journal cannot be used.
+    /// The directory is made private (0700; journal and lock 0600) and refused when another
+    /// user owns it (`StateDirectory`). Takes the directory's lock without waiting; when another
+    /// host holds it the manager is returned with `availability == .unavailable(…)` and never
+    /// opens the journal. Otherwise it loads the journal — one that is not a database is moved
+    /// aside and a new one started (`recoveryNotice`) — drops events past `retention`, removes
+    /// the files of ours the journal knows and no event needs (`SessionFiles.sweep`), and holds
+    /// the tasks that were in flight until `resumeTasks(urlFor:)`.
+    /// Throws `StateDirectoryError`, `FileSystemError` or `SQLiteError` when the directory or
+    /// journal cannot be used.
     public static func open(stateDirectory: String, transport: any HTTPTransport,
                             now: @escaping @Sendable () -> Date = { Date() },
                             retention: Retention = Retention(), hooks: Hooks = Hooks(),
                             deliveryQueue: DispatchQueue? = nil) throws -> BackgroundSessionManager {
         let deliveryQueue = deliveryQueue ?? DispatchQueue(label: "widgethost.background-sessions.delivery")
-        try FilePaths.makeDirectories(stateDirectory)
+        try StateDirectory.prepare(stateDirectory)
         guard let lock = try StateDirectoryLock.acquire(directory: stateDirectory) else {
             let message = "another widgethost is using \(stateDirectory); background sessions are off"
             return BackgroundSessionManager(stateDirectory: stateDirectory, availability: .unavailable(message), transport: transport,
-                                            now: now, retention: retention, hooks: hooks, lock: nil, state: State(),
-                                            deliveryQueue: deliveryQueue)
+                                            now: now, retention: retention, hooks: hooks, lock: nil, recoveryNotice: nil,
+                                            state: State(), deliveryQueue: deliveryQueue)
         }
+        let (journal, notice, events, running) = try loadJournal(stateDirectory: stateDirectory, now: now())
         let manager = BackgroundSessionManager(
             stateDirectory: stateDirectory, availability: .available, transport: transport, now: now, retention: retention,
-            hooks: hooks, lock: lock,
-            state: State(journal: try SessionJournal(path: journalPath(stateDirectory: stateDirectory), readOnly: false)),
-            deliveryQueue: deliveryQueue)
-        try manager.state.withLock { s throws in
-            guard let journal = s.journal else { return }
-            for event in try journal.events() { s.pending[event.sessionIdentifier, default: []].append(event) }
-            for task in try journal.tasks() where task.state == .running {
+            hooks: hooks, lock: lock, recoveryNotice: notice, state: State(journal: journal), deliveryQueue: deliveryQueue)
+        manager.state.withLock { s in
+            for event in events { s.pending[event.sessionIdentifier, default: []].append(event) }
+            for task in running {
                 guard let url = URL(string: task.url) else { continue }
                 s.suspended[task.taskIdentifier] = manager.makeTask(
                     id: task.taskIdentifier, session: task.sessionIdentifier, description: task.taskDescription,
                     url: url, state: .suspended, attempts: task.attempts)
             }
-            manager.removeFiles(of: manager.prune(&s))
-            manager.removeOrphanFiles(keeping: s.pending.values.flatMap { $0 })
+            manager.settle(&s, dropped: manager.prune(&s))
+            manager.removeOrphanFiles(&s)
         }
         return manager
+    }
+
+    /// Opens the journal and reads what a start needs. One that is not a database (or whose
+    /// pages are damaged) is moved aside and a new one started, with a notice saying so.
+    private static func loadJournal(stateDirectory: String, now: Date) throws
+        -> (journal: SessionJournal, notice: String?, events: [SessionEvent], running: [JournaledTask]) {
+        let path = journalPath(stateDirectory: stateDirectory)
+        func load() throws(SQLiteError) -> (SessionJournal, [SessionEvent], [JournaledTask]) {
+            let journal = try SessionJournal(path: path, readOnly: false)
+            do {
+                let events = try journal.events { session, taskID in bodyPath(stateDirectory: stateDirectory, session: session, taskID: taskID) }
+                return (journal, events, try journal.runningTasks())
+            } catch {
+                journal.close()
+                throw error
+            }
+        }
+        let message: String
+        do {
+            let (journal, events, running) = try load()
+            return (journal, nil, events, running)
+        } catch {
+            guard error.isNotADatabase else { throw error }
+            message = error.message
+        }
+        let moved = try SessionJournal.moveAside(path: path, now: now)
+        let name = moved.split(separator: "/").last.map(String.init) ?? moved
+        let (journal, events, running) = try load()
+        return (journal, "the sessions journal was not a database (\(message)): moved aside to \(name), started a new one",
+                events, running)
+    }
+
+    /// Where task `taskID`'s body is kept: derived from the session and the task, never read
+    /// from the journal, so a hand-edited journal cannot point the host at any other file.
+    private static func bodyPath(stateDirectory: String, session identifier: String, taskID: Int) -> String {
+        FilePaths.join(FilePaths.join(FilePaths.join(stateDirectory, "sessions"), FilePaths.component(forIdentifier: identifier)),
+                       SessionFiles.bodyName(taskID))
+    }
+
+    private func bodyPath(session identifier: String, taskID: Int) -> String {
+        Self.bodyPath(stateDirectory: stateDirectory, session: identifier, taskID: taskID)
     }
 
     /// Opens with a `WidgetClock` as the source of "now".
@@ -163,11 +210,12 @@ public final class BackgroundSessionManager: Sendable {
     }
 
     private init(stateDirectory: String, availability: Availability, transport: any HTTPTransport, now: @escaping @Sendable () -> Date,
-                 retention: Retention, hooks: Hooks, lock: StateDirectoryLock?, state: sending State,
+                 retention: Retention, hooks: Hooks, lock: StateDirectoryLock?, recoveryNotice: String?, state: sending State,
                  deliveryQueue: DispatchQueue) {
         self.deliveryQueue = deliveryQueue
         self.stateDirectory = stateDirectory
         self.availability = availability
+        self.recoveryNotice = recoveryNotice
         self.transport = transport
         self.now = now
         self.retention = retention
@@ -286,12 +334,14 @@ public final class BackgroundSessionManager: Sendable {
     private func startTransfer(_ task: BackgroundDownloadTask) {
         let directory = filesDirectory(session: task.sessionIdentifier)
         do {
-            try FilePaths.makeDirectories(directory)
+            try SessionFiles.prepareDirectory(stateDirectory: stateDirectory,
+                                              component: FilePaths.component(forIdentifier: task.sessionIdentifier))
         } catch {
             finishTransfer(task.taskIdentifier, .failed(TransferFailure(kind: .fileSystem, reason: error.description, attempts: 0)))
             return
         }
-        let request = TransferRequest(url: task.url.absoluteString, directory: directory, fileName: "task-\(task.taskIdentifier)")
+        let request = TransferRequest(url: task.url.absoluteString, directory: directory,
+                                      fileName: SessionFiles.bodyName(task.taskIdentifier))
         let id = task.taskIdentifier
         let transferID = transport.start(request) { [weak self] event in
             switch event {
@@ -319,7 +369,9 @@ public final class BackgroundSessionManager: Sendable {
             let outcome: SessionEvent.Outcome
             switch result {
             case .downloaded(let f):
-                outcome = .downloaded(file: f.path, status: f.status, byteCount: f.byteCount, validators: f.validators, attempts: f.attempts)
+                // The transport wrote it where `startTransfer` asked: the body's derived path.
+                outcome = .downloaded(file: bodyPath(session: running.task.sessionIdentifier, taskID: id), status: f.status,
+                                      byteCount: f.byteCount, validators: f.validators, attempts: f.attempts)
                 running.task.update(attempts: f.attempts)
             case .notModified(let v): outcome = .notModified(v)
             case .failed(let f):
@@ -354,8 +406,7 @@ public final class BackgroundSessionManager: Sendable {
             event = memoryEvent(&s, task: task, outcome: outcome)
         }
         s.pending[task.sessionIdentifier, default: []].append(event)
-        let dropped = prune(&s)
-        removeFiles(of: dropped)
+        settle(&s, dropped: prune(&s))
         return event
     }
 
@@ -402,16 +453,34 @@ public final class BackgroundSessionManager: Sendable {
     /// routes pending events (`routePendingEvents()`).
     ///
     /// A task for which `urlFor` returns nil (its widget is gone) stays suspended and listed
-    /// until it is cancelled or purged. Returns the tasks started.
+    /// until it is cancelled or purged. Like `downloadTask`, at most one task runs per session
+    /// and URL: of several that would fetch the same URL in one session (a journal holding
+    /// hundreds), the oldest starts and the others are dropped from the journal without an
+    /// event — the widget gets the one result it asked for. Transfers to one host wait their
+    /// turn in the transport (`CurlTransportConfiguration.maxConcurrentPerHost`). Returns the
+    /// tasks started.
     @discardableResult
     public func resumeTasks(urlFor: (_ sessionIdentifier: String, _ taskDescription: String?) -> URL?) -> [BackgroundDownloadTask] {
-        let suspended = state.withLock { s in s.suspended.values.sorted { $0.taskIdentifier < $1.taskIdentifier } }
+        func key(_ session: String, _ url: String) -> String { "\(session.utf8.count):\(session)\(url)" }
+        let (suspended, running) = state.withLock { s in
+            (s.suspended.values.sorted { $0.taskIdentifier < $1.taskIdentifier },
+             Set(s.running.values.map { key($0.task.sessionIdentifier, $0.task.url.absoluteString) }))
+        }
+        var runningKeys = running
+        var duplicates: [Int] = []
         var started: [BackgroundDownloadTask] = []
         for old in suspended {
             guard let url = urlFor(old.sessionIdentifier, old.taskDescription) else { continue }
+            let urlString = url.absoluteString
             let task = state.withLock { s -> BackgroundDownloadTask? in
-                guard s.suspended.removeValue(forKey: old.taskIdentifier) != nil, !s.closed else { return nil }
-                do { try s.journal?.updateTaskURL(old.taskIdentifier, url: url.absoluteString, now: now()) } catch {
+                guard !s.closed, s.suspended[old.taskIdentifier] != nil else { return nil }
+                s.suspended[old.taskIdentifier] = nil
+                guard runningKeys.insert(key(old.sessionIdentifier, urlString)).inserted else {
+                    // The same fetch as a task running now (resumed just before, or joined by a widget).
+                    duplicates.append(old.taskIdentifier)
+                    return nil
+                }
+                do { try s.journal?.updateTaskURL(old.taskIdentifier, url: urlString, now: now()) } catch {
                     s.lastJournalError = "\(error)"
                 }
                 let task = makeTask(id: old.taskIdentifier, session: old.sessionIdentifier, description: old.taskDescription,
@@ -422,6 +491,11 @@ public final class BackgroundSessionManager: Sendable {
             if let task {
                 startTransfer(task)
                 started.append(task)
+            }
+        }
+        if !duplicates.isEmpty {
+            state.withLock { s in
+                do { try s.journal?.deleteTasks(duplicates) } catch { s.lastJournalError = "\(error)" }
             }
         }
         routePendingEvents()
@@ -556,13 +630,15 @@ public final class BackgroundSessionManager: Sendable {
             var error: BackgroundTaskError?
             switch event.outcome {
             case .downloaded(let file, _, _, _, _):
-                // The delegate gets a hard link that is removed after the call; the journal's file
-                // stays until the completion, for a re-delivery after a crash.
-                let location = FilePaths.join(filesDirectory(session: event.sessionIdentifier), "delivered-task-\(event.taskIdentifier)")
-                unlink(location)
-                if link(file, location) == 0 {
+                // The delegate gets a hard link that is removed after the call; the kept file
+                // stays until the completion, for a re-delivery after a crash. Both are named by
+                // the session and the task only (`SessionFiles`).
+                let component = FilePaths.component(forIdentifier: event.sessionIdentifier)
+                if let location = SessionFiles.linkForDelivery(stateDirectory: stateDirectory, component: component,
+                                                               taskID: event.taskIdentifier) {
                     delegate.urlSession(session, downloadTask: task, didFinishDownloadingTo: URL(fileURLWithPath: location))
-                    unlink(location)
+                    SessionFiles.remove(stateDirectory: stateDirectory, component: component,
+                                        name: SessionFiles.deliveryName(event.taskIdentifier))
                 } else {
                     error = .fileMissing(file)
                 }
@@ -577,17 +653,17 @@ public final class BackgroundSessionManager: Sendable {
     }
 
     private func acknowledge(_ batch: [SessionEvent], identifier: String) {
-        let ok = state.withLock { s -> Bool in
+        state.withLock { s in
             do { try s.journal?.acknowledge(batch.filter { $0.eventID < Int64.max / 2 }) } catch {
                 s.lastJournalError = "\(error)"
-                return false
+                return
             }
             let ids = Set(batch.map(\.eventID))
             s.pending[identifier]?.removeAll { ids.contains($0.eventID) }
             for event in batch { s.completed[event.taskIdentifier] = nil }
-            return true
+            // The files, then the tasks: the journal knows a file until it is gone.
+            settle(&s, dropped: batch)
         }
-        if ok { removeFiles(of: batch) }
     }
 
     // MARK: - Files and retention
@@ -613,27 +689,47 @@ public final class BackgroundSessionManager: Sendable {
         return dropped
     }
 
+    /// Removes the kept bodies of events that are done with (by session and task, never by a
+    /// path from the journal).
     private func removeFiles(of events: [SessionEvent]) {
         for event in events {
-            if case .downloaded(let file, _, _, _, _) = event.outcome { unlink(file) }
+            guard case .downloaded = event.outcome else { continue }
+            SessionFiles.remove(stateDirectory: stateDirectory, component: FilePaths.component(forIdentifier: event.sessionIdentifier),
+                                name: SessionFiles.bodyName(event.taskIdentifier))
         }
     }
 
-    /// Deletes files under `<state>/sessions/` that no kept event refers to: bodies renamed
-    /// into place by a host killed before it journalled them, transport temp files, delivery
-    /// links. Only at open, while nothing runs.
-    private func removeOrphanFiles(keeping events: [SessionEvent]) {
-        let keep = Set(events.compactMap { event -> String? in
-            if case .downloaded(let file, _, _, _, _) = event.outcome { return file }
-            return nil
-        })
-        let root = FilePaths.join(stateDirectory, "sessions")
-        for directory in FilePaths.list(root) {
-            let path = FilePaths.join(root, directory)
-            guard FilePaths.isDirectory(path) else { continue }
-            for name in FilePaths.list(path) where !keep.contains(FilePaths.join(path, name)) {
-                unlink(FilePaths.join(path, name))
-            }
+    /// Drops the journal's finished tasks of events whose files are gone. Under the lock.
+    private func forgetTasks(_ s: inout State, of events: [SessionEvent]) {
+        let ids = events.filter { $0.eventID < Int64.max / 2 }.map(\.taskIdentifier)
+        do { try s.journal?.forgetTasks(ids) } catch { s.lastJournalError = "\(error)" }
+    }
+
+    /// Events acknowledged or dropped by retention: their files, then their tasks. Under the lock.
+    private func settle(_ s: inout State, dropped: [SessionEvent]) {
+        guard !dropped.isEmpty else { return }
+        removeFiles(of: dropped)
+        forgetTasks(&s, of: dropped)
+    }
+
+    /// At open, while nothing runs: removes the files of ours that the journal knows and no
+    /// kept event needs — bodies renamed into place by a host killed before it journalled
+    /// them, transport temp files, delivery links, bodies of events acknowledged just before a
+    /// crash — then the finished tasks no event refers to any more. A file is removed only
+    /// when its name is ours (`SessionFiles.parse`) *and* the journal records its task in the
+    /// session whose directory holds it; symbolic links are never followed. Under the lock.
+    private func removeOrphanFiles(_ s: inout State) {
+        guard let journal = s.journal else { return }
+        var kept: Set<String> = []
+        for event in s.pending.values.joined() {
+            guard case .downloaded = event.outcome else { continue }
+            kept.insert(FilePaths.component(forIdentifier: event.sessionIdentifier) + "/" + String(event.taskIdentifier))
         }
+        SessionFiles.sweep(stateDirectory: stateDirectory) { component, kind, taskID in
+            if kind == .body && kept.contains(component + "/" + String(taskID)) { return false }
+            guard let session = try? journal.session(ofTask: taskID) else { return false }
+            return FilePaths.component(forIdentifier: session) == component
+        }
+        do { try journal.forgetSettledTasks() } catch { s.lastJournalError = "\(error)" }
     }
 }

@@ -15,14 +15,15 @@ public final class StateDirectoryLock: Sendable {
         self.fd = Mutex(fd)
     }
 
-    /// Takes the lock of `directory` (creating `lock` in it), or returns nil when another
-    /// holder has it.
+    /// Takes the lock of `directory` (creating `lock` in it, private: 0600), or returns nil
+    /// when another holder has it. A symbolic link named `lock` is not followed (an error).
     ///
     /// Throws `FileSystemError` when the file cannot be opened or locked for another reason.
     public static func acquire(directory: String) throws(FileSystemError) -> StateDirectoryLock? {
         let path = FilePaths.join(directory, "lock")
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw FileSystemError(operation: "open", path: path, errno: errno) }
+        fchmod(fd, 0o600)
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let e = errno
             if e == EINTR { continue }

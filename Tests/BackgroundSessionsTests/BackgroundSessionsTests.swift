@@ -44,7 +44,7 @@ struct BackgroundSessionsTests {
         delegate.callCompletion()
         #expect(await eventually { manager.pendingEvents.isEmpty })
         #expect(try SessionsReport.text(stateDirectory: manager.stateDirectory).contains("No background sessions"))
-        // The files go right after the journal's acknowledgement, outside the lock.
+        // The files go with the journal's acknowledgement.
         #expect(await eventually { filesUnder(manager.filesDirectory(session: "board")).isEmpty })
         #expect(task.state == .completed && manager.isIdle)
     }

@@ -1,4 +1,6 @@
+import BackgroundSessions
 import FoundationEssentials
+import Glibc
 import TerminalUI
 import Testing
 import WidgetTestSupport
@@ -63,5 +65,49 @@ struct HeadlessCommandsTests {
         let output = SessionsCommand.run(SessionsOptions(stateDirectory: scratch.path), environment: environment)
         #expect(output.exitCode == 0)
         #expect(output.standardOutput.contains("No background sessions"))
+    }
+
+    @Test("sessions prints a server's reason, identifiers and URLs inert: no escape sequence reaches the terminal")
+    func sessionsInert() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let state = scratch.path + "/state"
+        let transport = FakeTransport()
+        let manager = try BackgroundSessionManager.open(stateDirectory: state, transport: transport)
+        _ = manager.session(identifier: "board\u{1B}[2J").downloadTask(with: URL(string: "http://user:secret@127.0.0.1:9/x")!,
+                                                                      taskDescription: "d\u{9B}1m")
+        transport.emit(transport.runningIDs[0], .retrying(attempt: 1, delay: .seconds(1),
+                                                         reason: "server answered 500 \u{1B}]52;c;SGVsbG8=\u{07}\u{202E}\r\n"))
+        manager.close()
+        let output = SessionsCommand.run(SessionsOptions(stateDirectory: state), environment: environment)
+        #expect(output.exitCode == 0)
+        let text = output.standardOutput
+        #expect(!text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}" },
+                "\(text)")
+        #expect(!text.contains("secret"))
+        #expect(text.contains("session board␛[2J"))
+        #expect(text.contains("task 1 \"d�1m\": in flight, 1 attempt, http://***@127.0.0.1:9/x"))
+        #expect(text.contains("last error: server answered 500 ␛]52;c;SGVsbG8=␇�␍␊"))
+    }
+
+    @Test("sessions on a journal that is not a database says how out, exit 1; --purge moves it aside, exit 0")
+    func sessionsNotADatabase() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let state = scratch.path + "/state"
+        try BackgroundSessionManager.open(stateDirectory: state, transport: FakeTransport()).close()
+        let journal = BackgroundSessionManager.journalPath(stateDirectory: state)
+        unlink(journal)
+        let fd = open(journal, O_WRONLY | O_CREAT, 0o600)
+        _ = write(fd, "not a database, really not\n", 28)
+        close(fd)
+        let listing = SessionsCommand.run(SessionsOptions(stateDirectory: state), environment: environment)
+        #expect(listing.exitCode == 1)
+        #expect(listing.standardError.contains("is not a database") && listing.standardError.contains("--purge"))
+        let purge = SessionsCommand.run(SessionsOptions(stateDirectory: state, purge: true), environment: environment)
+        #expect(purge.exitCode == 0)
+        #expect(purge.standardOutput.contains("moved it aside to \(journal).corrupt-"), "\(purge.standardOutput)")
+        #expect(SessionsCommand.run(SessionsOptions(stateDirectory: state), environment: environment).standardOutput
+                == "No background sessions in \(state).\n")
     }
 }

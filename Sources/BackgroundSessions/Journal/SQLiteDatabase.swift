@@ -11,6 +11,7 @@ final class SQLiteDatabase {
         case integer(Int64)
         case real(Double)
         case text(String)
+        case blob([UInt8])
     }
 
     private var handle: OpaquePointer?
@@ -65,6 +66,8 @@ final class SQLiteDatabase {
             case .integer(let i): rc = sqlite3_bind_int64(statement, index, i)
             case .real(let d): rc = sqlite3_bind_double(statement, index, d)
             case .text(let s): rc = sqlite3_bind_text(statement, index, s, -1, wh_sqlite_transient())
+            case .blob(let b):
+                rc = b.withUnsafeBytes { sqlite3_bind_blob(statement, index, $0.baseAddress, Int32(clamping: $0.count), wh_sqlite_transient()) }
             }
             guard rc == SQLITE_OK else { throw lastError(rc) }
         }
@@ -81,9 +84,10 @@ final class SQLiteDatabase {
                 case SQLITE_INTEGER: row.append(.integer(sqlite3_column_int64(statement, column)))
                 case SQLITE_FLOAT: row.append(.real(sqlite3_column_double(statement, column)))
                 case SQLITE_NULL: row.append(.null)
+                case SQLITE_BLOB: row.append(.blob(bytes(statement, column, text: false)))
                 default:
-                    let text = sqlite3_column_text(statement, column).map { String(cString: $0) } ?? ""
-                    row.append(.text(text))
+                    // By length, not up to a NUL; invalid UTF-8 is repaired.
+                    row.append(.text(String(decoding: bytes(statement, column, text: true), as: UTF8.self)))
                 }
             }
             rows.append(row)
@@ -104,6 +108,14 @@ final class SQLiteDatabase {
         }
     }
 
+    /// A column's bytes: `sqlite3_column_text`/`_blob` first, then `_bytes` (SQLite's order).
+    private func bytes(_ statement: OpaquePointer, _ column: Int32, text: Bool) -> [UInt8] {
+        let pointer = text ? sqlite3_column_text(statement, column).map(UnsafeRawPointer.init) : sqlite3_column_blob(statement, column)
+        let count = Int(sqlite3_column_bytes(statement, column))
+        guard let pointer, count > 0 else { return [] }
+        return Array(UnsafeRawBufferPointer(start: pointer, count: count))
+    }
+
     /// The rowid of the last inserted row.
     var lastInsertRowID: Int64 { handle.map { sqlite3_last_insert_rowid($0) } ?? 0 }
 
@@ -112,19 +124,24 @@ final class SQLiteDatabase {
     }
 }
 
+/// Reading values of a journal that may have been edited by hand (or by a hostile program):
+/// a column can hold any type and any value, so nothing here traps.
 extension SQLiteDatabase.Value {
+    /// An integer, or a REAL with an integral part that fits in `Int64` (truncated); nil for
+    /// anything else (NaN, ±inf, out of range, text, blob, null).
     var int: Int64? {
         switch self {
         case .integer(let i): i
-        case .real(let d): Int64(d)
+        case .real(let d): Int64(exactly: d.rounded(.towardZero))
         default: nil
         }
     }
 
+    /// A finite number; nil for ±inf (SQLite stores NaN as NULL), text, blob, null.
     var double: Double? {
         switch self {
         case .integer(let i): Double(i)
-        case .real(let d): d
+        case .real(let d): d.isFinite ? d : nil
         default: nil
         }
     }

@@ -10,4 +10,8 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { "SQLite error \(code): \(message)" }
+
+    /// The file is not an SQLite database, or its pages are damaged (`SQLITE_NOTADB`,
+    /// `SQLITE_CORRUPT` and their extended codes): no retry will help.
+    public var isNotADatabase: Bool { code & 0xFF == 26 || code & 0xFF == 11 }
 }

@@ -1,5 +1,6 @@
 import CSQLite
 import FoundationEssentials
+import Glibc
 
 /// The SQLite journal of background sessions: tasks, finished results (events) and their
 /// acknowledgement, in `<state>/sessions.sqlite`.
@@ -9,15 +10,35 @@ import FoundationEssentials
 /// loss; there are only a few commits per transfer, so the cost does not matter. Not
 /// thread-safe: `BackgroundSessionManager` calls it under its lock. Errors throw `SQLiteError`.
 final class SessionJournal {
-    static let schemaVersion = 1
+    /// 2: `tasks_by_session(session, state)`, so `widgethost sessions` aggregates in SQL.
+    static let schemaVersion = 2
+
+    /// Longest text read back from a column (characters): a hand-edited journal cannot make
+    /// the host or `widgethost sessions` hold megabytes per row.
+    static let maxSessionLength = 1024
+    static let maxURLLength = 8192
+    static let maxTextLength = 4096
+    /// The longest server wait read back (a day); the transport never asks for that much.
+    static let maxRetryAfterMilliseconds: Int64 = 86_400_000
 
     private let db: SQLiteDatabase
 
     /// Opens (and when writable, creates or migrates) the journal at `path`.
+    ///
+    /// Writable: the file and its `-wal`/`-shm` are private to the user (0600). A file that is
+    /// not a database throws an `SQLiteError` whose `isNotADatabase` is true (see `moveAside`).
     init(path: String, readOnly: Bool) throws(SQLiteError) {
+        if !Self.mayBeDatabase(path) {
+            // Before SQLite sees it: SQLite would delete a `-wal` it cannot read on close, and
+            // the file moved aside should keep everything that was there.
+            throw SQLiteError(code: 26, message: "file is not a database")
+        }
+        if !readOnly { Self.makePrivate(path) }
         db = try SQLiteDatabase(path: path, readOnly: readOnly)
         if readOnly {
             try db.execute("PRAGMA query_only=ON")
+            // A file that is not a database fails here, not at a later query.
+            try db.query("SELECT COUNT(*) FROM sqlite_schema")
             return
         }
         try db.query("PRAGMA journal_mode=WAL")
@@ -47,9 +68,53 @@ final class SessionJournal {
                     recorded REAL NOT NULL,
                     delivery_count INTEGER NOT NULL DEFAULT 0);
                 CREATE INDEX IF NOT EXISTS events_by_session ON events(session, event_id);
+                CREATE INDEX IF NOT EXISTS tasks_by_session ON tasks(session, state);
                 INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', '\(Self.schemaVersion)');
+                UPDATE meta SET value = '\(Self.schemaVersion)'
+                    WHERE key = 'schema' AND CAST(value AS INTEGER) < \(Self.schemaVersion);
                 """)
         }
+        for suffix in ["", "-wal", "-shm"] { chmod(path + suffix, 0o600) }
+    }
+
+    /// False when `path` holds bytes that do not start with SQLite's header ("SQLite format 3").
+    /// A missing or empty file may become a database; one that cannot be read is left to SQLite.
+    static func mayBeDatabase(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return true }
+        defer { Glibc.close(fd) }
+        var header = [UInt8](repeating: 0, count: 16)
+        let n = header.withUnsafeMutableBytes { read(fd, $0.baseAddress, 16) }
+        return n <= 0 || (n == 16 && header == Array("SQLite format 3\0".utf8))
+    }
+
+    /// Creates `path` empty and private (0600) when missing, or makes it private; SQLite then
+    /// gives its `-wal` and `-shm` the same mode. Never follows a symbolic link.
+    private static func makePrivate(_ path: String) {
+        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        if fd >= 0 {
+            fchmod(fd, 0o600)
+            Glibc.close(fd)
+        }
+    }
+
+    /// Renames a journal that is not a database (and its `-wal`/`-shm`) to
+    /// `<name>.corrupt-<UTC time>` beside it, so a new one can start; returns the new path.
+    static func moveAside(path: String, now: Date) throws(FileSystemError) -> String {
+        let stamp = SessionsReport.compactTimestamp(now)
+        var target = "\(path).corrupt-\(stamp)"
+        var n = 2
+        while FilePaths.exists(target) || FilePaths.exists(target + "-wal") {
+            target = "\(path).corrupt-\(stamp)-\(n)"
+            n += 1
+        }
+        guard rename(path, target) == 0 else { throw FileSystemError(operation: "move aside", path: path, errno: errno) }
+        chmod(target, 0o600)
+        for suffix in ["-wal", "-shm"] where FilePaths.exists(path + suffix) {
+            // Never left beside the new journal: SQLite could replay an old WAL into it.
+            if rename(path + suffix, target + suffix) != 0 { unlink(path + suffix) } else { chmod(target + suffix, 0o600) }
+        }
+        return target
     }
 
     func close() { db.close() }
@@ -93,7 +158,7 @@ final class SessionJournal {
             case .notModified(let v): (kind, etag, modified) = ("notModified", v.etag, v.lastModified)
             case .failed(let r, let a, let after):
                 (kind, reason, attempts) = ("failed", r, a)
-                retryMS = after.map { Int($0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) }
+                retryMS = after.map { Int(Self.milliseconds($0)) }
             case .cancelled: kind = "cancelled"
             case .unavailable(let m): (kind, reason) = ("unavailable", m)
             }
@@ -123,23 +188,46 @@ final class SessionJournal {
         }
     }
 
-    /// Removes acknowledged events and their tasks, in one transaction.
+    /// Removes acknowledged (or discarded) events, in one transaction. Their tasks stay until
+    /// `forgetTasks`, after the files are gone: the open-time sweep removes only files the
+    /// journal still knows, so a crash in between leaves nothing behind for good.
     func acknowledge(_ events: [SessionEvent]) throws(SQLiteError) {
         guard !events.isEmpty else { return }
         try db.transaction { () throws(SQLiteError) in
             for event in events {
                 try db.query("DELETE FROM events WHERE event_id = ?", [.integer(event.eventID)])
-                try db.query("DELETE FROM tasks WHERE task_id = ? AND state <> 'running'", [.integer(Int64(event.taskIdentifier))])
             }
         }
     }
 
-    /// Drops the given events (retention) without a delivery; their tasks go with them.
+    /// Drops the given events (retention) without a delivery; see `acknowledge`.
     func discard(_ events: [SessionEvent]) throws(SQLiteError) { try acknowledge(events) }
 
+    /// Removes finished or cancelled tasks (their events acknowledged and files removed).
+    func forgetTasks(_ taskIDs: [Int]) throws(SQLiteError) {
+        guard !taskIDs.isEmpty else { return }
+        try db.transaction { () throws(SQLiteError) in
+            for id in taskIDs {
+                try db.query("DELETE FROM tasks WHERE task_id = ? AND state <> 'running'", [.integer(Int64(id))])
+            }
+        }
+    }
+
+    /// Removes finished or cancelled tasks that no event refers to any more (a host stopped
+    /// between an acknowledgement and `forgetTasks`). Run after the open-time sweep.
+    func forgetSettledTasks() throws(SQLiteError) {
+        try db.query("DELETE FROM tasks WHERE state <> 'running' AND task_id NOT IN (SELECT task_id FROM events)")
+    }
+
     /// Removes a task that will never run (purged, or its widget is gone for good).
-    func deleteTask(_ taskID: Int) throws(SQLiteError) {
-        try db.query("DELETE FROM tasks WHERE task_id = ?", [.integer(Int64(taskID))])
+    func deleteTask(_ taskID: Int) throws(SQLiteError) { try deleteTasks([taskID]) }
+
+    /// Removes tasks that will never run, in one transaction (duplicates of a resumed task).
+    func deleteTasks(_ taskIDs: [Int]) throws(SQLiteError) {
+        guard !taskIDs.isEmpty else { return }
+        try db.transaction { () throws(SQLiteError) in
+            for id in taskIDs { try db.query("DELETE FROM tasks WHERE task_id = ?", [.integer(Int64(id))]) }
+        }
     }
 
     /// Removes every task and event; returns how many of each there were.
@@ -152,43 +240,153 @@ final class SessionJournal {
         }
     }
 
-    // MARK: - Reading
+    // MARK: - Reading (for the host)
 
-    /// Every task, oldest first.
+    private static let taskColumns = """
+        task_id, substr(session, 1, \(maxSessionLength)), substr(description, 1, \(maxTextLength)),
+        substr(url, 1, \(maxURLLength)), state, attempts, substr(last_error, 1, \(maxTextLength)), created, updated
+        """
+
+    private static let eventColumns = """
+        event_id, substr(session, 1, \(maxSessionLength)), task_id, substr(description, 1, \(maxTextLength)),
+        substr(url, 1, \(maxURLLength)), kind, status, byte_count, substr(etag, 1, \(maxTextLength)),
+        substr(last_modified, 1, \(maxTextLength)), substr(reason, 1, \(maxTextLength)), attempts, retry_after_ms,
+        recorded, delivery_count
+        """
+
+    /// Every task, oldest first (tests, small journals; the host reads `runningTasks()`).
     func tasks() throws(SQLiteError) -> [JournaledTask] {
-        try db.query("SELECT task_id, session, description, url, state, attempts, last_error, created, updated FROM tasks ORDER BY task_id")
-            .map { r in
-                JournaledTask(taskIdentifier: Int(r[0].int ?? 0), sessionIdentifier: r[1].string ?? "", taskDescription: r[2].string,
-                              url: r[3].string ?? "", state: JournaledTask.State(rawValue: r[4].string ?? "") ?? .running,
-                              attempts: Int(r[5].int ?? 0), lastError: r[6].string,
-                              created: Date(timeIntervalSince1970: r[7].double ?? 0),
-                              updated: Date(timeIntervalSince1970: r[8].double ?? 0))
-            }
+        try db.query("SELECT \(Self.taskColumns) FROM tasks ORDER BY task_id").map(Self.task)
     }
 
-    /// Every event not yet acknowledged, in delivery order.
-    func events() throws(SQLiteError) -> [SessionEvent] {
-        try db.query("""
-            SELECT event_id, session, task_id, description, url, kind, file, status, byte_count, etag, last_modified,
-                   reason, attempts, retry_after_ms, recorded, delivery_count FROM events ORDER BY event_id
-            """).map { r in
-            let validators = Validators(etag: r[9].string, lastModified: r[10].string)
-            let outcome: SessionEvent.Outcome
-            switch r[5].string {
-            case "downloaded":
-                outcome = .downloaded(file: r[6].string ?? "", status: Int(r[7].int ?? 0), byteCount: Int(r[8].int ?? 0),
-                                      validators: validators, attempts: Int(r[12].int ?? 1))
-            case "notModified": outcome = .notModified(validators)
-            case "failed":
-                outcome = .failed(reason: r[11].string ?? "", attempts: Int(r[12].int ?? 0),
-                                  retryAfter: r[13].int.map { .milliseconds($0) })
-            case "unavailable": outcome = .unavailable(r[11].string ?? "")
-            default: outcome = .cancelled
-            }
-            return SessionEvent(eventID: r[0].int ?? 0, sessionIdentifier: r[1].string ?? "", taskIdentifier: Int(r[2].int ?? 0),
-                                taskDescription: r[3].string, url: r[4].string ?? "", outcome: outcome,
-                                recorded: Date(timeIntervalSince1970: r[14].double ?? 0), deliveryCount: Int(r[15].int ?? 0))
+    /// The tasks left running (in flight when the host stopped), oldest first.
+    func runningTasks() throws(SQLiteError) -> [JournaledTask] {
+        try db.query("SELECT \(Self.taskColumns) FROM tasks WHERE state = 'running' ORDER BY task_id").map(Self.task)
+    }
+
+    /// Every event not yet acknowledged, in delivery order. A download's `file` is
+    /// `bodyPath(session, taskID)`: the path stored in the journal is never used.
+    func events(bodyPath: (String, Int) -> String) throws(SQLiteError) -> [SessionEvent] {
+        try db.query("SELECT \(Self.eventColumns) FROM events ORDER BY event_id").map { Self.event($0, bodyPath: bodyPath) }
+    }
+
+    /// The session of task `id` as the journal records it (its task, or an event of it), or
+    /// nil when the journal does not know the task.
+    func session(ofTask id: Int) throws(SQLiteError) -> String? {
+        let rows = try db.query("""
+            SELECT session FROM tasks WHERE task_id = ?1 UNION ALL SELECT session FROM events WHERE task_id = ?1 LIMIT 1
+            """, [.integer(Int64(id))])
+        return rows.first?.first?.string
+    }
+
+    // MARK: - Reading (for `widgethost sessions`: aggregates, bounded listings)
+
+    /// Whether the journal has the indexes of `schemaVersion` (the report's queries need them).
+    func hasCurrentSchema() throws(SQLiteError) -> Bool {
+        try db.query("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'tasks_by_session'").count == 1
+    }
+
+    /// Counts over the whole journal.
+    func totals() throws(SQLiteError) -> (tasks: Int, running: Int, events: Int, sessions: Int) {
+        let tasks = try db.query("SELECT COUNT(*), COALESCE(SUM(state = 'running'), 0) FROM tasks")
+        let events = try db.query("SELECT COUNT(*) FROM events")
+        let sessions = try db.query("SELECT COUNT(*) FROM (SELECT session FROM tasks UNION SELECT session FROM events)")
+        func n(_ rows: [[SQLiteDatabase.Value]], _ column: Int) -> Int { Self.count(rows.first?[column] ?? .null) }
+        return (n(tasks, 0), n(tasks, 1), n(events, 0), n(sessions, 0))
+    }
+
+    /// The first `limit` session identifiers in SQLite's order, as stored (any type).
+    func sessionKeys(limit: Int) throws(SQLiteError) -> [SQLiteDatabase.Value] {
+        try db.query("SELECT session FROM tasks UNION SELECT session FROM events ORDER BY 1 LIMIT ?",
+                     [.integer(Int64(limit))]).compactMap(\.first)
+    }
+
+    /// How many tasks a session has in each state.
+    func taskCounts(session: SQLiteDatabase.Value) throws(SQLiteError) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for row in try db.query("SELECT state, COUNT(*) FROM tasks WHERE session = ? GROUP BY state", [session]) {
+            counts[Self.displayText(row[0]), default: 0] += Self.count(row[1])
         }
+        return counts
+    }
+
+    /// A session's tasks in `state`, oldest first, at most `limit`.
+    func tasks(session: SQLiteDatabase.Value, state: String, limit: Int) throws(SQLiteError) -> [JournaledTask] {
+        try db.query("SELECT \(Self.taskColumns) FROM tasks WHERE session = ? AND state = ? ORDER BY task_id LIMIT ?",
+                     [session, .text(state), .integer(Int64(limit))]).map(Self.task)
+    }
+
+    func eventCount(session: SQLiteDatabase.Value) throws(SQLiteError) -> Int {
+        Self.count(try db.query("SELECT COUNT(*) FROM events WHERE session = ?", [session]).first?.first ?? .null)
+    }
+
+    /// A session's first `limit` events in delivery order (`file` left empty).
+    func events(session: SQLiteDatabase.Value, limit: Int) throws(SQLiteError) -> [SessionEvent] {
+        try db.query("SELECT \(Self.eventColumns) FROM events WHERE session = ? ORDER BY event_id LIMIT ?",
+                     [session, .integer(Int64(limit))]).map { Self.event($0, bodyPath: { _, _ in "" }) }
+    }
+
+    // MARK: - Rows to values (any column may hold any type: nothing traps)
+
+    private static func task(_ r: [SQLiteDatabase.Value]) -> JournaledTask {
+        JournaledTask(taskIdentifier: Int(r[0].int ?? 0), sessionIdentifier: r[1].string ?? "", taskDescription: r[2].string,
+                      url: r[3].string ?? "", state: JournaledTask.State(rawValue: r[4].string ?? "") ?? .running,
+                      attempts: count(r[5]), lastError: r[6].string, created: date(r[7]), updated: date(r[8]))
+    }
+
+    private static func event(_ r: [SQLiteDatabase.Value], bodyPath: (String, Int) -> String) -> SessionEvent {
+        let session = r[1].string ?? "", taskID = Int(r[2].int ?? 0)
+        let validators = Validators(etag: r[8].string, lastModified: r[9].string)
+        let outcome: SessionEvent.Outcome
+        switch r[5].string {
+        case "downloaded":
+            outcome = .downloaded(file: bodyPath(session, taskID), status: status(r[6]), byteCount: count(r[7]),
+                                  validators: validators, attempts: r[11].int == nil ? 1 : count(r[11]))
+        case "notModified": outcome = .notModified(validators)
+        case "failed":
+            let retryAfter = r[12].int.flatMap { $0 < 0 ? nil : Duration.milliseconds(min($0, maxRetryAfterMilliseconds)) }
+            outcome = .failed(reason: r[10].string ?? "", attempts: count(r[11]), retryAfter: retryAfter)
+        case "unavailable": outcome = .unavailable(r[10].string ?? "")
+        default: outcome = .cancelled
+        }
+        return SessionEvent(eventID: r[0].int ?? 0, sessionIdentifier: session, taskIdentifier: taskID,
+                            taskDescription: r[3].string, url: r[4].string ?? "", outcome: outcome,
+                            recorded: date(r[13]), deliveryCount: count(r[14]))
+    }
+
+    /// A count (attempts, bytes, deliveries): 0 when missing, negative or not a number.
+    static func count(_ value: SQLiteDatabase.Value) -> Int { max(0, Int(value.int ?? 0)) }
+
+    /// An HTTP status: 0 unless 0…999.
+    private static func status(_ value: SQLiteDatabase.Value) -> Int {
+        guard let s = value.int, (0...999).contains(s) else { return 0 }
+        return Int(s)
+    }
+
+    /// Seconds since 1970 between years 1 and 9999; anything else reads as 1970.
+    private static func date(_ value: SQLiteDatabase.Value) -> Date {
+        guard let t = value.double, (-62_135_596_800...253_402_300_799).contains(t) else { return Date(timeIntervalSince1970: 0) }
+        return Date(timeIntervalSince1970: t)
+    }
+
+    /// A value as text for listings (a hand-edited journal may hold numbers or blobs anywhere).
+    static func displayText(_ value: SQLiteDatabase.Value) -> String {
+        switch value {
+        case .null: "(null)"
+        case .integer(let i): "\(i)"
+        case .real(let d): "\(d)"
+        case .text(let s): s
+        case .blob(let b): "x'" + b.prefix(64).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() + (b.count > 64 ? "…" : "") + "'"
+        }
+    }
+
+    /// Whole milliseconds of a non-negative duration, clamped (a server's wait can be anything).
+    static func milliseconds(_ d: Duration) -> Int64 {
+        if d <= .zero { return 0 }
+        let (seconds, atto) = d.components
+        let (ms, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+        if overflow { return Int64.max }
+        return ms.addingReportingOverflow(atto / 1_000_000_000_000_000).overflow ? Int64.max : ms + atto / 1_000_000_000_000_000
     }
 
     /// `PRAGMA integrity_check`'s answer ("ok" when sound).

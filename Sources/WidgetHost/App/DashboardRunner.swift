@@ -111,6 +111,7 @@ final class DashboardRunner {
             let manager = try BackgroundSessionManager.open(stateDirectory: stateDirectory, transport: try CurlTransport(),
                                                             clock: clock, deliveryQueue: .main)
             if case .unavailable(let message) = manager.availability { notice = message }
+            if let recovered = manager.recoveryNotice { notice = recovered }  // a journal moved aside
             sessions = manager
         } catch {
             notice = "background sessions are off: \(error)"
