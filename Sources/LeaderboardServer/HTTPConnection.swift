@@ -38,6 +38,7 @@ final class HTTPConnection {
                 let bytes = Array(HTTPResponse.reasonPhrase(for: status).utf8) + [10]
                 _ = sendAll(fd, serialize(status: status, headers: HTTPHeaders(), body: bytes, keepAlive: false, head: false))
                 log(method: method, target: target, status: status, bytes: bytes.count, started: started)
+                discardBeforeClose()
                 return
             case .timedOut:
                 let bytes = Array("Request Timeout\n".utf8)
@@ -47,6 +48,31 @@ final class HTTPConnection {
             case .closed:
                 return
             }
+        }
+    }
+
+    /// After an answer that leaves the client's request unread: stop sending, then read and
+    /// drop what is still arriving, briefly and up to a bound, before the caller closes.
+    ///
+    /// Closing a socket with unread input sends a reset, and a reset can destroy the answer in
+    /// the client's buffers before it is read. Bounded (64 KiB, 500 ms, one small buffer), so a
+    /// client streaming a large body costs neither memory nor a thread for long.
+    private func discardBeforeClose() {
+        _ = shutdown(fd, Int32(SHUT_WR))
+        let deadline = ContinuousClock.now + .milliseconds(500)
+        var dropped = 0
+        var scratch = [UInt8](repeating: 0, count: 8 * 1024)
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while dropped < 64 * 1024 {
+            let wait = milliseconds(until: deadline)
+            if wait == 0 { return }
+            let r = poll(&p, 1, wait)
+            if r < 0 && errno == EINTR { continue }
+            if r <= 0 { return }
+            let n = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return }
+            dropped += n
         }
     }
 
@@ -134,17 +160,25 @@ final class HTTPConnection {
                         String(Substring(value).trimmingSpaces))
         }
         if version == "HTTP/1.1" && headers["Host"] == nil { return .reject(400, method: method, target: target) }
-        if headers["Transfer-Encoding"] != nil { return .reject(501, method: method, target: target) }
 
-        var length = 0
+        // The body is bounded by its route, decided before a byte of it is read: a route that
+        // takes none (the default) answers 413 at once, whatever the client has yet to send.
+        let bodyLimit = server.lookup(String(target.prefix { $0 != "?" }))
+            .map { $0.methods.contains(method) ? $0.maxBodyBytes : 0 } ?? 0
         let lengths = Set(headers.values(for: "Content-Length"))
+        if headers["Transfer-Encoding"] != nil {
+            // Both framings at once is how requests are smuggled past proxies: refuse.
+            if !lengths.isEmpty { return .reject(400, method: method, target: target) }
+            return .reject(bodyLimit == 0 ? 413 : 501, method: method, target: target)
+        }
+        var length = 0
         if !lengths.isEmpty {
             guard lengths.count == 1, let text = lengths.first, !text.isEmpty, text.utf8.count <= 18,
                   text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let value = Int(text)
             else { return .reject(400, method: method, target: target) }
             length = value
         }
-        if length > config.maxBodyBytes { return .reject(413, method: method, target: target) }
+        if length > bodyLimit { return .reject(413, method: method, target: target) }
         while buffer.count - headerEnd < length {
             switch fill(until: deadline) {
             case .data: continue

@@ -10,7 +10,8 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxHeaderCount: Int = 100
     /// Largest header section in bytes, request line excluded (larger: 431).
     public var maxHeaderBytes: Int = 16 * 1024
-    /// Largest request body in bytes (larger: 413).
+    /// Ceiling for every route's own body limit (`route(_:methods:maxBodyBytes:_:)`, 0 by
+    /// default: a route takes no body unless it says so).
     public var maxBodyBytes: Int = 1024 * 1024
     /// Time allowed from the first byte of a request to its last; a slower client is cut off.
     public var requestTimeout: Duration = .seconds(10)
@@ -18,7 +19,8 @@ public struct HTTPServerConfiguration: Sendable {
     public var idleTimeout: Duration = .seconds(15)
     /// Time allowed for sending one answer to a client that does not read.
     public var writeTimeout: Duration = .seconds(10)
-    /// Connections served at once; more are answered 503 and closed.
+    /// Connections served at once; more are answered 503 and closed. `start()` lowers it to
+    /// stay well below the process's descriptor limit (`HTTPServer.connectionLimit`).
     public var maxConnections: Int = 1024
     /// Misbehaviour for testing clients (none by default).
     public var faults = FaultInjection()
