@@ -105,6 +105,32 @@ struct LeaderboardServerExecutableTests {
         #expect(try server.exitCode(within: 20) == 0)
     }
 
+    @Test("--log-limit bounds the request log: 300 pipelined requests, at most the limit a second plus summaries")
+    func logLimit() throws {
+        let path = try #require(executable, "leaderboard-server is not built")
+        let server = try ChildProcess(path, ["--port", "0", "--log-limit", "5"])
+        let port = try port(of: try server.firstLine(within: 20))
+        let started = ContinuousClock.now
+        let client = try RawClient(port: port)
+        client.send(String(repeating: get("/healthz"), count: 299) + get("/healthz", "Connection: close\r\n"))
+        for _ in 0..<300 { #expect(try client.readResponse().status == 200) }
+        #expect(try client.readToEnd().isEmpty)
+        let seconds = (ContinuousClock.now - started) / .seconds(1)
+        server.signal(SIGTERM)
+        #expect(try server.exitCode(within: 20) == 0)
+        let lines = server.standardError.split(separator: "\n")
+        let requestLines = lines.filter { $0.hasPrefix("127.0.0.1 ") }
+        #expect(requestLines.count >= 5)
+        #expect(Double(requestLines.count) <= 5 * (seconds.rounded(.up) + 1), "\(requestLines.count) lines in \(seconds) s")
+        // Every request is accounted for: logged, or counted in a summary (the last one on exit).
+        let counted = lines.compactMap { line -> Int? in
+            guard line.hasPrefix("… "), line.hasSuffix(" more requests not logged") else { return nil }
+            return Int(line.dropFirst(2).prefix { $0 != " " })
+        }
+        #expect(!counted.isEmpty)
+        #expect(requestLines.count + counted.reduce(0, +) == 300, "\(server.standardError)")
+    }
+
     @Test("--port 0 --quiet prints its URL first, serves /healthz, logs nothing, exits 0 on SIGTERM")
     func runsAndStops() throws {
         let server = try ChildProcess(try #require(executable, "leaderboard-server is not built"), ["--port", "0", "--quiet", "--seed", "1"])

@@ -84,11 +84,12 @@ public enum LeaderboardServerCommand {
 
         Usage:
           leaderboard-server [--host 127.0.0.1] [--port 8787] [--tick 3] [--seed N] [--quiet]
+                             [--log-limit 50]
                              [--fail-rate F] [--delay-ms N] [--truncate-rate F] [--garbage-rate F]
 
         Serves GET /leaderboard (JSON with an ETag; If-None-Match gets 304 while the board is
         unchanged) and GET /healthz. Prints its URL on the first line of stdout and one line per
-        request on stderr. Stops on SIGTERM or SIGINT.
+        request on stderr (at most --log-limit a second). Stops on SIGTERM or SIGINT.
 
         Options:
           --host ADDR          numeric IPv4 or IPv6 address to listen on (default 127.0.0.1)
@@ -96,6 +97,8 @@ public enum LeaderboardServerCommand {
           --tick SECONDS       whole seconds between game ticks, at least 1 (default 3)
           --seed N             seed for the game and the faults (repeatable runs); default random
           --quiet              no request log on stderr
+          --log-limit N        at most N request lines a second, then one line counting the
+                               rest; 0 logs every request (default 50)
           --fail-rate F        answer 500 to this share of requests (0…1)
           --delay-ms N         hold every answer back N milliseconds (0…60000)
           --truncate-rate F    send half the body of this share of answers, then close (0…1)
@@ -153,6 +156,7 @@ public enum LeaderboardServerCommand {
             case "--truncate-rate": options.truncateRate = try rate(value(), option: name)
             case "--garbage-rate": options.garbageRate = try rate(value(), option: name)
             case "--delay-ms": options.delayMilliseconds = try integer(value(), option: name, in: 0...60_000)
+            case "--log-limit": options.logLimit = try integer(value(), option: name, in: 0...1_000_000)
             default:
                 throw UsageError(message: argument.hasPrefix("-")
                     ? "unknown option '\(name)'" : "unexpected argument '\(argument)'")
