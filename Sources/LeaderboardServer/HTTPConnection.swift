@@ -13,14 +13,15 @@ final class HTTPConnection {
 
     private enum FillResult { case data, closed, timedOut }
 
-    private let fd: Int32
+    private let socket: ConnectionSocket
+    private var fd: Int32 { socket.fd }
     private let remoteAddress: String
     private let server: HTTPServer
     private var config: HTTPServerConfiguration { server.configuration }
     private var buffer: [UInt8] = []
 
-    init(fd: Int32, remoteAddress: String, server: HTTPServer) {
-        self.fd = fd
+    init(socket: ConnectionSocket, remoteAddress: String, server: HTTPServer) {
+        self.socket = socket
         self.remoteAddress = remoteAddress
         self.server = server
     }
@@ -28,7 +29,8 @@ final class HTTPConnection {
     func run() {
         while !server.isStopping {
             if buffer.isEmpty {
-                guard fill(until: .now + config.idleTimeout) == .data else { return }
+                socket.markIdle()
+                guard fill(until: .now + config.idleTimeout) == .data, socket.markBusy() else { return }
             }
             let started = ContinuousClock.now
             switch readRequest(deadline: started + config.requestTimeout) {

@@ -260,6 +260,7 @@ public final class HTTPServer: Sendable {
             let remote = Self.numericAddress(storage)
             guard liveConnections.increment(limit: limit) else {
                 Self.refuse(fd)
+                evictIdleConnection()   // so that the next client finds a place
                 continue
             }
             let socket = ConnectionSocket(fd: fd)
@@ -277,7 +278,7 @@ public final class HTTPServer: Sendable {
             setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             do {
                 try startThread(detached: true) { [self] in
-                    HTTPConnection(fd: fd, remoteAddress: remote, server: self).run()
+                    HTTPConnection(socket: socket, remoteAddress: remote, server: self).run()
                     connectionEnded(socket)
                 }
             } catch {
@@ -285,8 +286,27 @@ public final class HTTPServer: Sendable {
                 _ = sendAll(fd, Self.serviceUnavailable)
                 connectionEnded(socket)
                 backoff = Self.longer(backoff)
+                continue
+            }
+            if state.withLock({ $0.connections.count }) > limit - limit / 4 { evictIdleConnection() }
+        }
+    }
+
+    /// Closes the connection idle the longest, if one has been idle `evictIdleAfter` or more.
+    ///
+    /// Called when three quarters of the connection limit are in use: idle connections (kept
+    /// alive, or opened and never used) give way to new clients, so holding connections open
+    /// cannot lock anyone out. A client in the middle of a request is never cut.
+    private func evictIdleConnection() {
+        let open = state.withLock { Array($0.connections.values) }
+        let cutoff = ContinuousClock.now - configuration.evictIdleAfter
+        var oldest: (socket: ConnectionSocket, since: ContinuousClock.Instant)?
+        for socket in open {
+            if let since = socket.idleSince, since <= cutoff, since < (oldest?.since ?? cutoff + .seconds(1)) {
+                oldest = (socket, since)
             }
         }
+        if let oldest { _ = oldest.socket.evictIfIdle(since: cutoff) }
     }
 
     private func connectionEnded(_ socket: ConnectionSocket) {

@@ -22,6 +22,9 @@ public struct HTTPServerConfiguration: Sendable {
     /// Connections served at once; more are answered 503 and closed. `start()` lowers it to
     /// stay well below the process's descriptor limit (`HTTPServer.connectionLimit`).
     public var maxConnections: Int = 1024
+    /// With three quarters of the connections in use, a connection idle this long (between
+    /// requests, or open and never used) is closed to make room for new clients.
+    public var evictIdleAfter: Duration = .seconds(1)
     /// Misbehaviour for testing clients (none by default).
     public var faults = FaultInjection()
 

@@ -122,6 +122,35 @@ struct HTTPServerLimitsTests {
         #expect(status == 200)
     }
 
+    @Test("with three quarters of the connections in use, an idle one is closed to make room; a client mid-request is not")
+    func evictsIdle() throws {
+        let (server, port) = try startServer {
+            $0.maxConnections = 4
+            $0.evictIdleAfter = .milliseconds(200)
+        }
+        defer { server.stop() }
+        let busy = try RawClient(port: port)
+        busy.send("GET /hello HTTP/1.1\r\n")   // half a request: never evicted
+        let idle = [try RawClient(port: port), try RawClient(port: port)]
+        let deadline = ContinuousClock.now + .seconds(10)
+        while server.openConnections < 3, ContinuousClock.now < deadline { _ = poll(nil, 0, 10) }
+        _ = poll(nil, 0, 400)   // the idle ones pass evictIdleAfter
+
+        let newcomer = try RawClient(port: port)   // the 4th of 4: over three quarters
+        newcomer.send(get("/hello"))
+        #expect(try newcomer.readResponse().status == 200)
+        // Exactly one idle connection is closed by the server, without an answer.
+        var closed = 0
+        for client in idle {
+            do {
+                if try client.receiveSome(timeout: .seconds(2)) == nil { closed += 1 }
+            } catch {}   // timed out: still open
+        }
+        #expect(closed == 1)
+        busy.send("Host: x\r\n\r\n")
+        #expect(try busy.readResponse().status == 200)
+    }
+
     @Test("the connection limit stays below the descriptor limit, leaving a quarter (at least 32) spare",
           arguments: [(64, 1024, 32), (256, 1024, 192), (1024, 1024, 768), (20_000, 1024, 1024),
                       (10, 1024, 1), (0, 1024, 1), (rlim_t.max, 1024, 1024)] as [(rlim_t, Int, Int)])

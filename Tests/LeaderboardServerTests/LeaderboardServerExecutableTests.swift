@@ -54,17 +54,18 @@ private func waitForStatus(_ status: Int, port: UInt16, within seconds: Int) -> 
     return false
 }
 
-/// With more connections open than the server can serve: a new client is answered 503 at
-/// once, the server idles meanwhile (no accept loop spinning), and it serves again once the
-/// idle connections are gone.
-private func expectOverloadHandled(server: ChildProcess, port: UInt16, idleConnections: Int) throws {
+/// With more connections open than the server can serve: a new client is answered at once
+/// (503, or 200 once idle connections have been evicted to make room), the server idles
+/// meanwhile (no accept loop spinning), and it serves again once the idle connections are gone.
+private func expectOverloadHandled(server: ChildProcess, port: UInt16, idleConnections: Int,
+                                   answers: Set<Int>) throws {
     var idle: [RawClient] = []
     for _ in 0..<idleConnections { idle.append(try RawClient(port: port)) }
     let asked = ContinuousClock.now
     let newcomer = try RawClient(port: port)
     newcomer.send(get("/healthz"))
     let answer = try newcomer.readResponse(timeout: .seconds(5 * ChildProcess.timeScale))
-    #expect(answer.status == 503)
+    #expect(answers.contains(answer.status), "answered \(answer.status)")
     #expect(ContinuousClock.now - asked < .seconds(3 * ChildProcess.timeScale))
 
     let before = try #require(cpuTicks(server.pid))
@@ -83,7 +84,9 @@ struct LeaderboardServerExecutableTests {
         let path = try #require(executable, "leaderboard-server is not built")
         let server = try ChildProcess("/bin/sh", ["-c", "ulimit -n 64 && exec \"$0\" --port 0 --quiet", path])
         let port = try port(of: try server.firstLine(within: 20))
-        try expectOverloadHandled(server: server, port: port, idleConnections: 80)
+        // Within a second of opening them, the idle connections are too young to be evicted: 503.
+        // On a machine slow enough to take longer, eviction may already have made room: 200.
+        try expectOverloadHandled(server: server, port: port, idleConnections: 80, answers: [503, 200])
         server.signal(SIGTERM)
         #expect(try server.exitCode(within: 20) == 0)
     }
@@ -100,7 +103,7 @@ struct LeaderboardServerExecutableTests {
         var status: Int32 = 0
         while waitpid(prlimit, &status, 0) < 0 && errno == EINTR {}
         try #require(status == 0, "prlimit failed")
-        try expectOverloadHandled(server: server, port: port, idleConnections: 80)
+        try expectOverloadHandled(server: server, port: port, idleConnections: 80, answers: [503])
         server.signal(SIGTERM)
         #expect(try server.exitCode(within: 20) == 0)
     }
