@@ -14,14 +14,21 @@ import Synchronization
 /// The connection's own thread reads and writes `fd` without the lock: only that thread closes
 /// it, after its last use.
 ///
-/// It also records whether the connection is idle (waiting for a request, nothing of one read
-/// yet) and since when, so that a busy server can close the connection idle the longest
-/// (`evictIfIdle`) instead of turning new clients away.
+/// It also records what the connection is doing and since when — idle (waiting for a request,
+/// nothing of one read yet), reading a request, or answering — so that a busy server can close
+/// the connection that has held its place the longest for nothing (`evict(idleSince:readingSince:)`)
+/// instead of turning new clients away.
 final class ConnectionSocket: Sendable {
+    enum Phase: Equatable {
+        case idle(since: ContinuousClock.Instant)
+        case reading(since: ContinuousClock.Instant)
+        case answering
+    }
+
     private struct Flags {
         var closed = false
         var evicted = false
-        var idleSince: ContinuousClock.Instant?
+        var phase = Phase.answering
     }
 
     let fd: Int32
@@ -48,30 +55,31 @@ final class ConnectionSocket: Sendable {
 
     var isClosed: Bool { flags.withLock { $0.closed } }
 
-    /// The connection starts waiting for its next request (its buffer is empty).
-    func markIdle(at now: ContinuousClock.Instant = .now) {
-        flags.withLock { $0.idleSince = now }
-    }
-
-    /// A request has started arriving. False when the connection was evicted meanwhile: then
-    /// it must close without answering (the client sees the close of an idle connection,
-    /// which HTTP clients expect and retry).
-    func markBusy() -> Bool {
+    /// Enters `phase` (with its start time). False when the connection was evicted: then it
+    /// must close without answering (the client sees a connection closed before its request
+    /// was taken, which HTTP clients expect of idle connections and retry).
+    func enter(_ phase: Phase) -> Bool {
         flags.withLock { flags in
-            flags.idleSince = nil
+            flags.phase = phase
             return !flags.evicted
         }
     }
 
-    /// Since when the connection has been idle, or nil while it is busy or closed.
-    var idleSince: ContinuousClock.Instant? {
-        flags.withLock { $0.closed || $0.evicted ? nil : $0.idleSince }
+    /// What the connection is doing, or nil once it is closed or evicted.
+    var phase: Phase? {
+        flags.withLock { $0.closed || $0.evicted ? nil : $0.phase }
     }
 
-    /// Shuts the connection down if it is still idle since `since` or earlier; true if it did.
-    func evictIfIdle(since cutoff: ContinuousClock.Instant) -> Bool {
+    /// Shuts the connection down if it is idle since `idleSince` or earlier, or reading one
+    /// request since `readingSince` or earlier; true if it did. Never cuts an answer.
+    func evict(idleSince: ContinuousClock.Instant, readingSince: ContinuousClock.Instant) -> Bool {
         flags.withLock { flags in
-            guard !flags.closed, !flags.evicted, let idle = flags.idleSince, idle <= cutoff else { return false }
+            guard !flags.closed, !flags.evicted else { return false }
+            switch flags.phase {
+            case .idle(let since) where since <= idleSince: break
+            case .reading(let since) where since <= readingSince: break
+            default: return false
+            }
             flags.evicted = true
             _ = Glibc.shutdown(fd, Int32(SHUT_RDWR))
             return true

@@ -29,11 +29,13 @@ final class HTTPConnection {
     func run() {
         while !server.isStopping {
             if buffer.isEmpty {
-                socket.markIdle()
-                guard fill(until: .now + config.idleTimeout) == .data, socket.markBusy() else { return }
+                guard socket.enter(.idle(since: .now)), fill(until: .now + config.idleTimeout) == .data else { return }
             }
             let started = ContinuousClock.now
-            switch readRequest(deadline: started + config.requestTimeout) {
+            guard socket.enter(.reading(since: started)) else { return }
+            let read = readRequest(deadline: started + config.requestTimeout)
+            guard socket.enter(.answering) else { return }
+            switch read {
             case .request(let request):
                 guard respond(to: request, started: started) else { return }
             case .reject(let status, let method, let target):

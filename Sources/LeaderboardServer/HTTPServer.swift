@@ -292,21 +292,29 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    /// Closes the connection idle the longest, if one has been idle `evictIdleAfter` or more.
+    /// Closes the connection that has held its place the longest for nothing: idle (kept
+    /// alive, or opened and never used) for `evictIdleAfter`, or still sending one request after
+    /// `evictSlowRequestAfter`.
     ///
-    /// Called when three quarters of the connection limit are in use: idle connections (kept
-    /// alive, or opened and never used) give way to new clients, so holding connections open
-    /// cannot lock anyone out. A client in the middle of a request is never cut.
+    /// Called when three quarters of the connection limit are in use, so that neither held-open
+    /// connections nor clients trickling their headers (slowloris) can lock anyone out. An
+    /// answer in progress is never cut.
     private func evictIdleConnection() {
         let open = state.withLock { Array($0.connections.values) }
-        let cutoff = ContinuousClock.now - configuration.evictIdleAfter
+        let now = ContinuousClock.now
+        let idleCutoff = now - configuration.evictIdleAfter
+        let readingCutoff = now - configuration.evictSlowRequestAfter
         var oldest: (socket: ConnectionSocket, since: ContinuousClock.Instant)?
         for socket in open {
-            if let since = socket.idleSince, since <= cutoff, since < (oldest?.since ?? cutoff + .seconds(1)) {
-                oldest = (socket, since)
+            let since: ContinuousClock.Instant
+            switch socket.phase {
+            case .idle(let t)? where t <= idleCutoff: since = t
+            case .reading(let t)? where t <= readingCutoff: since = t
+            default: continue
             }
+            if oldest.map({ since < $0.since }) ?? true { oldest = (socket, since) }
         }
-        if let oldest { _ = oldest.socket.evictIfIdle(since: cutoff) }
+        if let oldest { _ = oldest.socket.evict(idleSince: idleCutoff, readingSince: readingCutoff) }
     }
 
     private func connectionEnded(_ socket: ConnectionSocket) {

@@ -25,6 +25,9 @@ public struct HTTPServerConfiguration: Sendable {
     /// With three quarters of the connections in use, a connection idle this long (between
     /// requests, or open and never used) is closed to make room for new clients.
     public var evictIdleAfter: Duration = .seconds(1)
+    /// With three quarters of the connections in use, a client still sending one request after
+    /// this long is cut off to make room (otherwise `requestTimeout` applies).
+    public var evictSlowRequestAfter: Duration = .seconds(2)
     /// Misbehaviour for testing clients (none by default).
     public var faults = FaultInjection()
 

@@ -151,6 +151,33 @@ struct HTTPServerLimitsTests {
         #expect(try busy.readResponse().status == 200)
     }
 
+    @Test("with three quarters of the connections in use, a client trickling its headers is cut to make room")
+    func evictsSlowloris() throws {
+        let (server, port) = try startServer {
+            $0.maxConnections = 4
+            $0.evictIdleAfter = .seconds(60)
+            $0.evictSlowRequestAfter = .milliseconds(200)
+        }
+        defer { server.stop() }
+        let slow = [try RawClient(port: port), try RawClient(port: port), try RawClient(port: port)]
+        for client in slow { client.send("GET /hello HTTP/1.1\r\nX-A: 1\r\n") }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while server.openConnections < 3, ContinuousClock.now < deadline { _ = poll(nil, 0, 10) }
+        _ = poll(nil, 0, 400)
+        for client in slow { client.send("X-B: 2\r\n") }   // still trickling
+
+        let newcomer = try RawClient(port: port)
+        newcomer.send(get("/hello"))
+        #expect(try newcomer.readResponse().status == 200)
+        var cut = 0
+        for client in slow {
+            do {
+                if try client.receiveSome(timeout: .seconds(2)) == nil { cut += 1 }
+            } catch {}
+        }
+        #expect(cut == 1)
+    }
+
     @Test("the connection limit stays below the descriptor limit, leaving a quarter (at least 32) spare",
           arguments: [(64, 1024, 32), (256, 1024, 192), (1024, 1024, 768), (20_000, 1024, 1024),
                       (10, 1024, 1), (0, 1024, 1), (rlim_t.max, 1024, 1024)] as [(rlim_t, Int, Int)])
