@@ -134,6 +134,34 @@ struct LeaderboardServerExecutableTests {
         #expect(requestLines.count + counted.reduce(0, +) == 300, "\(server.standardError)")
     }
 
+    @Test("a stderr nobody reads does not stall the server: log lines are dropped and counted instead")
+    func unreadStandardError() throws {
+        let path = try #require(executable, "leaderboard-server is not built")
+        let server = try ChildProcess(path, ["--port", "0", "--log-limit", "0"])
+        let port = try port(of: try server.firstLine(within: 20))
+        // Nothing reads the server's stderr from here on: a pipe holds 64 KiB, some 1,600 lines.
+        let count = 5000
+        let client = try RawClient(port: port)
+        client.send(String(repeating: get("/healthz"), count: count - 1) + get("/healthz", "Connection: close\r\n"))
+        for _ in 0..<count { #expect(try client.readResponse(timeout: .seconds(5 * ChildProcess.timeScale)).status == 200) }
+        server.signal(SIGTERM)
+        #expect(try server.exitCode(within: 20) == 0)
+        #expect(server.standardError.contains(" log lines dropped (the log was not being read)"))
+    }
+
+    @Test("a SIGTERM or SIGINT sent the moment the URL is printed is never lost (40 starts)")
+    func signalRightAfterStart() throws {
+        let path = try #require(executable, "leaderboard-server is not built")
+        for attempt in 0..<40 {
+            let server = try ChildProcess(path, ["--port", "0", "--quiet"])
+            _ = try server.firstLine(within: 20)
+            server.signal(attempt % 2 == 0 ? SIGTERM : SIGINT)
+            let code = try server.exitCode(within: 10)
+            #expect(code == 0, "attempt \(attempt)")
+            if code != 0 { return }
+        }
+    }
+
     @Test("--port 0 --quiet prints its URL first, serves /healthz, logs nothing, exits 0 on SIGTERM")
     func runsAndStops() throws {
         let server = try ChildProcess(try #require(executable, "leaderboard-server is not built"), ["--port", "0", "--quiet", "--seed", "1"])

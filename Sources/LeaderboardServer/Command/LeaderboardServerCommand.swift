@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 
 /// The `leaderboard-server` program: parse the command line, serve until SIGTERM or SIGINT.
@@ -44,28 +43,30 @@ public enum LeaderboardServerCommand {
     /// Serves until SIGTERM or SIGINT, then stops cleanly and returns 0; returns 1 (after a
     /// message on `standardError`) if the server cannot start.
     ///
+    /// Blocks SIGTERM and SIGINT in the calling thread (and so in every thread it starts) and
+    /// waits for them with `sigwait`: call it from the main thread before starting others.
+    ///
     /// The URL goes to `standardOutput` as one line as soon as the server listens; access-log
     /// lines go to `standardError` unless `quiet`. Both closures are called from other threads
     /// and must write through at once (no buffering: another program waits for the URL).
     public static func run(_ options: LeaderboardServerOptions,
                            standardOutput: @escaping @Sendable (String) -> Void,
                            standardError: @escaping @Sendable (String) -> Void) -> Int32 {
-        // Ignored first, so a signal during start-up is not lost to the default action; the
-        // Dispatch sources still see them.
-        signal(SIGTERM, SIG_IGN)
-        signal(SIGINT, SIG_IGN)
-        let stopRequested = DispatchSemaphore(value: 0)
-        let queue = DispatchQueue(label: "leaderboard-server.signals")
-        let sources = [SIGTERM, SIGINT].map { number in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { stopRequested.signal() }
-            source.activate()
-            return source
-        }
-        defer { sources.forEach { $0.cancel() } }
+        // Blocked before any thread starts, so every thread inherits the mask and a SIGTERM or
+        // SIGINT waits, pending, for the `sigwait` below. (Dispatch signal sources with the
+        // signals ignored lost one now and then: a signal sent soon after start-up could be
+        // discarded before the source was registered, and the server never stopped.)
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGTERM)
+        sigaddset(&stopSignals, SIGINT)
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
 
+        // The request log goes through a queue of its own: a stderr nobody reads must not
+        // hold connection threads (lines are dropped and counted instead).
+        let logWriter = options.quiet ? nil : BackgroundLineWriter(destination: standardError)
         var log: (@Sendable (String) -> Void)?
-        if !options.quiet { log = { line in standardError(line + "\n") } }
+        if let logWriter { log = { line in logWriter.write(line + "\n") } }
         let service = LeaderboardService(configuration: options.serviceConfiguration, log: log)
         do {
             try service.start()
@@ -74,8 +75,10 @@ public enum LeaderboardServerCommand {
             return 1
         }
         standardOutput((service.url ?? "") + "\n")
-        stopRequested.wait()
+        var received: Int32 = 0
+        while sigwait(&stopSignals, &received) != 0 {}
         service.stop()
+        logWriter?.finish(within: .seconds(2))
         return 0
     }
 
