@@ -40,13 +40,13 @@ final class HTTPConnection {
                 guard respond(to: request, started: started) else { return }
             case .reject(let status, let method, let target):
                 let bytes = Array(HTTPResponse.reasonPhrase(for: status).utf8) + [10]
-                _ = sendAll(fd, serialize(status: status, headers: HTTPHeaders(), body: bytes, keepAlive: false, head: false))
+                _ = transmit(serialize(status: status, headers: HTTPHeaders(), body: bytes, keepAlive: false, head: false))
                 log(method: method, target: target, status: status, bytes: bytes.count, started: started)
                 discardBeforeClose()
                 return
             case .timedOut:
                 let bytes = Array("Request Timeout\n".utf8)
-                _ = sendAll(fd, serialize(status: 408, headers: HTTPHeaders(), body: bytes, keepAlive: false, head: false))
+                _ = transmit(serialize(status: 408, headers: HTTPHeaders(), body: bytes, keepAlive: false, head: false))
                 log(method: "-", target: "-", status: 408, bytes: bytes.count, started: started)
                 return
             case .closed:
@@ -207,6 +207,17 @@ final class HTTPConnection {
 
     // MARK: - Answering
 
+    /// Sends one answer, within `writeTimeout` in all (see `sendAll`).
+    ///
+    /// An answer abandoned half-way is useless to the client: the close that follows resets the
+    /// connection (linger 0) instead of leaving megabytes queued for a client too slow to read.
+    private func transmit(_ bytes: [UInt8]) -> Bool {
+        if sendAll(fd, bytes, within: config.writeTimeout) { return true }
+        var reset = linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &reset, socklen_t(MemoryLayout<linger>.size))
+        return false
+    }
+
     /// Answers one request; returns whether the connection stays open.
     private func respond(to request: HTTPRequest, started: ContinuousClock.Instant) -> Bool {
         let connectionTokens = request.headers.values(for: "Connection").joined(separator: ",").lowercased()
@@ -218,14 +229,14 @@ final class HTTPConnection {
 
         guard let route = server.lookup(request.path) else {
             let body = Array("Not Found\n".utf8)
-            let ok = sendAll(fd, serialize(status: 404, headers: HTTPHeaders([("Content-Type", "text/plain")]), body: body, keepAlive: keepAlive, head: head))
+            let ok = transmit(serialize(status: 404, headers: HTTPHeaders([("Content-Type", "text/plain")]), body: body, keepAlive: keepAlive, head: head))
             log(method: request.method, target: request.target, status: 404, bytes: body.count, started: started)
             return ok && keepAlive
         }
         guard route.methods.contains(request.method) else {
             let body = Array("Method Not Allowed\n".utf8)
             let allow = HTTPHeaders([("Allow", route.methods.sorted().joined(separator: ", ")), ("Content-Type", "text/plain")])
-            let ok = sendAll(fd, serialize(status: 405, headers: allow, body: body, keepAlive: keepAlive, head: head))
+            let ok = transmit(serialize(status: 405, headers: allow, body: body, keepAlive: keepAlive, head: head))
             log(method: request.method, target: request.target, status: 405, bytes: body.count, started: started)
             return ok && keepAlive
         }
@@ -268,11 +279,11 @@ final class HTTPConnection {
 
         if fault == .truncatedBody && status != 304 && !head {
             let wire = serialize(status: status, headers: headers, body: body, keepAlive: false, head: true)
-            _ = sendAll(fd, wire + body.prefix(body.count / 2))
+            _ = transmit(wire + body.prefix(body.count / 2))
             log(method: request.method, target: request.target, status: status, bytes: body.count / 2, started: started, fault: fault)
             return false
         }
-        let ok = sendAll(fd, serialize(status: status, headers: headers, body: body, keepAlive: keepAlive, head: head))
+        let ok = transmit(serialize(status: status, headers: headers, body: body, keepAlive: keepAlive, head: head))
         log(method: request.method, target: request.target, status: status, bytes: head ? 0 : body.count, started: started, fault: fault)
         return ok && keepAlive
     }

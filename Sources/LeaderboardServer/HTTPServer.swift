@@ -406,11 +406,17 @@ func milliseconds(until deadline: ContinuousClock.Instant) -> Int32 {
     return Int32(clamping: ms)
 }
 
-/// Sends every byte (MSG_NOSIGNAL, retrying on EINTR); false on error or send timeout.
-func sendAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+/// Sends every byte (MSG_NOSIGNAL, retrying on EINTR); false on error, on a send timeout
+/// (`SO_SNDTIMEO`: no progress for that long), or once `within` has passed in all.
+///
+/// `within` bounds a client that reads, but slowly (a few bytes now and then reset the
+/// send timeout each time): the answer is abandoned, the connection closed.
+func sendAll(_ fd: Int32, _ bytes: [UInt8], within timeout: Duration? = nil) -> Bool {
+    let deadline = timeout.map { ContinuousClock.now + $0 }
     var offset = 0
     return bytes.withUnsafeBytes { raw in
         while offset < raw.count {
+            if let deadline, ContinuousClock.now >= deadline { return false }
             let n = send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
             if n < 0 {
                 if errno == EINTR { continue }

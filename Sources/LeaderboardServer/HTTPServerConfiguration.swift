@@ -17,7 +17,8 @@ public struct HTTPServerConfiguration: Sendable {
     public var requestTimeout: Duration = .seconds(10)
     /// How long a keep-alive connection may wait for its next request.
     public var idleTimeout: Duration = .seconds(15)
-    /// Time allowed for sending one answer to a client that does not read.
+    /// Time allowed for sending one answer: to a client that does not read, or reads too
+    /// slowly (checked between partial sends, so at most about twice this in all).
     public var writeTimeout: Duration = .seconds(10)
     /// Connections served at once; more are answered 503 and closed. `start()` lowers it to
     /// stay well below the process's descriptor limit (`HTTPServer.connectionLimit`).

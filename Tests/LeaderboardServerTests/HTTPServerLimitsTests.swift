@@ -178,6 +178,33 @@ struct HTTPServerLimitsTests {
         #expect(cut == 1)
     }
 
+    @Test("a client reading its answer a little at a time is cut off after about twice writeTimeout")
+    func slowReader() throws {
+        var config = HTTPServerConfiguration()
+        config.writeTimeout = .milliseconds(300)
+        let server = HTTPServer(configuration: config)
+        let big = [UInt8](repeating: 0x62, count: 32 * oneMebibyte)
+        server.route("/big") { _ in HTTPResponse(body: big) }
+        let port = try server.start()
+        defer { server.stop() }
+        let client = try RawClient(port: port)
+        client.send(get("/big"))
+        // 4 KiB every 5 ms or so: every send the server makes progresses a little, so the
+        // per-send timeout never fires; 32 MB would take most of a minute. The whole answer is
+        // allowed 300 ms (a partial send may run up to that more), then the connection is reset.
+        let start = ContinuousClock.now
+        var received = 0
+        var buffer = [UInt8](repeating: 0, count: 4 * 1024)
+        while ContinuousClock.now - start < .seconds(10) {
+            let n = buffer.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { break }
+            received += n
+            _ = poll(nil, 0, 5)
+        }
+        #expect(received < big.count)
+        #expect(ContinuousClock.now - start < .seconds(4))
+    }
+
     @Test("the connection limit stays below the descriptor limit, leaving a quarter (at least 32) spare",
           arguments: [(64, 1024, 32), (256, 1024, 192), (1024, 1024, 768), (20_000, 1024, 1024),
                       (10, 1024, 1), (0, 1024, 1), (rlim_t.max, 1024, 1024)] as [(rlim_t, Int, Int)])
