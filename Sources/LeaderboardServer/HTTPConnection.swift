@@ -13,14 +13,15 @@ final class HTTPConnection {
 
     private enum FillResult { case data, closed, timedOut }
 
-    private let fd: Int32
+    private let socket: ConnectionSocket
+    private var fd: Int32 { socket.fd }
     private let remoteAddress: String
     private let server: HTTPServer
     private var config: HTTPServerConfiguration { server.configuration }
     private var buffer: [UInt8] = []
 
-    init(fd: Int32, remoteAddress: String, server: HTTPServer) {
-        self.fd = fd
+    init(socket: ConnectionSocket, remoteAddress: String, server: HTTPServer) {
+        self.socket = socket
         self.remoteAddress = remoteAddress
         self.server = server
     }
@@ -28,25 +29,54 @@ final class HTTPConnection {
     func run() {
         while !server.isStopping {
             if buffer.isEmpty {
-                guard fill(until: .now + config.idleTimeout) == .data else { return }
+                guard socket.enter(.idle(since: .now)), fill(until: .now + config.idleTimeout) == .data else { return }
             }
             let started = ContinuousClock.now
-            switch readRequest(deadline: started + config.requestTimeout) {
+            guard socket.enter(.reading(since: started)) else { return }
+            let read = readRequest(deadline: started + config.requestTimeout)
+            guard socket.enter(.answering) else { return }
+            switch read {
             case .request(let request):
                 guard respond(to: request, started: started) else { return }
             case .reject(let status, let method, let target):
                 let bytes = Array(HTTPResponse.reasonPhrase(for: status).utf8) + [10]
-                _ = sendAll(fd, serialize(status: status, headers: HTTPHeaders(), body: bytes, keepAlive: false, head: false))
+                _ = transmit(serialize(status: status, headers: HTTPHeaders(), body: bytes, keepAlive: false, head: false))
                 log(method: method, target: target, status: status, bytes: bytes.count, started: started)
+                discardBeforeClose()
                 return
             case .timedOut:
                 let bytes = Array("Request Timeout\n".utf8)
-                _ = sendAll(fd, serialize(status: 408, headers: HTTPHeaders(), body: bytes, keepAlive: false, head: false))
+                _ = transmit(serialize(status: 408, headers: HTTPHeaders(), body: bytes, keepAlive: false, head: false))
                 log(method: "-", target: "-", status: 408, bytes: bytes.count, started: started)
                 return
             case .closed:
                 return
             }
+        }
+    }
+
+    /// After an answer that leaves the client's request unread: stop sending, then read and
+    /// drop what is still arriving, briefly and up to a bound, before the caller closes.
+    ///
+    /// Closing a socket with unread input sends a reset, and a reset can destroy the answer in
+    /// the client's buffers before it is read. Bounded (64 KiB, 500 ms, one small buffer), so a
+    /// client streaming a large body costs neither memory nor a thread for long.
+    private func discardBeforeClose() {
+        _ = shutdown(fd, Int32(SHUT_WR))
+        let deadline = ContinuousClock.now + .milliseconds(500)
+        var dropped = 0
+        var scratch = [UInt8](repeating: 0, count: 8 * 1024)
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while dropped < 64 * 1024 {
+            let wait = milliseconds(until: deadline)
+            if wait == 0 { return }
+            let r = poll(&p, 1, wait)
+            if r < 0 && errno == EINTR { continue }
+            if r <= 0 { return }
+            let n = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return }
+            dropped += n
         }
     }
 
@@ -134,17 +164,25 @@ final class HTTPConnection {
                         String(Substring(value).trimmingSpaces))
         }
         if version == "HTTP/1.1" && headers["Host"] == nil { return .reject(400, method: method, target: target) }
-        if headers["Transfer-Encoding"] != nil { return .reject(501, method: method, target: target) }
 
-        var length = 0
+        // The body is bounded by its route, decided before a byte of it is read: a route that
+        // takes none (the default) answers 413 at once, whatever the client has yet to send.
+        let bodyLimit = server.lookup(String(target.prefix { $0 != "?" }))
+            .map { $0.methods.contains(method) ? $0.maxBodyBytes : 0 } ?? 0
         let lengths = Set(headers.values(for: "Content-Length"))
+        if headers["Transfer-Encoding"] != nil {
+            // Both framings at once is how requests are smuggled past proxies: refuse.
+            if !lengths.isEmpty { return .reject(400, method: method, target: target) }
+            return .reject(bodyLimit == 0 ? 413 : 501, method: method, target: target)
+        }
+        var length = 0
         if !lengths.isEmpty {
             guard lengths.count == 1, let text = lengths.first, !text.isEmpty, text.utf8.count <= 18,
                   text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let value = Int(text)
             else { return .reject(400, method: method, target: target) }
             length = value
         }
-        if length > config.maxBodyBytes { return .reject(413, method: method, target: target) }
+        if length > bodyLimit { return .reject(413, method: method, target: target) }
         while buffer.count - headerEnd < length {
             switch fill(until: deadline) {
             case .data: continue
@@ -169,6 +207,17 @@ final class HTTPConnection {
 
     // MARK: - Answering
 
+    /// Sends one answer, within `writeTimeout` in all (see `sendAll`).
+    ///
+    /// An answer abandoned half-way is useless to the client: the close that follows resets the
+    /// connection (linger 0) instead of leaving megabytes queued for a client too slow to read.
+    private func transmit(_ bytes: [UInt8]) -> Bool {
+        if sendAll(fd, bytes, within: config.writeTimeout) { return true }
+        var reset = linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &reset, socklen_t(MemoryLayout<linger>.size))
+        return false
+    }
+
     /// Answers one request; returns whether the connection stays open.
     private func respond(to request: HTTPRequest, started: ContinuousClock.Instant) -> Bool {
         let connectionTokens = request.headers.values(for: "Connection").joined(separator: ",").lowercased()
@@ -180,14 +229,14 @@ final class HTTPConnection {
 
         guard let route = server.lookup(request.path) else {
             let body = Array("Not Found\n".utf8)
-            let ok = sendAll(fd, serialize(status: 404, headers: HTTPHeaders([("Content-Type", "text/plain")]), body: body, keepAlive: keepAlive, head: head))
+            let ok = transmit(serialize(status: 404, headers: HTTPHeaders([("Content-Type", "text/plain")]), body: body, keepAlive: keepAlive, head: head))
             log(method: request.method, target: request.target, status: 404, bytes: body.count, started: started)
             return ok && keepAlive
         }
         guard route.methods.contains(request.method) else {
             let body = Array("Method Not Allowed\n".utf8)
             let allow = HTTPHeaders([("Allow", route.methods.sorted().joined(separator: ", ")), ("Content-Type", "text/plain")])
-            let ok = sendAll(fd, serialize(status: 405, headers: allow, body: body, keepAlive: keepAlive, head: head))
+            let ok = transmit(serialize(status: 405, headers: allow, body: body, keepAlive: keepAlive, head: head))
             log(method: request.method, target: request.target, status: 405, bytes: body.count, started: started)
             return ok && keepAlive
         }
@@ -230,11 +279,11 @@ final class HTTPConnection {
 
         if fault == .truncatedBody && status != 304 && !head {
             let wire = serialize(status: status, headers: headers, body: body, keepAlive: false, head: true)
-            _ = sendAll(fd, wire + body.prefix(body.count / 2))
+            _ = transmit(wire + body.prefix(body.count / 2))
             log(method: request.method, target: request.target, status: status, bytes: body.count / 2, started: started, fault: fault)
             return false
         }
-        let ok = sendAll(fd, serialize(status: status, headers: headers, body: body, keepAlive: keepAlive, head: head))
+        let ok = transmit(serialize(status: status, headers: headers, body: body, keepAlive: keepAlive, head: head))
         log(method: request.method, target: request.target, status: status, bytes: head ? 0 : body.count, started: started, fault: fault)
         return ok && keepAlive
     }

@@ -10,16 +10,25 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxHeaderCount: Int = 100
     /// Largest header section in bytes, request line excluded (larger: 431).
     public var maxHeaderBytes: Int = 16 * 1024
-    /// Largest request body in bytes (larger: 413).
+    /// Ceiling for every route's own body limit (`route(_:methods:maxBodyBytes:_:)`, 0 by
+    /// default: a route takes no body unless it says so).
     public var maxBodyBytes: Int = 1024 * 1024
     /// Time allowed from the first byte of a request to its last; a slower client is cut off.
     public var requestTimeout: Duration = .seconds(10)
     /// How long a keep-alive connection may wait for its next request.
     public var idleTimeout: Duration = .seconds(15)
-    /// Time allowed for sending one answer to a client that does not read.
+    /// Time allowed for sending one answer: to a client that does not read, or reads too
+    /// slowly (checked between partial sends, so at most about twice this in all).
     public var writeTimeout: Duration = .seconds(10)
-    /// Connections served at once; more are answered 503 and closed.
+    /// Connections served at once; more are answered 503 and closed. `start()` lowers it to
+    /// stay well below the process's descriptor limit (`HTTPServer.connectionLimit`).
     public var maxConnections: Int = 1024
+    /// With three quarters of the connections in use, a connection idle this long (between
+    /// requests, or open and never used) is closed to make room for new clients.
+    public var evictIdleAfter: Duration = .seconds(1)
+    /// With three quarters of the connections in use, a client still sending one request after
+    /// this long is cut off to make room (otherwise `requestTimeout` applies).
+    public var evictSlowRequestAfter: Duration = .seconds(2)
     /// Misbehaviour for testing clients (none by default).
     public var faults = FaultInjection()
 

@@ -10,7 +10,7 @@ private func makeServer(_ configure: (inout HTTPServerConfiguration) -> Void = {
     let server = HTTPServer(configuration: config, accessLog: log)
     server.route("/hello") { _ in .text("hello\n") }
     server.route("/board") { _ in .json(Array("{\"heroes\":[]}".utf8)) }
-    server.route("/echo", methods: ["POST"]) { request in HTTPResponse(body: request.body) }
+    server.route("/echo", methods: ["POST"], maxBodyBytes: 1024 * 1024) { request in HTTPResponse(body: request.body) }
     return (server, try server.start())
 }
 

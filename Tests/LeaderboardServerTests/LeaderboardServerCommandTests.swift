@@ -41,6 +41,7 @@ private let usageCases = [
     UsageCase(arguments: ["--delay-ms", "60001"], message: "--delay-ms: expected 0…60000, got 60001"),
     UsageCase(arguments: ["--host", "localhost"], message: "--host: expected a numeric IPv4 or IPv6 address, got 'localhost'"),
     UsageCase(arguments: ["--quiet=yes"], message: "--quiet takes no value"),
+    UsageCase(arguments: ["--log-limit", "-1"], message: "--log-limit: expected 0…1000000, got -1"),
     UsageCase(arguments: ["--fail-rate", "0.5", "--garbage-rate", "0.6"],
               message: "--fail-rate, --truncate-rate and --garbage-rate add up to more than 1"),
 ]
@@ -54,6 +55,7 @@ struct LeaderboardServerCommandTests {
         let config = parsed.serviceConfiguration
         #expect(config.host == "127.0.0.1" && config.port == 8787 && config.tickSeconds == 3 && config.seed == nil)
         #expect(config.faults == FaultInjection())
+        #expect(config.accessLogLinesPerSecond == 50)
     }
 
     @Test("every option reaches the service configuration, the fault options its FaultInjection")
@@ -72,6 +74,8 @@ struct LeaderboardServerCommandTests {
         #expect(config.faults == expected)
         #expect(options(["--quiet"])?.quiet == true && options([])?.quiet == false)
         #expect(options(["--port", "1", "--port", "2"])?.port == 2)
+        #expect(options(["--log-limit", "7"])?.serviceConfiguration.accessLogLinesPerSecond == 7)
+        #expect(options(["--log-limit=0"])?.serviceConfiguration.accessLogLinesPerSecond == nil)
     }
 
     @Test("bad arguments exit 2 with a one-line message and a pointer to --help", arguments: usageCases)
@@ -89,7 +93,7 @@ struct LeaderboardServerCommandTests {
         }
         #expect(help.exitCode == 0 && help.standardError.isEmpty)
         for option in ["--host", "--port", "--tick", "--seed", "--quiet", "--fail-rate", "--delay-ms",
-                       "--truncate-rate", "--garbage-rate", "--version"] {
+                       "--truncate-rate", "--garbage-rate", "--log-limit", "--version"] {
             #expect(help.standardOutput.contains(option))
         }
         #expect(LeaderboardServerCommand.parse(["-h"]) == .finish(help))

@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 
 /// The `leaderboard-server` program: parse the command line, serve until SIGTERM or SIGINT.
@@ -44,28 +43,30 @@ public enum LeaderboardServerCommand {
     /// Serves until SIGTERM or SIGINT, then stops cleanly and returns 0; returns 1 (after a
     /// message on `standardError`) if the server cannot start.
     ///
+    /// Blocks SIGTERM and SIGINT in the calling thread (and so in every thread it starts) and
+    /// waits for them with `sigwait`: call it from the main thread before starting others.
+    ///
     /// The URL goes to `standardOutput` as one line as soon as the server listens; access-log
     /// lines go to `standardError` unless `quiet`. Both closures are called from other threads
     /// and must write through at once (no buffering: another program waits for the URL).
     public static func run(_ options: LeaderboardServerOptions,
                            standardOutput: @escaping @Sendable (String) -> Void,
                            standardError: @escaping @Sendable (String) -> Void) -> Int32 {
-        // Ignored first, so a signal during start-up is not lost to the default action; the
-        // Dispatch sources still see them.
-        signal(SIGTERM, SIG_IGN)
-        signal(SIGINT, SIG_IGN)
-        let stopRequested = DispatchSemaphore(value: 0)
-        let queue = DispatchQueue(label: "leaderboard-server.signals")
-        let sources = [SIGTERM, SIGINT].map { number in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { stopRequested.signal() }
-            source.activate()
-            return source
-        }
-        defer { sources.forEach { $0.cancel() } }
+        // Blocked before any thread starts, so every thread inherits the mask and a SIGTERM or
+        // SIGINT waits, pending, for the `sigwait` below. (Dispatch signal sources with the
+        // signals ignored lost one now and then: a signal sent soon after start-up could be
+        // discarded before the source was registered, and the server never stopped.)
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGTERM)
+        sigaddset(&stopSignals, SIGINT)
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
 
+        // The request log goes through a queue of its own: a stderr nobody reads must not
+        // hold connection threads (lines are dropped and counted instead).
+        let logWriter = options.quiet ? nil : BackgroundLineWriter(destination: standardError)
         var log: (@Sendable (String) -> Void)?
-        if !options.quiet { log = { line in standardError(line + "\n") } }
+        if let logWriter { log = { line in logWriter.write(line + "\n") } }
         let service = LeaderboardService(configuration: options.serviceConfiguration, log: log)
         do {
             try service.start()
@@ -74,8 +75,10 @@ public enum LeaderboardServerCommand {
             return 1
         }
         standardOutput((service.url ?? "") + "\n")
-        stopRequested.wait()
+        var received: Int32 = 0
+        while sigwait(&stopSignals, &received) != 0 {}
         service.stop()
+        logWriter?.finish(within: .seconds(2))
         return 0
     }
 
@@ -84,11 +87,12 @@ public enum LeaderboardServerCommand {
 
         Usage:
           leaderboard-server [--host 127.0.0.1] [--port 8787] [--tick 3] [--seed N] [--quiet]
+                             [--log-limit 50]
                              [--fail-rate F] [--delay-ms N] [--truncate-rate F] [--garbage-rate F]
 
         Serves GET /leaderboard (JSON with an ETag; If-None-Match gets 304 while the board is
         unchanged) and GET /healthz. Prints its URL on the first line of stdout and one line per
-        request on stderr. Stops on SIGTERM or SIGINT.
+        request on stderr (at most --log-limit a second). Stops on SIGTERM or SIGINT.
 
         Options:
           --host ADDR          numeric IPv4 or IPv6 address to listen on (default 127.0.0.1)
@@ -96,6 +100,8 @@ public enum LeaderboardServerCommand {
           --tick SECONDS       whole seconds between game ticks, at least 1 (default 3)
           --seed N             seed for the game and the faults (repeatable runs); default random
           --quiet              no request log on stderr
+          --log-limit N        at most N request lines a second, then one line counting the
+                               rest; 0 logs every request (default 50)
           --fail-rate F        answer 500 to this share of requests (0…1)
           --delay-ms N         hold every answer back N milliseconds (0…60000)
           --truncate-rate F    send half the body of this share of answers, then close (0…1)
@@ -153,6 +159,7 @@ public enum LeaderboardServerCommand {
             case "--truncate-rate": options.truncateRate = try rate(value(), option: name)
             case "--garbage-rate": options.garbageRate = try rate(value(), option: name)
             case "--delay-ms": options.delayMilliseconds = try integer(value(), option: name, in: 0...60_000)
+            case "--log-limit": options.logLimit = try integer(value(), option: name, in: 0...1_000_000)
             default:
                 throw UsageError(message: argument.hasPrefix("-")
                     ? "unknown option '\(name)'" : "unexpected argument '\(argument)'")

@@ -8,6 +8,8 @@ public struct LeaderboardServerOptions: Sendable, Equatable {
     public var seed: UInt64?
     /// No access log on stderr.
     public var quiet = false
+    /// Access-log lines per second at most (then one summary line); 0 logs every request.
+    public var logLimit = 50
     public var failRate = 0.0
     public var delayMilliseconds = 0
     public var truncateRate = 0.0
@@ -20,6 +22,7 @@ public struct LeaderboardServerOptions: Sendable, Equatable {
         var config = LeaderboardServiceConfiguration(host: host, port: port)
         config.seed = seed
         config.tickSeconds = tickSeconds
+        config.accessLogLinesPerSecond = logLimit > 0 ? logLimit : nil
         config.faults.seed = seed ?? 0
         config.faults.failureRate = failRate
         config.faults.truncateRate = truncateRate

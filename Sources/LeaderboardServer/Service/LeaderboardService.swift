@@ -26,13 +26,15 @@ public final class LeaderboardService: Sendable {
 
     public let configuration: LeaderboardServiceConfiguration
     private let log: (@Sendable (String) -> Void)?
+    private let limitedLog: LimitedAccessLog?
     private let onTick: (@Sendable (LeaderboardGame) -> Void)?
     private let state: Mutex<State>
 
     /// Creates a stopped service; the game starts at the current wall time.
     ///
     /// - Parameter log: gets one access-log line per request (`AccessLogEntry.line`), on a
-    ///   connection thread; keep it quick and thread-safe.
+    ///   connection thread, or fewer with `accessLogLinesPerSecond` (plus the summary lines);
+    ///   keep it quick and thread-safe.
     /// - Parameter onTick: gets the game after each tick of the timer, on the timer's queue
     ///   (a host can reload a widget, a test can wait for it).
     public init(configuration: LeaderboardServiceConfiguration = LeaderboardServiceConfiguration(),
@@ -40,6 +42,9 @@ public final class LeaderboardService: Sendable {
                 onTick: (@Sendable (LeaderboardGame) -> Void)? = nil) {
         self.configuration = configuration
         self.log = log
+        limitedLog = log.flatMap { log in
+            configuration.accessLogLinesPerSecond.map { LimitedAccessLog(linesPerSecond: $0, write: log) }
+        }
         self.onTick = onTick
         let game = LeaderboardGame(seed: configuration.seed ?? UInt64.random(in: .min ... .max),
                                    start: HTTPDate.nowSecondsSince1970(), rules: configuration.rules)
@@ -108,6 +113,7 @@ public final class LeaderboardService: Sendable {
     }
 
     private func timerFired() {
+        limitedLog?.flush()
         advance(ticks: 1)
         if let onTick { onTick(game) }
     }
@@ -121,13 +127,18 @@ public final class LeaderboardService: Sendable {
         }
         timer?.timer.cancel()
         server?.stop()
+        limitedLog?.finish()
     }
 
     private func makeServer(port: UInt16) -> HTTPServer {
         var config = HTTPServerConfiguration(host: configuration.host, port: port)
         config.faults = configuration.faults
         var accessLog: (@Sendable (AccessLogEntry) -> Void)?
-        if let log { accessLog = { entry in log(entry.line) } }
+        if let limitedLog {
+            accessLog = { entry in limitedLog.log(entry) }
+        } else if let log {
+            accessLog = { entry in log(entry.line) }
+        }
         let server = HTTPServer(configuration: config, accessLog: accessLog)
         server.route("/leaderboard") { [weak self] _ -> HTTPResponse in
             guard let self else { return .text("Service Unavailable\n", status: 503) }

@@ -12,6 +12,10 @@ public struct LeaderboardServiceConfiguration: Sendable, Equatable {
     public var rules = GameRules()
     /// Faults injected into `/leaderboard` and `/healthz` answers.
     public var faults = FaultInjection()
+    /// At most this many access-log lines per second, then one "… N more requests not logged"
+    /// line once the second is over; nil logs every request (tests and benchmarks that count
+    /// requests by their lines).
+    public var accessLogLinesPerSecond: Int?
 
     public init(host: String = "127.0.0.1", port: UInt16 = 8787) {
         self.host = host

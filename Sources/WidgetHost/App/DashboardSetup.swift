@@ -46,6 +46,7 @@ extension DashboardSetup {
         guard isDefaultDashboard else { return .success(nil) }
         var configuration = LeaderboardServiceConfiguration(host: "127.0.0.1", port: 8787)
         configuration.fallbackToFreePort = true
+        configuration.accessLogLinesPerSecond = 20   // the host log is a file: bound what clients can add to it
         let service = LeaderboardService(configuration: configuration, log: log)
         do {
             let port = try service.start()
