@@ -48,22 +48,8 @@ enum ReportText {
     }
 
     /// Every `scheme://user:password@host` in `text` (a URL, or a reason that quotes one)
-    /// with its user information replaced by `***`.
+    /// with its user information hidden (`URLRedaction`, the one rule for every text).
     static func redactingCredentials(_ text: String) -> String {
-        guard text.contains("@") && text.contains("://") else { return text }
-        var out = Substring()
-        var rest = Substring(text)
-        while let marker = rest.firstRange(of: "://") {
-            out += rest[..<marker.upperBound]
-            rest = rest[marker.upperBound...]
-            // The authority ends at the path, query, fragment or a space; user info at its last '@'.
-            let authorityEnd = rest.firstIndex { "/?#".contains($0) || $0.isWhitespace } ?? rest.endIndex
-            if let at = rest[..<authorityEnd].lastIndex(of: "@") {
-                out += "***"
-                rest = rest[at...]
-            }
-        }
-        out += rest
-        return String(out)
+        URLRedaction.redactingURLs(in: text)
     }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FoundationEssentials
 import Testing
 import WidgetTestSupport
 
@@ -204,6 +205,19 @@ struct DashboardEndToEndTests {
         try session.quit()
     }
 
+    @Test("a sessions journal that is not a database is moved aside, the status bar says so, and the dashboard runs")
+    func damagedJournal() throws {
+        let session = try DashboardSession(config: clocks(["One"]), size: (100, 30),
+                                           stateFiles: ["sessions.sqlite": String(repeating: "not a database ", count: 100)])
+        let screen = session.tmux.waitFor(description: "the notice in the status bar") { screen in
+            statusBar(screen, rows: 30)?.contains("sessions journal was damaged: moved aside") == true
+        }
+        #expect(ScreenGrid(screen).boxes().problems.isEmpty, "\(text(screen))")
+        let names = try FileManager.default.contentsOfDirectory(atPath: session.home.path + "/state")
+        #expect(names.contains { $0.hasPrefix("sessions.sqlite.corrupt-") }, "\(names)")
+        try session.quit()
+    }
+
     @Test("closing the terminal ends the dashboard")
     func hangUp() throws {
         let session = try DashboardSession(config: clocks(["Alpha"]), size: (80, 24))
@@ -251,10 +265,14 @@ private final class DashboardSession {
     private let environment: [String: String]
 
     /// - Parameter linked: run with `HOME/linked/config.json`, a symlink to `HOME/config.json`.
-    init(config: String, size: (cols: Int, rows: Int), term: String = "xterm-256color", linked: Bool = false) throws {
+    /// - Parameter stateFiles: files (name → text) put in the state directory before start.
+    init(config: String, size: (cols: Int, rows: Int), term: String = "xterm-256color", linked: Bool = false,
+         stateFiles: [String: String] = [:]) throws {
         home = try ScratchDirectory()
         self.size = size
         let file = try home.write("config.json", config)
+        if !stateFiles.isEmpty { mkdir(home.path + "/state", 0o700) }
+        for (name, text) in stateFiles { try home.write("state/" + name, text) }
         if linked {
             configPath = home.path + "/linked/config.json"
             guard mkdir(home.path + "/linked", 0o700) == 0, symlink(file, configPath) == 0 else {

@@ -111,7 +111,10 @@ final class DashboardRunner {
             let manager = try BackgroundSessionManager.open(stateDirectory: stateDirectory, transport: try CurlTransport(),
                                                             clock: clock, deliveryQueue: .main)
             if case .unavailable(let message) = manager.availability { notice = message }
-            if let recovered = manager.recoveryNotice { notice = recovered }  // a journal moved aside
+            if let recovered = manager.recoveryNotice {  // a journal moved aside: the log says where
+                log?.error(recovered)
+                notice = "sessions journal was damaged: moved aside, a new one started (see widgethost.log)"
+            }
             sessions = manager
         } catch {
             notice = "background sessions are off: \(error)"

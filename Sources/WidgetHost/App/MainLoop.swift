@@ -152,8 +152,9 @@ final class LoopClock: WidgetClock {
             _ = wh_timerfd_arm(fd, 0, 0)
             return
         }
-        // A moment already past arms the nearest representable time: it fires at once.
-        let seconds = max(earliest.timeIntervalSince1970, 1e-9)
+        // A moment already past arms the nearest representable time: it fires at once. One
+        // beyond the year 2^40 s (a date from a hostile server, say) is clamped, never trapped on.
+        let seconds = min(max(earliest.timeIntervalSince1970, 1e-9), 1e12)
         let whole = seconds.rounded(.down)
         _ = wh_timerfd_arm(fd, Int64(whole), Int((seconds - whole) * 1e9))
     }
