@@ -227,8 +227,16 @@ struct ViewDecoder {
 
     mutating func checkFields(_ object: JSONObject, path: String, known: [String]) {
         for key in object.keys where !known.contains(key) {
-            fail(path + "." + key, "unknown field (expected \(known.joined(separator: ", ")))")
+            fail(path + Self.member(key), "unknown field (expected \(known.joined(separator: ", ")))")
         }
+    }
+
+    /// The path step for an untrusted key: `.name` for a plain name, else the key quoted,
+    /// escaped and cut (`["a\u001b[2J…"]`), so a hostile key cannot reach a terminal or flood it.
+    static func member(_ key: String) -> String {
+        let plain = !key.isEmpty && key.utf8.count <= 40
+            && key.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 == 0x5F }
+        return plain ? "." + key : "[" + JSONValue.quoted(key, limit: 40) + "]"
     }
 
     mutating func role(_ object: JSONObject, path: String) -> StyleRole? {

@@ -104,6 +104,11 @@ struct ViewNodeDecodingTests {
             #"entries[3].view.children[3].rows[0][0].role: unknown role "blink" (expected one of background, foreground, border, borderFocused, title, accent, positive, negative, warning, muted, statusBar, statusText, stale, placeholder)"#,
             "entries[3].view.children[4].size: unknown field (expected type)",
         ])
+        // A hostile key is quoted, escaped and cut in the path, never passed on raw.
+        let xs = String(repeating: "x", count: 100)
+        #expect(paths(#"{"type":"spacer","\u001b[2J"# + xs + #"":1}"#)
+            == [#"view["\u001b[2J"# + String(repeating: "x", count: 36) + #"…"]"#])
+        #expect(paths(#"{"type":"spacer","a.b":1,"snake_case9":2}"#) == [#"view["a.b"]"#, "view.snake_case9"])
     }
 
     @Test("wrong shapes: not an object, no type, a type that is not a string, missing and mistyped fields")
