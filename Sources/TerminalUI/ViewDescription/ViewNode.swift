@@ -38,13 +38,16 @@ public enum ViewNode: Sendable, Equatable {
     public static let maximumWeight = 1_000_000
 
     /// The children of a stack and how they share its space (see docs/views.md, "Layout").
+    ///
+    /// Read-only once made: the initialiser keeps the weights one per child and every number
+    /// in range, so any stack encodes to a description that decodes.
     public struct Stack: Sendable, Equatable {
-        public var children: [ViewNode]
+        public private(set) var children: [ViewNode]
         /// Blank rows (vstack) or columns (hstack) between consecutive children, 0…64.
-        public var gap: Int
+        public private(set) var gap: Int
         /// One weight (1…1 000 000) per child: every child then shares the stack's length in
         /// proportion, whatever its natural size. nil: natural sizes first, then equal shares.
-        public var weights: [Int]?
+        public private(set) var weights: [Int]?
 
         /// A stack; `gap` is clamped to 0…64, weights to 1…1 000 000, and missing weights count
         /// as 1 (extra ones are dropped), so a stack built in Swift always encodes to a valid one.
@@ -93,7 +96,7 @@ public enum ViewNode: Sendable, Equatable {
         public var title: String
         public var alignment: TextAlignment
         /// Columns with a minimum get it first; see docs/views.md for how the rest is shared.
-        public var minimum: Int?
+        public private(set) var minimum: Int?
 
         public init(_ title: String = "", alignment: TextAlignment = .left, minimum: Int? = nil) {
             self.title = title
@@ -132,7 +135,7 @@ public enum ViewNode: Sendable, Equatable {
     /// A horizontal bar for a fraction 0…1, with an optional label after it.
     public struct Bar: Sendable, Equatable {
         /// The fraction shown, clamped to 0…1 (NaN counts as 0).
-        public var value: Double
+        public private(set) var value: Double
         public var role: StyleRole
         public var label: String?
 
@@ -146,7 +149,7 @@ public enum ViewNode: Sendable, Equatable {
     /// Recent values, one column each, scaled to the largest shown.
     public struct Sparkline: Sendable, Equatable {
         /// The values, oldest first; non-finite values count as 0.
-        public var values: [Double]
+        public private(set) var values: [Double]
         public var role: StyleRole
 
         public init(values: [Double], role: StyleRole = .accent) {

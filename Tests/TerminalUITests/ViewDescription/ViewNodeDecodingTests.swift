@@ -66,6 +66,21 @@ struct ViewNodeDecodingTests {
         #expect(try ViewNode.decode(Array(hostile.jsonText.utf8)) == hostile)
     }
 
+    @Test("a view built in Swift with numbers out of range still encodes to a description that decodes")
+    func swiftBuiltInRange() throws {
+        let node = ViewNode.vstack([
+            .bar(.nan), .bar(.infinity, label: ""), .sparkline([.nan, -.infinity, 2]),
+            .hstack([.spacer, .spacer, .spacer], gap: 500, weights: [0, Int.max]),
+            .table(ViewNode.Table(columns: [ViewNode.Column("a", minimum: -5), ViewNode.Column("b", minimum: Int.max)], rows: [])),
+        ], gap: -3)
+        #expect(try ViewNode.decode(node.jsonValue) == node)
+        #expect(node == .vstack([
+            .bar(0), .bar(1, label: ""), .sparkline([0, 0, 2]),
+            .hstack([.spacer, .spacer, .spacer], gap: 64, weights: [1, 1_000_000, 1]),
+            .table(ViewNode.Table(columns: [ViewNode.Column("a", minimum: 0), ViewNode.Column("b", minimum: 1000)], rows: [])),
+        ]))
+    }
+
     @Test("bar values outside 0…1 are clamped, not refused; numbers must be finite JSON numbers")
     func numbers() throws {
         #expect(try ViewNode.decode(Array(#"{"type":"bar","value":1.7}"#.utf8)) == .bar(1))
