@@ -17,6 +17,23 @@ public struct PanelView: Sendable {
         self.body = body
     }
 
+    /// A view described as data: `node` drawn into the panel's content area.
+    ///
+    /// The same renderer draws views that extensions send as JSON (see docs/views.md).
+    public init(contentHeight: Int? = nil, node: ViewNode) {
+        self.init(contentHeight: contentHeight) { buffer, rect, glyphs in
+            node.draw(into: &buffer, in: rect, glyphs: glyphs)
+        }
+    }
+
+    /// A view described as data that depends on the glyph set (e.g. an ASCII separator or a
+    /// redaction mark): `node(glyphs)` drawn into the panel's content area.
+    public init(contentHeight: Int? = nil, node: @escaping @Sendable (GlyphSet) -> ViewNode) {
+        self.init(contentHeight: contentHeight) { buffer, rect, glyphs in
+            node(glyphs).draw(into: &buffer, in: rect, glyphs: glyphs)
+        }
+    }
+
     /// Draws into `rect` of `buffer` with `glyphs` (Unicode or ASCII).
     public func draw(into buffer: inout CellBuffer, in rect: Rect, glyphs: GlyphSet) {
         guard !rect.isEmpty else { return }

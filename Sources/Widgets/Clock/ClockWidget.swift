@@ -41,11 +41,17 @@ public enum ClockWidget {
     }()
 
     static func view(_ entry: ClockEntry, context: WidgetViewContext) -> PanelView {
-        let timeStyle = context.isPlaceholder ? CellStyle(.placeholder) : CellStyle(.accent, .bold)
-        let otherStyle = context.isPlaceholder ? CellStyle(.placeholder) : CellStyle(.muted)
-        var lines: [(String, CellStyle)] = [(entry.time, timeStyle)]
-        if context.size.rows >= 3, !entry.dateLine.isEmpty { lines.append((entry.dateLine, otherStyle)) }
-        if context.size.rows >= 4 { lines.append((entry.zone, otherStyle)) }
-        return .centeredLines(lines)
+        PanelView(node: node(entry, context: context))
+    }
+
+    /// The clock as a view description: the time, then the date (from 3 rows) and the zone
+    /// (from 4 rows), centred.
+    static func node(_ entry: ClockEntry, context: WidgetViewContext) -> ViewNode {
+        let placeholder = context.isPlaceholder
+        let other: StyleRole = placeholder ? .placeholder : .muted
+        var lines: [ViewNode] = [.text(entry.time, role: placeholder ? .placeholder : .accent, bold: !placeholder, alignment: .center)]
+        if context.size.rows >= 3, !entry.dateLine.isEmpty { lines.append(.text(entry.dateLine, role: other, alignment: .center)) }
+        if context.size.rows >= 4 { lines.append(.text(entry.zone, role: other, alignment: .center)) }
+        return .vstack([.spacer] + lines + [.spacer])
     }
 }

@@ -32,43 +32,43 @@ public enum HeroWidget {
     }
 
     static func view(_ entry: HeroEntry, context: WidgetViewContext) -> PanelView {
-        PanelView { buffer, rect, glyphs in
-            guard let hero = entry.hero, !context.isPlaceholder else {
-                let text = context.isPlaceholder ? String(repeating: glyphs.isUnicode ? "▒" : "#", count: min(10, rect.width))
-                                                 : "no board with \(entry.name) yet"
-                PanelView.centeredLines([(text, CellStyle(context.isPlaceholder ? .placeholder : .muted))])
-                    .draw(into: &buffer, in: rect, glyphs: glyphs)
-                return
-            }
-            var lines: [(String, CellStyle)] = [
-                ("\(hero.avatar) \(hero.name)", CellStyle(.accent, .bold)),
-                ("level \(hero.level)" + (entry.rank.map { LeaderboardView.separator(glyphs) + "#\($0)" } ?? ""), CellStyle(.muted)),
-                ("\(LeaderboardView.formatExp(hero.exp)) exp", .plain),
-            ]
-            let full: String
-            if hero.health >= 1 {
-                full = "full health"
-            } else if let seconds = hero.secondsToFullHealth {
-                full = "full in \(DurationText.duration(seconds))"
-            } else {
-                full = "not recovering"
-            }
-            let barRows = rect.height >= lines.count + 2 ? 1 : 0
-            lines.append((full, CellStyle(hero.health < 0.25 ? .negative : .muted)))
-            let top = rect.y + max(0, (rect.height - lines.count - barRows) / 2)
-            for (i, line) in lines.enumerated() {
-                let y = top + i + (i == lines.count - 1 ? barRows : 0)
-                guard y < rect.maxY else { break }
-                TextLine(line.0, alignment: .center, style: line.1, glyphs: glyphs)
-                    .draw(into: &buffer, in: Rect(x: rect.x, y: y, width: rect.width, height: 1))
-            }
-            if barRows == 1 {
-                let y = top + lines.count - 1
-                let role: StyleRole = hero.health < 0.25 ? .negative : hero.health < 0.6 ? .warning : .positive
-                let width = min(rect.width - 2, 16)
-                Bar(fraction: hero.health, style: CellStyle(role), glyphs: glyphs)
-                    .draw(into: &buffer, in: Rect(x: rect.x + (rect.width - width) / 2, y: y, width: width, height: 1))
-            }
+        PanelView { glyphs in node(entry, context: context, glyphs: glyphs) }
+    }
+
+    /// The hero as a view description: name, level and rank, exp, a health bar (from 5 rows)
+    /// and the time to full health, centred; a redacted or "no board" line otherwise.
+    static func node(_ entry: HeroEntry, context: WidgetViewContext, glyphs: GlyphSet) -> ViewNode {
+        let columns = max(0, context.size.columns)
+        guard let hero = entry.hero, !context.isPlaceholder else {
+            let text = context.isPlaceholder ? String(repeating: glyphs.isUnicode ? "▒" : "#", count: min(10, columns))
+                                             : "no board with \(entry.name) yet"
+            let line = ViewNode.text(text, role: context.isPlaceholder ? .placeholder : .muted, alignment: .center)
+            return .vstack([.spacer, line, .spacer])
         }
+        var rows: [ViewNode] = [
+            .text("\(hero.avatar) \(hero.name)", role: .accent, bold: true, alignment: .center),
+            .text("level \(hero.level)" + (entry.rank.map { LeaderboardView.separator(glyphs) + "#\($0)" } ?? ""),
+                  role: .muted, alignment: .center),
+            .text("\(LeaderboardView.formatExp(hero.exp)) exp", alignment: .center),
+        ]
+        if context.size.rows >= 5 {
+            // A bar at most 16 wide with at least one blank on each side, centred.
+            let width = min(columns - 2, 16)
+            let left = (columns - width) / 2
+            let role: StyleRole = hero.health < 0.25 ? .negative : hero.health < 0.6 ? .warning : .positive
+            rows.append(width > 0 ? .hstack([.spacer, .bar(hero.health, role: role), .spacer],
+                                            weights: [left, width, columns - width - left])
+                                  : .text(""))
+        }
+        let full: String
+        if hero.health >= 1 {
+            full = "full health"
+        } else if let seconds = hero.secondsToFullHealth {
+            full = "full in \(DurationText.duration(seconds))"
+        } else {
+            full = "not recovering"
+        }
+        rows.append(.text(full, role: hero.health < 0.25 ? .negative : .muted, alignment: .center))
+        return .vstack([.spacer] + rows + [.spacer])
     }
 }

@@ -1,0 +1,64 @@
+import JSONTree
+
+extension ViewNode {
+    /// The node as a JSON value in the view description format; `decode` reads it back
+    /// to an equal node.
+    ///
+    /// Fields at their default value (gap 0, left alignment, no wrap, `foreground` spans and
+    /// cells, not bold, the `accent` bar and sparkline, the `border` divider) are left out.
+    public var jsonValue: JSONValue {
+        var members: [(key: String, value: JSONValue)] = [("type", .string(typeName))]
+        switch self {
+        case .vstack(let stack), .hstack(let stack):
+            members.append(("children", .array(stack.children.map(\.jsonValue))))
+            if stack.gap != 0 { members.append(("gap", .integer(stack.gap))) }
+            if let weights = stack.weights { members.append(("weights", .array(weights.map { .integer($0) }))) }
+        case .text(let text):
+            members.append(("spans", .array(text.spans.map { span in
+                Self.styled(text: span.text, role: span.role, bold: span.bold)
+            })))
+            if text.alignment != .left { members.append(("align", .string(Self.name(of: text.alignment)))) }
+            if text.wrap { members.append(("wrap", .bool(true))) }
+        case .table(let table):
+            members.append(("columns", .array(table.columns.map { column in
+                var fields: [(key: String, value: JSONValue)] = [("title", .string(column.title))]
+                if column.alignment != .left { fields.append(("align", .string(Self.name(of: column.alignment)))) }
+                if let minimum = column.minimum { fields.append(("min", .integer(minimum))) }
+                return .object(JSONObject(members: fields))
+            })))
+            members.append(("rows", .array(table.rows.map { row in
+                .array(row.map { Self.styled(text: $0.text, role: $0.role, bold: $0.bold) })
+            })))
+        case .bar(let bar):
+            members.append(("value", .number(bar.value)))
+            if bar.role != .accent { members.append(("role", .string(bar.role.rawValue))) }
+            if let label = bar.label { members.append(("label", .string(label))) }
+        case .sparkline(let sparkline):
+            members.append(("values", .array(sparkline.values.map { .number($0) })))
+            if sparkline.role != .accent { members.append(("role", .string(sparkline.role.rawValue))) }
+        case .spacer:
+            break
+        case .divider(let role):
+            if role != .border { members.append(("role", .string(role.rawValue))) }
+        }
+        return .object(JSONObject(members: members))
+    }
+
+    /// The node as compact JSON text.
+    public var jsonText: String { jsonValue.jsonText }
+
+    private static func styled(text: String, role: StyleRole, bold: Bool) -> JSONValue {
+        var fields: [(key: String, value: JSONValue)] = [("text", .string(text))]
+        if role != .foreground { fields.append(("role", .string(role.rawValue))) }
+        if bold { fields.append(("bold", .bool(true))) }
+        return .object(JSONObject(members: fields))
+    }
+
+    private static func name(of alignment: TextAlignment) -> String {
+        switch alignment {
+        case .left: "left"
+        case .center: "center"
+        case .right: "right"
+        }
+    }
+}

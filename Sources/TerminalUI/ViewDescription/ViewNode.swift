@@ -1,0 +1,210 @@
+/// A view as data: a tree of stacks, text, tables, bars and sparklines that TerminalUI draws
+/// into a rectangle of cells.
+///
+/// This is the view description of DESIGN.md §6. Built-in widgets build it in Swift; an
+/// extension sends it as JSON (`ViewNode.decode`), and both are drawn by the same code
+/// (`draw(into:in:glyphs:)`). Styles are semantic `StyleRole`s, never colours; every string is
+/// sanitised when drawn, like all text in a `CellBuffer`. The format, layout rules, limits and
+/// errors are documented in docs/views.md.
+///
+/// ```swift
+/// let view = ViewNode.vstack([
+///     .text("CPU", role: .muted, bold: true),
+///     .bar(0.83, role: .positive, label: "83%"),
+/// ])
+/// view.draw(into: &buffer, in: rect, glyphs: .unicode)
+/// ```
+public enum ViewNode: Sendable, Equatable {
+    /// Children top to bottom.
+    case vstack(Stack)
+    /// Children left to right.
+    case hstack(Stack)
+    case text(Text)
+    case table(Table)
+    case bar(Bar)
+    case sparkline(Sparkline)
+    /// Empty space that takes a share of what is left in a stack.
+    case spacer
+    /// A line across a vstack (or down an hstack) in `role`, `border` by default.
+    case divider(role: StyleRole)
+
+    /// The deepest nesting a view may have: the root is level 1.
+    public static let maximumDepth = 64
+    /// The largest view description, in bytes of compact JSON.
+    public static let maximumBytes = 64 * 1024
+    /// The largest `gap` a stack may ask for.
+    public static let maximumGap = 64
+    /// The largest stack weight (weights are integers 1…this).
+    public static let maximumWeight = 1_000_000
+
+    /// The children of a stack and how they share its space (see docs/views.md, "Layout").
+    ///
+    /// Read-only once made: the initialiser keeps the weights one per child and every number
+    /// in range, so any stack encodes to a description that decodes.
+    public struct Stack: Sendable, Equatable {
+        public private(set) var children: [ViewNode]
+        /// Blank rows (vstack) or columns (hstack) between consecutive children, 0…64.
+        public private(set) var gap: Int
+        /// One weight (1…1 000 000) per child: every child then shares the stack's length in
+        /// proportion, whatever its natural size. nil: natural sizes first, then equal shares.
+        public private(set) var weights: [Int]?
+
+        /// A stack; `gap` is clamped to 0…64, weights to 1…1 000 000, and missing weights count
+        /// as 1 (extra ones are dropped), so a stack built in Swift always encodes to a valid one.
+        public init(children: [ViewNode], gap: Int = 0, weights: [Int]? = nil) {
+            self.children = children
+            self.gap = min(max(0, gap), ViewNode.maximumGap)
+            self.weights = weights.map { given in
+                children.indices.map { i in i < given.count ? min(max(1, given[i]), ViewNode.maximumWeight) : 1 }
+            }
+        }
+    }
+
+    /// A run of text in one style.
+    public struct Span: Sendable, Equatable {
+        /// The text; a line feed starts a new line, other controls are shown inert.
+        public var text: String
+        public var role: StyleRole
+        public var bold: Bool
+
+        public init(_ text: String, role: StyleRole = .foreground, bold: Bool = false) {
+            self.text = text
+            self.role = role
+            self.bold = bold
+        }
+
+        /// The cell style the span is drawn in.
+        public var style: CellStyle { CellStyle(role, bold ? .bold : []) }
+    }
+
+    /// Styled text, aligned in its width, one line per line feed, optionally word-wrapped.
+    public struct Text: Sendable, Equatable {
+        public var spans: [Span]
+        public var alignment: TextAlignment
+        /// Break lines at spaces (and inside words longer than the width) instead of cutting.
+        public var wrap: Bool
+
+        public init(spans: [Span], alignment: TextAlignment = .left, wrap: Bool = false) {
+            self.spans = spans
+            self.alignment = alignment
+            self.wrap = wrap
+        }
+    }
+
+    /// A table column: header, alignment and the least width it gets when there is room.
+    public struct Column: Sendable, Equatable {
+        public var title: String
+        public var alignment: TextAlignment
+        /// Columns with a minimum get it first; see docs/views.md for how the rest is shared.
+        public private(set) var minimum: Int?
+
+        public init(_ title: String = "", alignment: TextAlignment = .left, minimum: Int? = nil) {
+            self.title = title
+            self.alignment = alignment
+            self.minimum = minimum.map { min(max(0, $0), ViewNode.maximumColumnMinimum) }
+        }
+    }
+
+    /// The largest `min` a table column may ask for.
+    public static let maximumColumnMinimum = 1_000
+
+    /// One cell of a table row.
+    public struct Cell: Sendable, Equatable {
+        public var text: String
+        public var role: StyleRole
+        public var bold: Bool
+
+        public init(_ text: String, role: StyleRole = .foreground, bold: Bool = false) {
+            self.text = text
+            self.role = role
+            self.bold = bold
+        }
+    }
+
+    /// Rows of cells in aligned columns, with a header row when any column has a title.
+    public struct Table: Sendable, Equatable {
+        public var columns: [Column]
+        public var rows: [[Cell]]
+
+        public init(columns: [Column], rows: [[Cell]]) {
+            self.columns = columns
+            self.rows = rows
+        }
+    }
+
+    /// A horizontal bar for a fraction 0…1, with an optional label after it.
+    public struct Bar: Sendable, Equatable {
+        /// The fraction shown, clamped to 0…1 (NaN counts as 0).
+        public private(set) var value: Double
+        public var role: StyleRole
+        public var label: String?
+
+        public init(value: Double, role: StyleRole = .accent, label: String? = nil) {
+            self.value = value.isNaN ? 0 : min(1, max(0, value))
+            self.role = role
+            self.label = label
+        }
+    }
+
+    /// Recent values, one column each, scaled to the largest shown.
+    public struct Sparkline: Sendable, Equatable {
+        /// The values, oldest first; non-finite values count as 0.
+        public private(set) var values: [Double]
+        public var role: StyleRole
+
+        public init(values: [Double], role: StyleRole = .accent) {
+            self.values = values.map { $0.isFinite ? $0 : 0 }
+            self.role = role
+        }
+    }
+}
+
+extension ViewNode {
+    /// A vstack of `children`.
+    public static func vstack(_ children: [ViewNode], gap: Int = 0, weights: [Int]? = nil) -> ViewNode {
+        .vstack(Stack(children: children, gap: gap, weights: weights))
+    }
+
+    /// An hstack of `children`.
+    public static func hstack(_ children: [ViewNode], gap: Int = 0, weights: [Int]? = nil) -> ViewNode {
+        .hstack(Stack(children: children, gap: gap, weights: weights))
+    }
+
+    /// Text of one span.
+    public static func text(_ text: String, role: StyleRole = .foreground, bold: Bool = false,
+                            alignment: TextAlignment = .left, wrap: Bool = false) -> ViewNode {
+        .text(Text(spans: [Span(text, role: role, bold: bold)], alignment: alignment, wrap: wrap))
+    }
+
+    /// Text of several spans.
+    public static func text(_ spans: [Span], alignment: TextAlignment = .left, wrap: Bool = false) -> ViewNode {
+        .text(Text(spans: spans, alignment: alignment, wrap: wrap))
+    }
+
+    /// A bar for `value` (clamped to 0…1).
+    public static func bar(_ value: Double, role: StyleRole = .accent, label: String? = nil) -> ViewNode {
+        .bar(Bar(value: value, role: role, label: label))
+    }
+
+    /// A sparkline of `values`.
+    public static func sparkline(_ values: [Double], role: StyleRole = .accent) -> ViewNode {
+        .sparkline(Sparkline(values: values, role: role))
+    }
+
+    /// A divider in the `border` role.
+    public static var divider: ViewNode { .divider(role: .border) }
+
+    /// The node's type as written in JSON (`"vstack"`, `"text"`…).
+    public var typeName: String {
+        switch self {
+        case .vstack: "vstack"
+        case .hstack: "hstack"
+        case .text: "text"
+        case .table: "table"
+        case .bar: "bar"
+        case .sparkline: "sparkline"
+        case .spacer: "spacer"
+        case .divider: "divider"
+        }
+    }
+}

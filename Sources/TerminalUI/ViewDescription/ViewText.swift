@@ -1,0 +1,95 @@
+/// The lines of a text node: spans split at line feeds, wrapped or cut to a width, each glyph
+/// with its style.
+struct ViewText {
+    struct StyledGlyph {
+        var glyph: Glyph
+        var style: CellStyle
+    }
+
+    typealias Line = [StyledGlyph]
+
+    /// The text's lines as written (split at line feeds only); at least one.
+    let lines: [Line]
+
+    init(_ text: ViewNode.Text) {
+        var lines: [Line] = [[]]
+        for span in text.spans {
+            let style = span.style
+            for (i, part) in span.text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                if i > 0 { lines.append([]) }
+                let glyphs = TextNormalizer.glyphs(of: String(String.UnicodeScalarView(part)))
+                lines[lines.count - 1].append(contentsOf: glyphs.map { StyledGlyph(glyph: $0, style: style) })
+            }
+        }
+        self.lines = lines
+    }
+
+    static func width(of line: Line) -> Int { line.reduce(0) { $0 + $1.glyph.width } }
+
+    /// The widest line.
+    var naturalWidth: Int { lines.map(Self.width(of:)).max() ?? 0 }
+
+    /// The lines as shown `width` columns wide: wrapped when `wrap` (a width of 0 wraps
+    /// nothing), else as written.
+    func layout(width: Int, wrap: Bool) -> [Line] {
+        guard wrap, width > 0 else { return lines }
+        return lines.flatMap { Self.wrap($0, width: width) }
+    }
+
+    /// Greedy word wrap: break at the last space that fits, or inside a word wider than the
+    /// line; spaces at a break are dropped.
+    static func wrap(_ line: Line, width: Int) -> [Line] {
+        var result: [Line] = []
+        var start = 0
+        while start < line.count {
+            var end = start
+            var used = 0
+            while end < line.count, used + line[end].glyph.width <= width {
+                used += line[end].glyph.width
+                end += 1
+            }
+            if end == line.count {
+                result.append(Array(line[start..<end]))
+                break
+            }
+            var cut = end
+            if line[end].glyph.text != " " {
+                if let space = line[start..<end].lastIndex(where: { $0.glyph.text == " " }), space > start {
+                    cut = space
+                } else if end == start {
+                    cut = start + 1  // a glyph wider than the line: take it alone (it draws as a space)
+                }
+            }
+            var piece = Array(line[start..<cut])
+            while piece.last?.glyph.text == " " { piece.removeLast() }
+            result.append(piece)
+            start = cut
+            while start < line.count, line[start].glyph.text == " " { start += 1 }
+        }
+        return result.isEmpty ? [[]] : result
+    }
+
+    /// `line` cut to `width` columns ending in `ellipsis` when it does not fit, or always when
+    /// `forceEllipsis` (the last line shown of a text with more lines than rows).
+    static func truncate(_ line: Line, width: Int, ellipsis: String, forceEllipsis: Bool = false) -> Line {
+        guard width > 0 else { return [] }
+        let total = self.width(of: line)
+        if total <= width && !forceEllipsis { return line }
+        let markStyle = forceEllipsis && total <= width ? (line.last?.style ?? .plain) : line[prefixCount(line, width: width)].style
+        let mark = TextNormalizer.glyphs(of: ellipsis).map { StyledGlyph(glyph: $0, style: markStyle) }
+        let markWidth = self.width(of: mark)
+        if markWidth >= width { return Array(mark.prefix(prefixCount(mark, width: width))) }
+        if forceEllipsis && total + markWidth <= width { return line + mark }
+        return Array(line.prefix(prefixCount(line, width: width - markWidth))) + mark
+    }
+
+    /// How many glyphs from the start fit in `width` columns.
+    static func prefixCount(_ line: Line, width: Int) -> Int {
+        var used = 0
+        for (i, styled) in line.enumerated() {
+            if used + styled.glyph.width > width { return i }
+            used += styled.glyph.width
+        }
+        return line.count
+    }
+}
