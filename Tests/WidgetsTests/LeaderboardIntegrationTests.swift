@@ -55,7 +55,10 @@ private final class Rig {
         let registry = LeaderboardSessionRegistry()
         let widgets = [LeaderboardWidget.configuration(services: services, registry: registry), HeroWidget.configuration(services: services)]
         manager.eventRouter = BackgroundSessionManager.router(for: { widgets })
-        driver = TimelineDriver(clock: clock, configuration: SchedulerConfiguration(minimumReloadInterval: 5), center: center)
+        // Providers on a thread of their own, as in the dashboard: Swift's cooperative pool has
+        // one thread per core, and a full test run's synchronous tests can hold both for seconds.
+        driver = TimelineDriver(clock: clock, configuration: SchedulerConfiguration(minimumReloadInterval: 5), center: center,
+                                providerExecutor: Self.providerExecutor)
         let environment = WidgetEnvironment(now: { clock.now }, stateDirectory: state, center: center)
         let url = try #require(url ?? service.url)
         let leaderboardProvider = try widgets[0].makeProvider(
@@ -69,6 +72,9 @@ private final class Rig {
                                  provider: leaderboardProvider)
         hero = driver.add(kind: HeroWidget.kind, family: .small, size: CellSize(columns: 24, rows: 7), provider: heroProvider)
     }
+
+    /// One provider thread for every rig (a parked thread costs nothing between tests).
+    private static let providerExecutor = ThreadTaskExecutor()
 
     var entry: LeaderboardEntry? { driver.status(of: leaderboard)?.entry as? LeaderboardEntry }
     var heroEntry: HeroEntry? { driver.status(of: hero)?.entry as? HeroEntry }
