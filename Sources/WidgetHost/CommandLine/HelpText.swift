@@ -1,11 +1,14 @@
-/// The `--help` texts of `widgethost` and each subcommand.
+import WidgetCore
+
+/// The `--help` texts of `widgethost` and each subcommand. `preview --help` lists the
+/// catalogue's kinds and their options from the manifests.
 public enum HelpText {
     /// The help for `subcommand`, or the main help for nil. Ends with a newline.
-    public static func text(for subcommand: Subcommand?) -> String {
+    public static func text(for subcommand: Subcommand?, catalog: Catalog) -> String {
         switch subcommand {
         case nil, .help?: main
         case .snapshot?: snapshot
-        case .preview?: preview
+        case .preview?: preview + kinds(catalog)
         case .checkConfig?: checkConfig
         case .themes?: themes
         case .widgets?: widgets
@@ -88,9 +91,25 @@ public enum HelpText {
           --option NAME=VALUE   set a widget option; repeat for several options
           -h, --help            show this help
 
-        'widgethost widgets' lists the kinds, their families and options.
+        'widgethost widgets' lists the kinds with their options' types and defaults.
 
         """
+
+    /// Each kind with its families and options, one `--option NAME=EXAMPLE` line per option.
+    static func kinds(_ catalog: Catalog) -> String {
+        var out = "Kinds:\n"
+        for manifest in catalog.manifests {
+            out += "  \(manifest.kind) (\(manifest.supportedFamilies.map(\.rawValue).joined(separator: ", ")))\n"
+            for option in manifest.options {
+                let example = option.example.map { "\(option.name)=\($0)" } ?? "\(option.name)=JSON"
+                let required = option.required ? "required: " : ""
+                let line = "    --option \(example)"
+                let padding = String(repeating: " ", count: max(2, 46 - line.count))
+                out += String((line + padding + required + option.doc).prefix(100)) + "\n"
+            }
+        }
+        return out
+    }
 
     static let checkConfig = """
         Usage: widgethost check-config [PATH]

@@ -17,10 +17,7 @@ public enum LeaderboardWidget {
     /// The widget, bound to the host's sessions; `registry` collects the sessions its panels use.
     public static func configuration(services: WidgetServices, registry: LeaderboardSessionRegistry) -> TerminalWidget {
         TerminalWidget(
-            kind: kind,
-            displayName: "Ranger Leaderboard",
-            description: "The Emoji Rangers heroes, live from a leaderboard server.",
-            supportedFamilies: WidgetFamily.allCases,
+            manifest: manifest,
             makeProvider: { options, environment in
                 guard let text = options.string("url"), let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
                     throw OptionError("url must be an http or https URL")
