@@ -158,4 +158,17 @@ struct CommandLineParserTests {
             #expect(text.split(separator: "\n").allSatisfy { $0.count <= 100 })
         }
     }
+
+    @Test("help and parser share one table: every option the help lists is accepted, every accepted one is listed")
+    func helpMatchesParser() throws {
+        for subcommand in [nil] + Subcommand.allCases.map(Optional.some) {
+            let help = HelpText.text(for: subcommand, catalog: .builtin())
+            for option in CommandOption.options(of: subcommand) {
+                #expect(help.contains("\n  \(option.label)  "), "\(String(describing: subcommand)) \(option.label)")
+                #expect(help.contains("[\(option.label)]"), "usage of \(String(describing: subcommand)) \(option.label)")
+                var scanner = ArgumentScanner(option.argument == nil ? [option.name] : [option.name, "x"], subcommand: subcommand)
+                #expect(try scanner.next() == .option(option.name))
+            }
+        }
+    }
 }

@@ -8,7 +8,7 @@ extension HeroWidget {
         description: "One Emoji Ranger: level, exp, health and time to full health, from the leaderboard's boards.",
         supportedFamilies: [.small, .medium], defaultFamily: .small,
         options: [
-            OptionSpec(name: "name", type: .string, required: true, doc: "the hero's name, e.g. Spouty", example: "Spouty"),
+            OptionSpec(name: "name", type: .string, required: true, doc: "the hero's name", example: "Spouty"),
             OptionSpec(name: "session", type: .string, defaultValue: .string(LeaderboardWidget.defaultSession),
                        doc: "the leaderboard session whose boards to read", example: "leaderboard"),
         ],

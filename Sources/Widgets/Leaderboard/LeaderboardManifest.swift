@@ -8,7 +8,7 @@ extension LeaderboardWidget {
         supportedFamilies: WidgetFamily.allCases, defaultFamily: .large,
         options: [
             OptionSpec(name: "url", type: .url(schemes: ["http", "https"]), required: true,
-                       doc: "the server's leaderboard, e.g. http://127.0.0.1:8787/leaderboard",
+                       doc: "the server's leaderboard",
                        example: "http://127.0.0.1:8787/leaderboard"),
             OptionSpec(name: "refreshSeconds", type: .seconds(1...86_400, refreshInterval: true), defaultValue: .integer(10),
                        doc: "seconds between fetches", example: "30"),
@@ -16,7 +16,7 @@ extension LeaderboardWidget {
                        doc: "background session identifier (letters, digits, . _ -)", example: "leaderboard"),
             OptionSpec(name: "maxRows", type: .integer(1...50), defaultValue: .integer(10), doc: "heroes shown at most", example: "6"),
             OptionSpec(name: "push", type: .url(schemes: ["http", "https"]),
-                       doc: "the server's event stream for live updates (declared; not followed yet)",
+                       doc: "event stream for live updates (not followed yet)",
                        example: "http://127.0.0.1:8787/events"),
         ],
         pushSourceOption: "push")
