@@ -169,4 +169,14 @@ struct ManifestTests {
             "x: action key '+' is listed twice",
         ])
     }
+
+    @Test("check-config accepts a clock's time zone exactly when the clock can load it (one list of names)")
+    func timeZonesAgree() throws {
+        let validator = Catalog.builtin().validator()
+        for name in ["UTC", "GMT", "Etc/UTC", "Etc/GMT", "Z", "Europe/Paris", "Nowhere/Atlantis", "-x", "a//b", "../etc/passwd", "Europe"] {
+            let report = validator.validate(try JSONParser().parse(#"{"panels": [{"kind": "clock", "options": {"timeZone": "\#(name)"}}]}"#))
+            let loads = (try? ZoneInfo.load(name)) != nil
+            #expect(report.errors.isEmpty == loads, "\(name): validator \(report.errors.isEmpty), clock \(loads)")
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import JSONTree
 import WidgetCore
+import Widgets
 
 /// Checks a parsed config document against the manifests of the catalogue's widget kinds and
 /// builds the `DashboardConfig`.
@@ -43,7 +44,7 @@ public struct ConfigValidator: Sendable {
         }
         self.manifests = kept
         self.byKind = byKind
-        self.isKnownTimeZone = isKnownTimeZone ?? { TimeZoneNames.exists($0) }
+        self.isKnownTimeZone = isKnownTimeZone ?? { $0 == "local" || ZoneInfo.exists($0) }
     }
 
     /// Validates a whole config document.

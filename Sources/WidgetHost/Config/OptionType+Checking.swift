@@ -1,5 +1,6 @@
 import BackgroundSessions
 import WidgetCore
+import Widgets
 import JSONTree
 
 /// How the host checks and reads values of the option types widgets declare in their
@@ -64,7 +65,7 @@ extension OptionType {
             return OptionType.isURL(text, schemes: schemes) ? nil
                 : "expected \(expectation), got \(JSONValue.string(URLRedaction.redacted(text)).shortDescription)"
         case (.timeZone, .string(let text)):
-            return OptionType.isWellFormedTimeZone(text) && isKnownTimeZone(text) ? nil : mismatch
+            return (text == "local" || ZoneInfo.isWellFormedName(text)) && isKnownTimeZone(text) ? nil : mismatch
         case (.stringList, .array(let items)), (.objectList, .array(let items)):
             return items.count <= Self.maximumListCount ? nil
                 : "expected at most \(Self.maximumListCount) elements, got \(items.count)"
@@ -142,17 +143,5 @@ extension OptionType {
     static func isPort(_ text: Substring) -> Bool {
         !text.isEmpty && text.count <= 5 && text.allSatisfy(\.isASCII) && text.allSatisfy(\.isNumber)
             && (Int(text) ?? 70000) <= 65535
-    }
-
-    /// Letters, digits, `_+-` in `/`-separated parts, no `.`/`..` parts, at most 64 characters.
-    static func isWellFormedTimeZone(_ text: String) -> Bool {
-        guard !text.isEmpty, text.utf8.count <= 64 else { return false }
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        return parts.allSatisfy { part in
-            !part.isEmpty && part.first != "-" && part.unicodeScalars.allSatisfy {
-                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
-                    || $0 == "_" || $0 == "+" || $0 == "-"
-            }
-        }
     }
 }
