@@ -103,9 +103,6 @@ public struct WidgetContainer: Sendable {
 
     /// Throws `.invalidName` unless `name` is 1…128 bytes of `[A-Za-z0-9._-]` not starting with '.'.
     static func validate(_ name: String) throws(WidgetContainerError) {
-        let ok = !name.isEmpty && name.utf8.count <= 128 && !name.hasPrefix(".") && name.utf8.allSatisfy { b in
-            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2D || b == 0x5F || b == 0x2E
-        }
-        if !ok { throw .invalidName(name) }
+        if !FilePaths.isSafeName(name, maximumBytes: 128) { throw .invalidName(name) }
     }
 }

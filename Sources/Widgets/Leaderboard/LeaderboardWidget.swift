@@ -47,8 +47,7 @@ public enum LeaderboardWidget {
 extension LeaderboardWidget {
     /// Session identifiers name files in the state directory: letters, digits, '.', '_', '-'.
     static func validate(session: String) throws {
-        let allowed = session.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) }
-        guard allowed, (1...64).contains(session.count), !session.hasPrefix(".") else {
+        guard FilePaths.isSafeName(session, maximumBytes: 64) else {
             throw OptionError("session must be 1-64 letters, digits, '.', '_' or '-', not starting with '.'")
         }
     }
