@@ -40,6 +40,27 @@ public enum FilePaths {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
+    /// Finishes an atomic replace: fsyncs and closes `fd` (the temporary file at `temporary`,
+    /// in `directory`), renames it over `target` and fsyncs the directory, so a reader (or a
+    /// host killed mid-write) sees the old file or the new one. On failure the temporary file
+    /// is removed and the failed step (`"fsync"`, `"rename into"`) and its errno returned.
+    /// The one atomic write of the package (containers, downloads).
+    static func commit(fd: Int32, temporary: String, to target: String,
+                       directory: String) -> (operation: String, errno: Int32)? {
+        if fsync(fd) != 0 || close(fd) != 0 {
+            let failure = errno
+            unlink(temporary)
+            return ("fsync", failure)
+        }
+        guard rename(temporary, target) == 0 else {
+            let failure = errno
+            unlink(temporary)
+            return ("rename into", failure)
+        }
+        syncDirectory(directory)
+        return nil
+    }
+
     /// fsyncs a directory so a rename or unlink in it is durable.
     static func syncDirectory(_ path: String) {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)

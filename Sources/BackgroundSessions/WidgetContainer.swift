@@ -42,14 +42,9 @@ public struct WidgetContainer: Sendable {
             }
             offset += n
         }
-        guard fsync(fd) == 0 else { throw fail("fsync", errno) }
-        close(fd)
-        guard rename(temp, target) == 0 else {
-            let e = errno
-            unlink(temp)
-            throw .fileSystem(FileSystemError(operation: "rename into", path: target, errno: e))
+        if let failure = FilePaths.commit(fd: fd, temporary: temp, to: target, directory: path) {
+            throw .fileSystem(FileSystemError(operation: failure.operation, path: target, errno: failure.errno))
         }
-        FilePaths.syncDirectory(path)
     }
 
     /// Largest file `read` returns by default (16 MiB): a file grown by hand or by a bug must
