@@ -40,6 +40,27 @@ public enum FilePaths {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
+    /// Finishes an atomic replace: fsyncs and closes `fd` (the temporary file at `temporary`,
+    /// in `directory`), renames it over `target` and fsyncs the directory, so a reader (or a
+    /// host killed mid-write) sees the old file or the new one. On failure the temporary file
+    /// is removed and the failed step (`"fsync"`, `"rename into"`) and its errno returned.
+    /// The one atomic write of the package (containers, downloads).
+    static func commit(fd: Int32, temporary: String, to target: String,
+                       directory: String) -> (operation: String, errno: Int32)? {
+        if fsync(fd) != 0 || close(fd) != 0 {
+            let failure = errno
+            unlink(temporary)
+            return ("fsync", failure)
+        }
+        guard rename(temporary, target) == 0 else {
+            let failure = errno
+            unlink(temporary)
+            return ("rename into", failure)
+        }
+        syncDirectory(directory)
+        return nil
+    }
+
     /// fsyncs a directory so a rename or unlink in it is durable.
     static func syncDirectory(_ path: String) {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -49,14 +70,26 @@ public enum FilePaths {
         }
     }
 
+    /// `[A-Za-z0-9._-]`: the bytes a file name made from untrusted text may hold.
+    static func isSafeNameByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+            || byte == 0x2D || byte == 0x5F || byte == 0x2E
+    }
+
+    /// Whether `name` can name a file in a directory and nothing else: 1…`maximumBytes` bytes
+    /// of `[A-Za-z0-9._-]`, not starting with '.' (so never `.`, `..` or a hidden file). The one
+    /// rule for container names, container kinds and session identifiers used as file names.
+    public static func isSafeName(_ name: String, maximumBytes: Int) -> Bool {
+        !name.isEmpty && name.utf8.count <= maximumBytes && !name.hasPrefix(".") && name.utf8.allSatisfy(isSafeNameByte)
+    }
+
     /// A directory name for a session identifier: bytes outside `[A-Za-z0-9._-]` become `%XX`,
     /// a leading dot too, so no identifier can name `..` or a hidden file; "" becomes `%`.
     static func component(forIdentifier identifier: String) -> String {
         if identifier.isEmpty { return "%" }
         var out = ""
         for (index, byte) in identifier.utf8.enumerated() {
-            let plain = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || byte == 0x2D || byte == 0x5F || (byte == 0x2E && index > 0)
+            let plain = isSafeNameByte(byte) && (byte != 0x2E || index > 0)
             if plain {
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             } else {

@@ -166,25 +166,19 @@ final class Transfer {
     func commitTempFile() -> String? {
         if tempFD < 0 && !openTempFile() { return fileError }
         let destination = request.destinationPath
-        if fsync(tempFD) != 0 || close(tempFD) != 0 {
-            let text = "cannot write \(destination): \(String(cString: strerror(errno)))"
-            tempFD = -1
-            discardTempFile()
-            return text
-        }
+        let fd = tempFD
         tempFD = -1
-        guard let tempPath, rename(tempPath, destination) == 0 else {
-            let text = "cannot rename into \(destination): \(String(cString: strerror(errno)))"
-            discardTempFile()
-            return text
+        guard let tempPath else {
+            close(fd)
+            return "cannot write \(destination): no temporary file"
         }
         self.tempPath = nil
-        let dir = open(request.directory, O_RDONLY | O_DIRECTORY)
-        if dir >= 0 {
-            fsync(dir)
-            close(dir)
+        guard let failure = FilePaths.commit(fd: fd, temporary: tempPath, to: destination, directory: request.directory) else {
+            return nil
         }
-        return nil
+        bytesWritten = 0
+        let verb = failure.operation == "fsync" ? "write" : "rename into"
+        return "cannot \(verb) \(destination): \(String(cString: strerror(failure.errno)))"
     }
 
     func discardTempFile() {

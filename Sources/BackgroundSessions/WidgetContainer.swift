@@ -42,14 +42,9 @@ public struct WidgetContainer: Sendable {
             }
             offset += n
         }
-        guard fsync(fd) == 0 else { throw fail("fsync", errno) }
-        close(fd)
-        guard rename(temp, target) == 0 else {
-            let e = errno
-            unlink(temp)
-            throw .fileSystem(FileSystemError(operation: "rename into", path: target, errno: e))
+        if let failure = FilePaths.commit(fd: fd, temporary: temp, to: target, directory: path) {
+            throw .fileSystem(FileSystemError(operation: failure.operation, path: target, errno: failure.errno))
         }
-        FilePaths.syncDirectory(path)
     }
 
     /// Largest file `read` returns by default (16 MiB): a file grown by hand or by a bug must
@@ -103,9 +98,6 @@ public struct WidgetContainer: Sendable {
 
     /// Throws `.invalidName` unless `name` is 1…128 bytes of `[A-Za-z0-9._-]` not starting with '.'.
     static func validate(_ name: String) throws(WidgetContainerError) {
-        let ok = !name.isEmpty && name.utf8.count <= 128 && !name.hasPrefix(".") && name.utf8.allSatisfy { b in
-            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2D || b == 0x5F || b == 0x2E
-        }
-        if !ok { throw .invalidName(name) }
+        if !FilePaths.isSafeName(name, maximumBytes: 128) { throw .invalidName(name) }
     }
 }

@@ -8,20 +8,37 @@ import FoundationEssentials
 /// the panel's options (already validated by the config layer) and the host's environment, and
 /// may throw (with a message for the user) for options that only make sense together.
 public struct WidgetConfiguration<View: Sendable>: Sendable {
-    /// Stable identifier used in configs and by `WidgetCenter.reloadTimelines(ofKind:)`.
-    public var kind: String
-    public var displayName: String
-    public var description: String
-    public var supportedFamilies: [WidgetFamily]
+    /// What the widget declares about itself: kind, names, families, options, pausing.
+    public var manifest: WidgetManifest
     public var makeProvider: @Sendable (WidgetOptions, WidgetEnvironment) throws -> AnyTimelineProvider
     /// Turns an entry into what the front end shows.
     public var view: @Sendable (any TimelineEntry, WidgetViewContext) -> View
     /// Handlers for background-session events, tried in order (see `onBackgroundSessionEvents`).
     public var backgroundSessionHandlers: [BackgroundSessionEventsHandler] = []
+
+    /// Stable identifier used in configs and by `WidgetCenter.reloadTimelines(ofKind:)`.
+    public var kind: String { manifest.kind }
+    public var displayName: String { manifest.displayName }
+    public var description: String { manifest.description }
+    public var supportedFamilies: [WidgetFamily] { manifest.supportedFamilies }
     /// False for a widget whose timelines are computed locally (a clock): its reloads go on
     /// while the user pauses automatic reloads.
-    public var pausesWithAutomaticReloads = true
+    public var pausesWithAutomaticReloads: Bool {
+        get { manifest.pausesWithAutomaticReloads }
+        set { manifest.pausesWithAutomaticReloads = newValue }
+    }
 
+    public init(
+        manifest: WidgetManifest,
+        makeProvider: @escaping @Sendable (WidgetOptions, WidgetEnvironment) throws -> AnyTimelineProvider,
+        view: @escaping @Sendable (any TimelineEntry, WidgetViewContext) -> View
+    ) {
+        self.manifest = manifest
+        self.makeProvider = makeProvider
+        self.view = view
+    }
+
+    /// A widget without options (tests, probes): the manifest is made of these fields.
     public init(
         kind: String,
         displayName: String,
@@ -30,12 +47,10 @@ public struct WidgetConfiguration<View: Sendable>: Sendable {
         makeProvider: @escaping @Sendable (WidgetOptions, WidgetEnvironment) throws -> AnyTimelineProvider,
         view: @escaping @Sendable (any TimelineEntry, WidgetViewContext) -> View
     ) {
-        self.kind = kind
-        self.displayName = displayName
-        self.description = description
-        self.supportedFamilies = supportedFamilies
-        self.makeProvider = makeProvider
-        self.view = view
+        self.init(manifest: WidgetManifest(kind: kind, displayName: displayName, description: description,
+                                           supportedFamilies: supportedFamilies,
+                                           defaultFamily: supportedFamilies.first ?? .small),
+                  makeProvider: makeProvider, view: view)
     }
 }
 
@@ -99,18 +114,29 @@ public struct BackgroundSessionEventsHandler: Sendable {
     }
 }
 
-/// A panel's options, as validated scalar values keyed by option name.
-public struct WidgetOptions: Sendable, Equatable {
+/// A panel's options, as validated values keyed by option name (the config validator makes
+/// them from the widget's manifest; lists, maps and lists of objects keep their shape).
+public struct WidgetOptions: Sendable, Equatable, ExpressibleByDictionaryLiteral {
     public enum Value: Sendable, Equatable {
         case string(String)
         case integer(Int)
         case number(Double)
         case bool(Bool)
+        /// A list (`stringList`: strings; `objectList`: objects).
+        case list([Value])
+        /// An object (`stringMap`: string values; an element of an `objectList`).
+        case object([String: Value])
     }
 
     public var values: [String: Value]
 
     public init(_ values: [String: Value] = [:]) { self.values = values }
+
+    public init(dictionaryLiteral elements: (String, Value)...) {
+        self.init(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+
+    public subscript(name: String) -> Value? { values[name] }
 
     public func string(_ name: String) -> String? {
         if case .string(let s) = values[name] { return s }
@@ -136,6 +162,24 @@ public struct WidgetOptions: Sendable, Equatable {
     public func bool(_ name: String) -> Bool? {
         if case .bool(let b) = values[name] { return b }
         return nil
+    }
+
+    /// A `stringList` option's strings.
+    public func strings(_ name: String) -> [String]? {
+        guard case .list(let items) = values[name] else { return nil }
+        return items.compactMap { if case .string(let s) = $0 { s } else { nil } }
+    }
+
+    /// A `stringMap` option's entries.
+    public func stringMap(_ name: String) -> [String: String]? {
+        guard case .object(let members) = values[name] else { return nil }
+        return members.compactMapValues { if case .string(let s) = $0 { s } else { nil } }
+    }
+
+    /// An `objectList` option's objects, each as the options of its own schema.
+    public func objects(_ name: String) -> [WidgetOptions]? {
+        guard case .list(let items) = values[name] else { return nil }
+        return items.compactMap { if case .object(let members) = $0 { WidgetOptions(members) } else { nil } }
     }
 }
 

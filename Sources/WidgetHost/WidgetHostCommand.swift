@@ -10,25 +10,24 @@ public enum WidgetHostCommand {
     /// Runs the command with the process arguments and environment, writes its output and
     /// exits with its status.
     ///
-    /// - Parameter descriptors: the widget kinds the host can build (for `check-config`,
-    ///   `widgets` and `preview`).
-    public static func main(descriptors: [WidgetKindDescriptor] = WidgetCatalog.descriptors) -> Never {
+    /// - Parameter catalog: the widget kinds the host can build, handed to every command.
+    public static func main(catalog: Catalog) -> Never {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let environment = HostEnvironment.current()
         switch try? CommandLineParser.parse(arguments) {
         case .snapshot(let options):
             // Headless commands wait for providers on the main actor: run the loop for them.
             Task { @MainActor in
-                finish(await SnapshotCommand.run(options, environment: environment))
+                finish(await SnapshotCommand.run(options, environment: environment, catalog: catalog))
             }
             dispatchMain()
         case .preview(let options):
             Task { @MainActor in
-                finish(await PreviewCommand.run(options, environment: environment))
+                finish(await PreviewCommand.run(options, environment: environment, catalog: catalog))
             }
             dispatchMain()
         default:
-            finish(run(arguments: arguments, environment: environment, descriptors: descriptors))
+            finish(run(arguments: arguments, environment: environment, catalog: catalog))
         }
     }
 
@@ -45,12 +44,12 @@ public enum WidgetHostCommand {
     /// Usage errors exit 2 with the message and a pointer to the command's `--help`. The
     /// output is already inert (`CommandOutput.inert()`).
     public static func run(arguments: [String], environment: HostEnvironment,
-                           descriptors: [WidgetKindDescriptor]) -> CommandOutput {
-        dispatch(arguments: arguments, environment: environment, descriptors: descriptors).inert()
+                           catalog: Catalog) -> CommandOutput {
+        dispatch(arguments: arguments, environment: environment, catalog: catalog).inert()
     }
 
     private static func dispatch(arguments: [String], environment: HostEnvironment,
-                                 descriptors: [WidgetKindDescriptor]) -> CommandOutput {
+                                 catalog: Catalog) -> CommandOutput {
         let command: HostCommand
         do {
             command = try CommandLineParser.parse(arguments)
@@ -61,13 +60,13 @@ public enum WidgetHostCommand {
         case .version:
             return CommandOutput(exitCode: 0, standardOutput: "widgethost \(version)\n")
         case .help(let subcommand):
-            return CommandOutput(exitCode: 0, standardOutput: HelpText.text(for: subcommand))
+            return CommandOutput(exitCode: 0, standardOutput: HelpText.text(for: subcommand, catalog: catalog))
         case .checkConfig(let path):
-            return CheckConfigCommand.run(path: path, environment: environment, descriptors: descriptors)
+            return CheckConfigCommand.run(path: path, environment: environment, catalog: catalog)
         case .widgets:
-            return WidgetsCommand.run(descriptors: descriptors)
+            return WidgetsCommand.run(catalog: catalog)
         case .preview(let options):
-            let validator = ConfigValidator(descriptors: descriptors)
+            let validator = catalog.validator()
             let checked = validator.previewPanel(kind: options.kind, family: options.family,
                                                  options: options.options.map { ($0.name, $0.value) })
             if !checked.errors.isEmpty {
@@ -84,7 +83,7 @@ public enum WidgetHostCommand {
         case .dashboard(let options):
             return MainActor.assumeIsolated {
                 // The loop's handlers hold the runner weakly: keep it alive while it runs.
-                let runner = DashboardRunner(options: options, environment: environment)
+                let runner = DashboardRunner(options: options, environment: environment, catalog: catalog)
                 return withExtendedLifetime(runner) { runner.run() }
             }
         }

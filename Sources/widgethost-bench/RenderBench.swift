@@ -10,7 +10,7 @@ enum RenderBench {
     @MainActor
     static func measure(into report: Report, harness: Harness, quick: Bool) async {
         let size = TerminalSize(columns: 200, rows: 60)
-        let opened = HeadlessDashboard.open(configPath: harness.config("render-12.json"), size: size, now: Date())
+        let opened = HeadlessDashboard.open(catalog: .builtin(), configPath: harness.config("render-12.json"), size: size, now: Date())
         guard case .success(let dashboard) = opened else {
             if case .failure(let output) = opened { report.notes.append("2: \(output.standardError)") }
             return

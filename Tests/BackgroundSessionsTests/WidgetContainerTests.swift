@@ -26,6 +26,22 @@ struct WidgetContainerTests {
         #expect(board.list() == ["board.json"])
     }
 
+    @Test("a replace that cannot rename (a directory in the way) says so and leaves no temporary file")
+    func renameFails() throws {
+        let state = scratchStatePath()
+        defer { removeTree(state) }
+        let container = try WidgetContainer(kind: "leaderboard", stateDirectory: state)
+        try container.write([1], to: "kept")
+        #expect(mkdir(container.path + "/blocked", 0o700) == 0)
+        #expect(mkdir(container.path + "/blocked/inside", 0o700) == 0)
+        #expect(throws: WidgetContainerError.fileSystem(FileSystemError(operation: "rename into", path: container.path + "/blocked",
+                                                                        errno: EISDIR))) {
+            try container.write([2], to: "blocked")
+        }
+        #expect(filesUnder(container.path).filter { $0.hasPrefix(".") } == [], "no temporary file stays")
+        #expect(try container.read("kept") == [1])
+    }
+
     @Test("kinds and names that could leave the container are refused", arguments: ["", "..", ".", "../x", "a/b", ".hidden", "sp ace"])
     func invalidNames(name: String) throws {
         #expect(throws: WidgetContainerError.invalidName(name)) { try WidgetContainer(kind: name, stateDirectory: "/tmp") }

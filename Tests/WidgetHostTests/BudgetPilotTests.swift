@@ -35,7 +35,7 @@ struct BudgetPilotTests {
                 { "kind": "clock", "family": "small", "title": "UTC", "options": { "timeZone": "UTC", "seconds": true } } ] }
             """)
         let start = Date(timeIntervalSince1970: 1_796_032_800)  // 2026-11-30T10:00:00Z
-        let dashboard = try HeadlessDashboard.open(configPath: config, size: TerminalSize(columns: 100, rows: 30), now: start,
+        let dashboard = try HeadlessDashboard.open(catalog: .builtin(), configPath: config, size: TerminalSize(columns: 100, rows: 30), now: start,
                                                    environment: HostEnvironment(variables: ["TZ": "UTC", "LANG": "C.UTF-8"],
                                                                                 homeDirectory: "/nonexistent")).get()
         defer { dashboard.close() }

@@ -2,7 +2,7 @@ import Testing
 @testable import WidgetHost
 
 private func check(_ path: String?, environment: HostEnvironment = HostEnvironment()) -> CommandOutput {
-    CheckConfigCommand.run(path: path, environment: environment, descriptors: FixtureDescriptors.all,
+    CheckConfigCommand.run(path: path, environment: environment, catalog: FixtureDescriptors.catalog,
                            isKnownTimeZone: FixtureDescriptors.timeZones)
 }
 
@@ -81,13 +81,13 @@ struct CheckConfigCommandTests {
         let file = directory.write("c.json", #"{"panels": [{"kind": "clok"}]}"#)
         let environment = HostEnvironment()
         let run = { (arguments: [String]) in
-            WidgetHostCommand.run(arguments: arguments, environment: environment, descriptors: FixtureDescriptors.all)
+            WidgetHostCommand.run(arguments: arguments, environment: environment, catalog: FixtureDescriptors.catalog)
         }
         #expect(run(["check-config", file]) == CommandOutput(exitCode: 2,
             standardError: "\(file): panels[0].kind: unknown widget kind \"clok\"; did you mean 'clock'?\n"))
         #expect(run(["check-config", "--nope"]).exitCode == 2)
         #expect(run(["--version"]) == CommandOutput(exitCode: 0, standardOutput: "widgethost \(WidgetHostCommand.version)\n"))
-        #expect(run(["snapshot", "--help"]) == CommandOutput(exitCode: 0, standardOutput: HelpText.text(for: .snapshot)))
+        #expect(run(["snapshot", "--help"]) == CommandOutput(exitCode: 0, standardOutput: HelpText.text(for: .snapshot, catalog: FixtureDescriptors.catalog)))
         let widgets = run(["widgets"])
         #expect(widgets.exitCode == 0)
         #expect(widgets.standardOutput.contains("leaderboard: Leaderboard. Heroes ranked by experience.\n  families: medium, large (default), extraLarge\n"))

@@ -136,9 +136,9 @@ struct CommandLineParserTests {
 
     @Test("help texts document every option the parser accepts, and the dashboard keys")
     func helpTexts() {
-        #expect(HelpText.text(for: nil).contains("--state-dir DIR"))
+        #expect(HelpText.text(for: nil, catalog: .builtin()).contains("--state-dir DIR"))
         for key in ["Tab, Shift-Tab", "arrows, h j k l", "Enter", "Esc", "r ", "R ", "t ", "p ", "? ", "q "] {
-            #expect(HelpText.text(for: nil).contains("\n  \(key)"), "\(key)")
+            #expect(HelpText.text(for: nil, catalog: .builtin()).contains("\n  \(key)"), "\(key)")
         }
         let expectations: [(Subcommand?, [String])] = [
             (nil, ["--config", "--theme", "--state-dir", "--debug", "--help", "--version"]),
@@ -149,13 +149,26 @@ struct CommandLineParserTests {
         ]
         for (subcommand, options) in expectations {
             for option in options {
-                #expect(HelpText.text(for: subcommand).contains(option), "\(String(describing: subcommand)) \(option)")
+                #expect(HelpText.text(for: subcommand, catalog: .builtin()).contains(option), "\(String(describing: subcommand)) \(option)")
             }
         }
         for subcommand in Subcommand.allCases {
-            let text = HelpText.text(for: subcommand)
+            let text = HelpText.text(for: subcommand, catalog: .builtin())
             #expect(text.hasSuffix("\n") && !text.hasSuffix("\n\n\n"))
             #expect(text.split(separator: "\n").allSatisfy { $0.count <= 100 })
+        }
+    }
+
+    @Test("help and parser share one table: every option the help lists is accepted, every accepted one is listed")
+    func helpMatchesParser() throws {
+        for subcommand in [nil] + Subcommand.allCases.map(Optional.some) {
+            let help = HelpText.text(for: subcommand, catalog: .builtin())
+            for option in CommandOption.options(of: subcommand) {
+                #expect(help.contains("\n  \(option.label)  "), "\(String(describing: subcommand)) \(option.label)")
+                #expect(help.contains("[\(option.label)]"), "usage of \(String(describing: subcommand)) \(option.label)")
+                var scanner = ArgumentScanner(option.argument == nil ? [option.name] : [option.name, "x"], subcommand: subcommand)
+                #expect(try scanner.next() == .option(option.name))
+            }
         }
     }
 }

@@ -41,7 +41,7 @@ struct ConfigValidatorTests {
         let stack = config.panels[2]
         #expect(stack.isStack)
         #expect(stack.family == .medium)
-        #expect(stack.options.isEmpty)
+        #expect(stack.options.values.isEmpty)
         #expect(stack.children.map(\.kind) == ["clock", "leaderboard"])
         #expect(stack.children.allSatisfy { $0.family == .medium })
         #expect(stack.children[1].title == "Board")
@@ -202,13 +202,13 @@ struct ConfigValidatorTests {
         #expect(try errors(#"{"panels": [\#(panels)]}"#) == ["panels: expected at most 64 panels, got 65"])
     }
 
-    @Test("descriptors report their own mistakes")
+    @Test("manifests report their own mistakes")
     func descriptorProblems() {
         #expect(FixtureDescriptors.all.flatMap(\.problems).isEmpty)
-        let bad = WidgetKindDescriptor(kind: "stack", displayName: "S", summary: "", supportedFamilies: [.small],
+        let bad = WidgetManifest(kind: "stack", displayName: "S", description: "", supportedFamilies: [.small],
             defaultFamily: .large, options: [
-                OptionSpec(name: "n", type: .integer(1...5), defaultValue: .integer(9), help: ""),
-                OptionSpec(name: "n", type: .bool, required: true, defaultValue: .bool(true), help: ""),
+                OptionSpec(name: "n", type: .integer(1...5), defaultValue: .integer(9), doc: ""),
+                OptionSpec(name: "n", type: .bool, required: true, defaultValue: .bool(true), doc: ""),
             ])
         #expect(bad.problems == [
             "'stack' is built in and cannot be registered",

@@ -202,13 +202,13 @@ struct DashboardReloadTests {
                         options: ["timeZone": .string(zone), "seconds": .bool(false), "hour24": .bool(true), "showDate": .bool(true)])
         }
         let first = DashboardBuilder.panels(for: DashboardConfig(panels: [clockPanel("UTC"), clockPanel("Asia/Tokyo")]),
-                                            catalog: .builtin, driver: driver, environment: environment)
+                                            widgets: Catalog.builtin().bind(), driver: driver, environment: environment)
         let dashboard = Dashboard(driver: driver, size: TerminalSize(columns: 80, rows: 24), glyphs: .unicode,
                                   themes: [Theme.default], environment: ["TZ": "UTC"])
         dashboard.setPanels(first)
         await driver.settle()
         let second = DashboardBuilder.panels(for: DashboardConfig(panels: [clockPanel("UTC"), clockPanel("Europe/Berlin")]),
-                                             catalog: .builtin, driver: driver, environment: environment, reusing: dashboard.panels)
+                                             widgets: Catalog.builtin().bind(), driver: driver, environment: environment, reusing: dashboard.panels)
         #expect(second[0].members.map(\.id) == first[0].members.map(\.id), "unchanged: the same instance")
         #expect(second[1].members.map(\.id) != first[1].members.map(\.id), "changed: a new instance")
         dashboard.setPanels(second)
@@ -221,17 +221,17 @@ struct DashboardReloadTests {
         let clock = ManualClock(now: at(0))
         let driver = TimelineDriver(clock: clock)
         let environment = WidgetEnvironment(now: { clock.now }, variables: ["TZ": "UTC"], center: driver.center)
-        let options: [String: JSONValue] = ["timeZone": .string("Asia/Tokyo"), "seconds": .bool(true), "hour24": .bool(true),
+        let options: WidgetOptions = ["timeZone": .string("Asia/Tokyo"), "seconds": .bool(true), "hour24": .bool(true),
                                             "showDate": .bool(false)]
         let dashboard = Dashboard(driver: driver, size: TerminalSize(columns: 80, rows: 24), glyphs: .unicode,
                                   themes: [Theme.default], environment: ["TZ": "UTC"])
         driver.batch {
             dashboard.setPanels(DashboardBuilder.panels(for: DashboardConfig(panels: [
                 PanelConfig(kind: "clock", family: .medium, title: "Tokyo", options: options)]),
-                catalog: .builtin, driver: driver, environment: environment))
+                widgets: Catalog.builtin().bind(), driver: driver, environment: environment))
         }
         await driver.settle()
         #expect(driver.center.currentConfigurations() == [
-            WidgetCenter.WidgetInfo(kind: "clock", family: .medium, title: "Tokyo", options: WidgetCatalog.widgetOptions(options))])
+            WidgetCenter.WidgetInfo(kind: "clock", family: .medium, title: "Tokyo", options: options)])
     }
 }

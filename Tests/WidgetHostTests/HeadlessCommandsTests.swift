@@ -17,7 +17,7 @@ struct HeadlessCommandsTests {
     func previewClock() async {
         let options = PreviewOptions(kind: "clock", family: .small, count: 2,
                                      options: [OptionAssignment(name: "timeZone", value: "UTC"), OptionAssignment(name: "seconds", value: "true")])
-        let output = await PreviewCommand.run(options, environment: environment, now: moment)
+        let output = await PreviewCommand.run(options, environment: environment, catalog: .builtin(), now: moment)
         #expect(output.exitCode == 0)
         let lines = output.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines[0] == "Clock (clock, small): 60 entries, policy atEnd")
@@ -32,14 +32,14 @@ struct HeadlessCommandsTests {
     @Test("preview refuses bad options with the option's path, exit 2")
     func previewErrors() async {
         let bad = await PreviewCommand.run(PreviewOptions(kind: "clock", options: [OptionAssignment(name: "seconds", value: "maybe")]),
-                                           environment: environment, now: moment)
+                                           environment: environment, catalog: .builtin(), now: moment)
         #expect(bad.exitCode == 2)
         #expect(bad.standardError.contains("options.seconds"))
-        let unknown = await PreviewCommand.run(PreviewOptions(kind: "clok"), environment: environment, now: moment)
+        let unknown = await PreviewCommand.run(PreviewOptions(kind: "clok"), environment: environment, catalog: .builtin(), now: moment)
         #expect(unknown.exitCode == 2)
         #expect(unknown.standardError.contains("unknown widget kind 'clok'"))
         let family = await PreviewCommand.run(PreviewOptions(kind: "hero", family: .large, options: [OptionAssignment(name: "name", value: "Octo")]),
-                                              environment: environment, now: moment)
+                                              environment: environment, catalog: .builtin(), now: moment)
         #expect(family.exitCode == 2)
         #expect(family.standardError.contains("does not support family 'large'"))
     }

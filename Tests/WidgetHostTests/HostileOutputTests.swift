@@ -2,7 +2,7 @@ import Testing
 @testable import WidgetHost
 
 private func run(_ arguments: [String], environment: HostEnvironment = HostEnvironment()) -> CommandOutput {
-    WidgetHostCommand.run(arguments: arguments, environment: environment, descriptors: FixtureDescriptors.all)
+    WidgetHostCommand.run(arguments: arguments, environment: environment, catalog: FixtureDescriptors.catalog)
 }
 
 private let escape = "\u{1B}"

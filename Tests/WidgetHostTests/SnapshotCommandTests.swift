@@ -40,7 +40,7 @@ struct SnapshotCommandTests {
         do {
             for size in [TerminalSize(columns: 80, rows: 24), TerminalSize(columns: 100, rows: 30), TerminalSize(columns: 200, rows: 60)] {
                 let output = await SnapshotCommand.run(SnapshotOptions(configPath: path, size: size, at: moment, waitSeconds: patience),
-                                                       environment: environment)
+                                                       environment: environment, catalog: .builtin())
                 #expect(output.exitCode == 0)
                 #expect(output.standardError == "")
                 let lines = output.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
@@ -58,7 +58,7 @@ struct SnapshotCommandTests {
             let base = Date(timeIntervalSince1970: 1_774_745_999)
             let output = await SnapshotCommand.run(SnapshotOptions(configPath: path, size: TerminalSize(columns: 100, rows: 30),
                                                                    at: .relative(seconds: 1), waitSeconds: patience),
-                                                   environment: environment, now: base)
+                                                   environment: environment, catalog: .builtin(), now: base)
             #expect(output.standardOutput.contains("01:00:00"), "UTC")
             #expect(output.standardOutput.contains("03:00"), "Berlin after the change")
             #expect(output.standardOutput.contains("CEST"))
@@ -73,7 +73,7 @@ struct SnapshotCommandTests {
             for theme in Theme.builtinNames {
                 let output = await SnapshotCommand.run(SnapshotOptions(configPath: path, theme: theme, size: TerminalSize(columns: 80, rows: 24),
                                                                        at: moment, waitSeconds: patience, color: true),
-                                                       environment: environment)
+                                                       environment: environment, catalog: .builtin())
                 #expect(output.exitCode == 0)
                 #expect(output.standardOutput.contains("\u{1B}["))
                 expectSnapshot(output.standardOutput, named: "clocks-80x24-\(theme)")
@@ -86,11 +86,11 @@ struct SnapshotCommandTests {
         let path = temporaryConfig(#"{ "panels": [ { "kind": "clock", "options": { "timeZone": "Mars/Base" } } ] }"#)
         defer { try? FileManager.default.removeItem(atPath: path) }
         do {
-            let output = await SnapshotCommand.run(SnapshotOptions(configPath: path), environment: environment)
+            let output = await SnapshotCommand.run(SnapshotOptions(configPath: path), environment: environment, catalog: .builtin())
             #expect(output.exitCode == 2)
             #expect(output.standardError.contains("panels[0].options.timeZone"))
         }
-        let output = await SnapshotCommand.run(SnapshotOptions(theme: "no-such-theme"), environment: environment)
+        let output = await SnapshotCommand.run(SnapshotOptions(theme: "no-such-theme"), environment: environment, catalog: .builtin())
         #expect(output.exitCode == 2)
         #expect(output.standardError.contains("no-such-theme"))
     }

@@ -31,7 +31,7 @@ struct SnapshotStateTests {
                                                                size: TerminalSize(columns: 80, rows: 24),
                                                                at: .absolute(fetched.addingTimeInterval(120)), waitSeconds: 30),
                                                environment: HostEnvironment(variables: ["TZ": "UTC", "LANG": "C.UTF-8"],
-                                                                            homeDirectory: "/nonexistent"))
+                                                                            homeDirectory: "/nonexistent"), catalog: .builtin())
         #expect(output.exitCode == 0)
         #expect(output.standardOutput.contains("Octo"), "\(output.standardOutput)")
         #expect(try listing(state.path) == before)
@@ -39,14 +39,14 @@ struct SnapshotStateTests {
         let without = await SnapshotCommand.run(SnapshotOptions(configPath: config, size: TerminalSize(columns: 80, rows: 24),
                                                                 at: .absolute(fetched.addingTimeInterval(120)), waitSeconds: 30),
                                                 environment: HostEnvironment(variables: ["TZ": "UTC", "LANG": "C.UTF-8"],
-                                                                             homeDirectory: "/nonexistent"))
+                                                                             homeDirectory: "/nonexistent"), catalog: .builtin())
         #expect(!without.standardOutput.contains("Octo"))
     }
 
     @Test("--state-dir naming no directory exits 2")
     func missingStateDirectory() async {
         let output = await SnapshotCommand.run(SnapshotOptions(stateDirectory: "/nonexistent/state"),
-                                               environment: HostEnvironment(variables: [:], homeDirectory: "/nonexistent"))
+                                               environment: HostEnvironment(variables: [:], homeDirectory: "/nonexistent"), catalog: .builtin())
         #expect(output == CommandOutput(exitCode: 2, standardError: "widgethost snapshot: --state-dir /nonexistent/state: no such directory\n"))
     }
 

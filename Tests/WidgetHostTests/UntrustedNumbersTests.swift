@@ -3,7 +3,7 @@ import Testing
 @testable import WidgetHost
 
 private func errors(_ text: String) throws -> [String] {
-    ConfigValidator(descriptors: WidgetCatalog.descriptors).validate(try JSONParser().parse(text)).errors.map(\.description)
+    Catalog.builtin().validator().validate(try JSONParser().parse(text)).errors.map(\.description)
 }
 
 /// Config files and command-line options are untrusted: extreme numbers are refused with a

@@ -1,4 +1,5 @@
 import CSQLite
+import WidgetCore
 import FoundationEssentials
 import Glibc
 
@@ -380,14 +381,8 @@ final class SessionJournal {
         }
     }
 
-    /// Whole milliseconds of a non-negative duration, clamped (a server's wait can be anything).
-    static func milliseconds(_ d: Duration) -> Int64 {
-        if d <= .zero { return 0 }
-        let (seconds, atto) = d.components
-        let (ms, overflow) = seconds.multipliedReportingOverflow(by: 1000)
-        if overflow { return Int64.max }
-        return ms.addingReportingOverflow(atto / 1_000_000_000_000_000).overflow ? Int64.max : ms + atto / 1_000_000_000_000_000
-    }
+    /// Whole milliseconds of a duration, rounded up and clamped (a server's wait can be anything).
+    static func milliseconds(_ d: Duration) -> Int64 { d.wholeMillisecondsRoundedUp }
 
     /// `PRAGMA integrity_check`'s answer ("ok" when sound).
     func integrityCheck() throws(SQLiteError) -> String {

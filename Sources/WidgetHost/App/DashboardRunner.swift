@@ -23,7 +23,8 @@ import Widgets
 final class DashboardRunner {
     private let options: DashboardOptions
     private let environment: HostEnvironment
-    private var catalog: WidgetCatalog = .builtin
+    private let catalog: Catalog
+    private var widgets: BoundWidgets
     private var terminal: CursesBackend!
     private var dashboard: Dashboard!
     private var log: HostLog?
@@ -39,9 +40,11 @@ final class DashboardRunner {
     private var sessionsNotice: String?
     private var bundledServer: LeaderboardService?
 
-    init(options: DashboardOptions, environment: HostEnvironment) {
+    init(options: DashboardOptions, environment: HostEnvironment, catalog: Catalog) {
         self.options = options
         self.environment = environment
+        self.catalog = catalog
+        widgets = catalog.bind()
     }
 
     /// Sets everything up and runs until quit; returns only on a start-up error (exit code and
@@ -49,7 +52,8 @@ final class DashboardRunner {
     func run() -> CommandOutput {
         // Everything that can fail with a message does so before curses takes the screen.
         var setup: DashboardSetup
-        switch DashboardSetup.load(configPath: options.configPath, theme: options.theme, environment: environment) {
+        switch DashboardSetup.load(configPath: options.configPath, theme: options.theme, environment: environment,
+                                  catalog: catalog) {
         case .success(let loaded): setup = loaded
         case .failure(let output): return output
         }
@@ -121,7 +125,7 @@ final class DashboardRunner {
         }
         if let notice { log?.error(notice) }
         sessionsNotice = notice
-        catalog = WidgetCatalog.builtin(
+        widgets = catalog.bind(
             services: WidgetServices(sessions: sessions, stateDirectory: stateDirectory, center: driver.center, now: { clock.now }),
             registry: registry)
 
@@ -143,13 +147,13 @@ final class DashboardRunner {
             self?.dashboard.driver.reloadAllForEnvironment()
         }
         driver.batch {
-            dashboard.setPanels(DashboardBuilder.panels(for: setup.config, catalog: catalog, driver: driver,
+            dashboard.setPanels(DashboardBuilder.panels(for: setup.config, widgets: widgets, driver: driver,
                                                         environment: widgetEnvironment(driver)))
         }
         if let manager = sessions, manager.availability == .available {
             // Events of transfers that finished while no host ran are delivered now, and
             // transfers cut short by a crash start again with the URL configured now.
-            let widgets = catalog.entries.map(\.widget)
+            let widgets = self.widgets.widgets
             manager.eventRouter = BackgroundSessionManager.router(for: { widgets })
             resumeTasks()
         }
@@ -261,7 +265,7 @@ final class DashboardRunner {
             return
         }
         do throws(ConfigLoadError) {
-            let report = try ConfigLoader(validator: ConfigValidator(descriptors: WidgetCatalog.descriptors)).load(path: configPath)
+            let report = try ConfigLoader(validator: catalog.validator()).load(path: configPath)
             guard let config = report.config else {
                 let first = report.errors.first.map { "\($0)" } ?? "invalid"
                 let more = report.errors.count > 1 ? " (+\(report.errors.count - 1) more)" : ""
@@ -284,7 +288,7 @@ final class DashboardRunner {
             dashboard.setThemes(themes.list, selected: themes.index)
             terminal.setTheme(theme)
             driver.batch {
-                dashboard.setPanels(DashboardBuilder.panels(for: config, catalog: catalog, driver: driver,
+                dashboard.setPanels(DashboardBuilder.panels(for: config, widgets: widgets, driver: driver,
                                                             environment: widgetEnvironment(driver), reusing: dashboard.panels))
             }
             // Sessions no panel uses any more must not be resumed or routed.

@@ -14,13 +14,13 @@ struct DashboardSetup {
     /// Finds and validates the config, then loads the theme (`--theme`, else the config's,
     /// else the default). Errors are exit code 2 with every problem listed.
     static func load(configPath explicitPath: String?, theme themeOverride: String?, environment: HostEnvironment,
-                     descriptors: [WidgetKindDescriptor] = WidgetCatalog.descriptors) -> Result<DashboardSetup, CommandOutput> {
+                     catalog: Catalog) -> Result<DashboardSetup, CommandOutput> {
         var config = DashboardBuilder.defaultConfig(leaderboardURL: DashboardBuilder.defaultLeaderboardURL)
         var path: String?
         do throws(ConfigLoadError) {
             if case .file(let found) = try ConfigLocator.locateConfig(explicitPath: explicitPath, environment: environment) {
                 path = found
-                let report = try ConfigLoader(validator: ConfigValidator(descriptors: descriptors)).load(path: found)
+                let report = try ConfigLoader(validator: catalog.validator()).load(path: found)
                 guard let loaded = report.config else {
                     return .failure(CommandOutput(exitCode: 2, standardError: ConfigDiagnostic.lines(report.errors, prefix: "\(found): ")))
                 }

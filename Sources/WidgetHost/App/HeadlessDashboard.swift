@@ -35,12 +35,15 @@ package final class HeadlessDashboard {
     /// at `size` and time `now`. Fails with the command output that explains why (bad config
     /// or theme: exit 2).
     ///
-    /// - Parameter stateDirectory: a dashboard's state directory whose cached widget data is
-    ///   copied in (read, never written); nil starts empty.
-    package static func open(configPath: String?, theme: String? = nil, stateDirectory: String? = nil, size: TerminalSize,
-                             now: Date, environment: HostEnvironment = .current()) -> Result<HeadlessDashboard, CommandOutput> {
+    /// - Parameters:
+    ///   - catalog: the widget kinds (from `main`).
+    ///   - stateDirectory: a dashboard's state directory whose cached widget data is copied in
+    ///     (read, never written); nil starts empty.
+    package static func open(catalog: Catalog, configPath: String?, theme: String? = nil, stateDirectory: String? = nil,
+                             size: TerminalSize, now: Date,
+                             environment: HostEnvironment = .current()) -> Result<HeadlessDashboard, CommandOutput> {
         var setup: DashboardSetup
-        switch DashboardSetup.load(configPath: configPath, theme: theme, environment: environment) {
+        switch DashboardSetup.load(configPath: configPath, theme: theme, environment: environment, catalog: catalog) {
         case .success(let loaded): setup = loaded
         case .failure(let output): return .failure(output)
         }
@@ -55,12 +58,12 @@ package final class HeadlessDashboard {
             return .failure(CommandOutput(exitCode: 1, standardError: "widgethost: cannot create a temporary directory\n"))
         }
         let driver = TimelineDriver(clock: clock, configuration: DashboardRunner.schedulerConfiguration(setup.config))
-        let catalog = WidgetCatalog.builtin(services: sessions.services(center: driver.center, now: { clock.now }))
-        sessions.route(to: catalog)
+        let widgets = catalog.bind(services: sessions.services(center: driver.center, now: { clock.now }))
+        sessions.route(to: widgets)
         let dashboard = Dashboard(driver: driver, size: size, glyphs: GlyphSet.forLocale(environment: environment.variables),
                                   themes: [setup.theme], environment: environment.variables)
         driver.batch {
-            dashboard.setPanels(DashboardBuilder.panels(for: setup.config, catalog: catalog, driver: driver,
+            dashboard.setPanels(DashboardBuilder.panels(for: setup.config, widgets: widgets, driver: driver,
                                                         environment: WidgetEnvironment(now: { clock.now }, variables: environment.variables,
                                                                                        center: driver.center)))
         }

@@ -41,8 +41,8 @@ final class HeadlessSessions: Sendable {
     }
 
     /// Routes session events to the catalogue's widgets.
-    func route(to catalog: WidgetCatalog) {
-        let widgets = catalog.entries.map(\.widget)
+    func route(to bound: BoundWidgets) {
+        let widgets = bound.widgets
         manager?.eventRouter = BackgroundSessionManager.router(for: { widgets })
     }
 

@@ -14,8 +14,9 @@ enum PreviewCommand {
 
     static let defaultCount = 5
 
-    static func run(_ options: PreviewOptions, environment: HostEnvironment, now: Date = Date()) async -> CommandOutput {
-        let validator = ConfigValidator(descriptors: WidgetCatalog.descriptors)
+    static func run(_ options: PreviewOptions, environment: HostEnvironment, catalog: Catalog,
+                    now: Date = Date()) async -> CommandOutput {
+        let validator = catalog.validator()
         let checked = validator.previewPanel(kind: options.kind, family: options.family,
                                              options: options.options.map { ($0.name, $0.value) })
         guard let panel = checked.panel else {
@@ -27,15 +28,15 @@ enum PreviewCommand {
         }
         defer { sessions.close() }
         let center = WidgetCenter()
-        let widgets = WidgetCatalog.builtin(services: sessions.services(center: center, now: { clock.now }))
+        let widgets = catalog.bind(services: sessions.services(center: center, now: { clock.now }))
         sessions.route(to: widgets)
-        guard let entry = widgets.entry(kind: panel.kind) else {
+        guard let widget = widgets.widget(kind: panel.kind) else {
             return CommandOutput(exitCode: 2, standardError: "widgethost preview: unknown widget kind '\(panel.kind)'\n")
         }
         let widgetEnvironment = WidgetEnvironment(now: { clock.now }, variables: environment.variables, center: center)
         let provider: AnyTimelineProvider
         do {
-            provider = try entry.widget.makeProvider(WidgetCatalog.widgetOptions(panel.options), widgetEnvironment)
+            provider = try widget.makeProvider(panel.options, widgetEnvironment)
         } catch {
             return CommandOutput(exitCode: 2, standardError: "widgethost preview: \(panel.kind): \(error)\n")
         }
@@ -63,12 +64,12 @@ enum PreviewCommand {
         let glyphs = GlyphSet.forLocale(environment: environment.variables)
         let entries = timeline.entries.sorted { $0.date < $1.date }
         let shown = entries.prefix(options.count ?? defaultCount)
-        var text = "\(entry.descriptor.displayName) (\(panel.kind), \(panel.family)): \(entries.count) entries, policy \(describe(timeline.policy))\n"
+        var text = "\(widget.displayName) (\(panel.kind), \(panel.family)): \(entries.count) entries, policy \(describe(timeline.policy))\n"
         for (index, item) in shown.enumerated() {
             var buffer = CellBuffer(width: size.columns, height: size.rows)
             text += "entry \(index + 1) of \(entries.count) at \(item.date.ISO8601Format())\n"
-            Box(title: entry.descriptor.displayName, glyphs: glyphs).draw(into: &buffer, in: buffer.bounds)
-            let view = entry.widget.view(item, WidgetViewContext(family: panel.family, size: inner))
+            Box(title: widget.displayName, glyphs: glyphs).draw(into: &buffer, in: buffer.bounds)
+            let view = widget.view(item, WidgetViewContext(family: panel.family, size: inner))
             view.draw(into: &buffer, in: Box.inner(of: buffer.bounds), glyphs: glyphs)
             text += TextBackend.lines(buffer).map { $0 + "\n" }.joined()
         }

@@ -10,9 +10,9 @@ public enum CheckConfigCommand {
     /// says the default dashboard will be used and exits 0. The config's `theme` is loaded
     /// as the dashboard would load it; a theme that cannot be used is an error too.
     public static func run(path: String?, environment: HostEnvironment,
-                           descriptors: [WidgetKindDescriptor],
+                           catalog: Catalog,
                            isKnownTimeZone: (@Sendable (String) -> Bool)? = nil) -> CommandOutput {
-        let loader = ConfigLoader(validator: ConfigValidator(descriptors: descriptors, isKnownTimeZone: isKnownTimeZone))
+        let loader = ConfigLoader(validator: catalog.validator(isKnownTimeZone: isKnownTimeZone))
         do throws(ConfigLoadError) {
             let file: String
             if let path {

@@ -48,8 +48,7 @@ public enum CommandLineParser {
     static func parseDashboard(_ arguments: [String]) throws(UsageError) -> HostCommand {
         if wantsHelp(arguments) { return .help(nil) }
         var options = DashboardOptions()
-        var scanner = ArgumentScanner(arguments, subcommand: nil,
-                                      valueOptions: ["--config", "--theme", "--state-dir"], flags: ["--debug"])
+        var scanner = ArgumentScanner(arguments, subcommand: nil)
         while let token = try scanner.next() {
             switch token {
             case .option("--config"): options.configPath = try path(scanner.value(), for: "--config", scanner)
@@ -66,9 +65,7 @@ public enum CommandLineParser {
 
     static func parseSnapshot(_ arguments: [String]) throws(UsageError) -> HostCommand {
         var options = SnapshotOptions()
-        var scanner = ArgumentScanner(arguments, subcommand: .snapshot,
-                                      valueOptions: ["--config", "--theme", "--state-dir", "--size", "--at", "--wait"],
-                                      flags: ["--color"])
+        var scanner = ArgumentScanner(arguments, subcommand: .snapshot)
         while let token = try scanner.next() {
             switch token {
             case .option("--config"): options.configPath = try path(scanner.value(), for: "--config", scanner)
@@ -107,9 +104,7 @@ public enum CommandLineParser {
         var family: WidgetFamily?
         var count: Int?
         var assignments: [OptionAssignment] = []
-        var scanner = ArgumentScanner(arguments, subcommand: .preview,
-                                      valueOptions: ["--family", "--count", "--option"], flags: [],
-                                      repeatable: ["--option"])
+        var scanner = ArgumentScanner(arguments, subcommand: .preview)
         while let token = try scanner.next() {
             switch token {
             case .option("--family"):
@@ -150,7 +145,7 @@ public enum CommandLineParser {
 
     static func parseCheckConfig(_ arguments: [String]) throws(UsageError) -> HostCommand {
         var path: String?
-        var scanner = ArgumentScanner(arguments, subcommand: .checkConfig, valueOptions: [], flags: [])
+        var scanner = ArgumentScanner(arguments, subcommand: .checkConfig)
         while let token = try scanner.next() {
             switch token {
             case .option(let name): throw scanner.fail("\(name) is not an option of check-config")
@@ -165,7 +160,7 @@ public enum CommandLineParser {
 
     static func parseSessions(_ arguments: [String]) throws(UsageError) -> HostCommand {
         var options = SessionsOptions()
-        var scanner = ArgumentScanner(arguments, subcommand: .sessions, valueOptions: ["--state-dir"], flags: ["--purge"])
+        var scanner = ArgumentScanner(arguments, subcommand: .sessions)
         while let token = try scanner.next() {
             switch token {
             case .option("--state-dir"): options.stateDirectory = try path(scanner.value(), for: "--state-dir", scanner)
@@ -179,7 +174,7 @@ public enum CommandLineParser {
     }
 
     static func parseBare(_ arguments: [String], _ subcommand: Subcommand, as command: HostCommand) throws(UsageError) -> HostCommand {
-        var scanner = ArgumentScanner(arguments, subcommand: subcommand, valueOptions: [], flags: [])
+        var scanner = ArgumentScanner(arguments, subcommand: subcommand)
         if let token = try scanner.next() {
             switch token {
             case .option(let name): throw scanner.fail("\(name) is not an option of \(subcommand.rawValue)")

@@ -1,11 +1,14 @@
-/// The `--help` texts of `widgethost` and each subcommand.
+import WidgetCore
+
+/// The `--help` texts of `widgethost` and each subcommand. `preview --help` lists the
+/// catalogue's kinds and their options from the manifests.
 public enum HelpText {
     /// The help for `subcommand`, or the main help for nil. Ends with a newline.
-    public static func text(for subcommand: Subcommand?) -> String {
+    public static func text(for subcommand: Subcommand?, catalog: Catalog) -> String {
         switch subcommand {
         case nil, .help?: main
         case .snapshot?: snapshot
-        case .preview?: preview
+        case .preview?: preview + kinds(catalog)
         case .checkConfig?: checkConfig
         case .themes?: themes
         case .widgets?: widgets
@@ -13,11 +16,13 @@ public enum HelpText {
         }
     }
 
+    static let help = (label: "-h, --help", help: "show this help")
+
     static let main = """
         widgethost: a terminal dashboard that hosts widgets the way WidgetKit does
 
         Usage:
-          widgethost [--config PATH] [--theme NAME|PATH] [--state-dir DIR] [--debug]
+        \(CommandOption.usage("  widgethost", CommandOption.options(of: nil)))\
           widgethost COMMAND [OPTIONS]
 
         Commands:
@@ -29,17 +34,7 @@ public enum HelpText {
           sessions          list background sessions in the state directory
           help [COMMAND]    show the help of a command
 
-        Options:
-          --config PATH       config file; default $WIDGETHOST_CONFIG, else
-                              $XDG_CONFIG_HOME/widgethost/config.json
-                              (~/.config/widgethost/config.json); none: the default dashboard
-          --theme NAME|PATH   theme by name or file; overrides the config's "theme"
-          --state-dir DIR     journal, containers and log; default $XDG_STATE_HOME/widgethost
-                              (~/.local/state/widgethost)
-          --debug             write more detail to the log (DIR/widgethost.log)
-          -h, --help          show this help
-          --version           print the version
-
+        \(CommandOption.helpBlock(CommandOption.options(of: nil), extra: [help, ("--version", "print the version")]))
         Keys:
           Tab, Shift-Tab      focus the next, previous panel
           arrows, h j k l     move the focus left, down, up, right
@@ -58,83 +53,76 @@ public enum HelpText {
         """
 
     static let snapshot = """
-        Usage: widgethost snapshot [--config PATH] [--size COLSxROWS] [--at TIME] [--wait SECONDS]
-                                   [--color] [--theme NAME|PATH] [--state-dir DIR]
+        \(CommandOption.usage("Usage: widgethost snapshot", CommandOption.options(of: .snapshot)))\
 
         Render one frame of the dashboard as text on stdout, without a terminal.
 
-        Options:
-          --config PATH       config file (lookup as for the dashboard)
-          --size COLSxROWS    frame size, each 1…1000 (default 100x30)
-          --at TIME           the moment to show: ISO 8601 with Z or an offset
-                              (2026-11-30T05:00:00Z, 2026-11-30T06:00:00+01:00),
-                              or from now: +90s, +5m, +2h (default now)
-          --wait SECONDS      let widgets fetch data this long before rendering (0…600)
-          --color             emit ANSI colours
-          --theme NAME|PATH   theme by name or file
-          --state-dir DIR     read cached widget data from DIR (never written)
-          -h, --help          show this help
-
+        \(CommandOption.helpBlock(CommandOption.options(of: .snapshot), extra: [help]))
         """
 
     static let preview = """
-        Usage: widgethost preview KIND [--family FAMILY] [--count N] [--option NAME=VALUE]...
+        \(CommandOption.usage("Usage: widgethost preview KIND", CommandOption.options(of: .preview)))\
 
         Show the timeline of one widget kind, entry by entry, with each entry's date.
 
-        Options:
-          --family FAMILY       small, medium, large or extraLarge (default: the kind's)
-          --count N             number of entries to show, 1…1000
-          --option NAME=VALUE   set a widget option; repeat for several options
-          -h, --help            show this help
-
-        'widgethost widgets' lists the kinds, their families and options.
+        \(CommandOption.helpBlock(CommandOption.options(of: .preview), extra: [help]))
+        'widgethost widgets' lists the kinds with their options' types and defaults.
 
         """
 
+    /// Each kind with its families and options, one `--option NAME=EXAMPLE` line per option
+    /// (the description moves to its own line when the example is long).
+    static func kinds(_ catalog: Catalog) -> String {
+        var out = "\nKinds:\n"
+        let column = 40
+        for manifest in catalog.manifests {
+            out += "  \(manifest.kind) (\(manifest.supportedFamilies.map(\.rawValue).joined(separator: ", ")))\n"
+            for option in manifest.options {
+                let assignment = "    --option \(option.name)=\(option.example ?? "JSON")"
+                let doc = (option.required ? "required: " : "") + option.doc
+                if assignment.count + 2 <= column {
+                    out += assignment + String(repeating: " ", count: column - assignment.count) + doc + "\n"
+                } else {
+                    out += assignment + "\n" + String(repeating: " ", count: column) + doc + "\n"
+                }
+            }
+        }
+        return out
+    }
+
     static let checkConfig = """
-        Usage: widgethost check-config [PATH]
+        \(CommandOption.usage("Usage: widgethost check-config", CommandOption.options(of: .checkConfig), suffix: " [PATH]"))\
 
         Validate a config file: PATH, else the one the dashboard would use
         ($WIDGETHOST_CONFIG, else $XDG_CONFIG_HOME/widgethost/config.json).
         Prints "PATH: ok" and any warnings on stdout and exits 0, or prints every
         error with its key path on stderr and exits 2.
 
-        Options:
-          -h, --help    show this help
-
+        \(CommandOption.helpBlock(CommandOption.options(of: .checkConfig), extra: [help]))
         """
 
     static let themes = """
-        Usage: widgethost themes
+        \(CommandOption.usage("Usage: widgethost themes", CommandOption.options(of: .themes)))\
 
         List the built-in themes and those in $XDG_CONFIG_HOME/widgethost/themes/,
         each with a colour swatch.
 
-        Options:
-          -h, --help    show this help
-
+        \(CommandOption.helpBlock(CommandOption.options(of: .themes), extra: [help]))
         """
 
     static let widgets = """
-        Usage: widgethost widgets
+        \(CommandOption.usage("Usage: widgethost widgets", CommandOption.options(of: .widgets)))\
 
         List the widget kinds with their families and options.
 
-        Options:
-          -h, --help    show this help
-
+        \(CommandOption.helpBlock(CommandOption.options(of: .widgets), extra: [help]))
         """
 
     static let sessions = """
-        Usage: widgethost sessions [--state-dir DIR] [--purge]
+        \(CommandOption.usage("Usage: widgethost sessions", CommandOption.options(of: .sessions)))\
 
         List the background sessions recorded in the state directory's journal.
 
-        Options:
-          --state-dir DIR   state directory (default $XDG_STATE_HOME/widgethost)
-          --purge           remove the journal's session records
-          -h, --help        show this help
-
+        \(CommandOption.helpBlock(CommandOption.options(of: .sessions), extra: [help]))
         """
 }

@@ -3,7 +3,7 @@ import JSONTree
 /// Reads, parses and validates a config file in one step.
 ///
 /// ```swift
-/// let loader = ConfigLoader(validator: ConfigValidator(descriptors: registeredKinds))
+/// let loader = ConfigLoader(validator: catalog.validator())
 /// switch try ConfigLocator.locateConfig(explicitPath: options.configPath, environment: .current()) {
 /// case .file(let path):
 ///     let report = try loader.load(path: path)   // report.config is nil if errors

@@ -1,14 +1,14 @@
 import JSONTree
 import WidgetCore
+import Widgets
 
-/// Checks a parsed config document against the registered widget kinds and builds the
-/// `DashboardConfig`.
+/// Checks a parsed config document against the manifests of the catalogue's widget kinds and
+/// builds the `DashboardConfig`.
 ///
 /// Every problem is collected, not just the first, each naming its key path
 /// (`panels[2].options.refreshSeconds`). Unknown keys are errors, with a "did you mean"
-/// suggestion when a known key is close. Options missing from the document get their
-/// defaults; an integer option named `refreshSeconds` below `minimumReloadSeconds` is
-/// raised to it (with a warning when the document gave the value).
+/// suggestion when a known key is close. Options are decoded by `OptionDecoder` (defaults
+/// filled, refresh intervals raised to `minimumReloadSeconds`).
 ///
 /// Pure and synchronous apart from the time-zone lookup, which is injectable.
 public struct ConfigValidator: Sendable {
@@ -24,27 +24,27 @@ public struct ConfigValidator: Sendable {
     public static let defaultStackFamily = WidgetFamily.medium
 
     /// The registered kinds, in registration order (for messages and `widgethost widgets`).
-    public let descriptors: [WidgetKindDescriptor]
-    private let byKind: [String: WidgetKindDescriptor]
+    public let manifests: [WidgetManifest]
+    private let byKind: [String: WidgetManifest]
     private let isKnownTimeZone: @Sendable (String) -> Bool
 
     /// Creates a validator for the given widget kinds.
     ///
     /// - Parameters:
-    ///   - descriptors: the kinds the host can build; a repeated kind keeps the first.
+    ///   - manifests: the kinds the host can build; a repeated kind keeps the first.
     ///   - isKnownTimeZone: whether a well-formed zone name exists; nil uses the system's tz
     ///     database (`/usr/share/zoneinfo`).
-    public init(descriptors: [WidgetKindDescriptor],
+    public init(manifests: [WidgetManifest],
                 isKnownTimeZone: (@Sendable (String) -> Bool)? = nil) {
-        var byKind: [String: WidgetKindDescriptor] = [:]
-        var kept: [WidgetKindDescriptor] = []
-        for descriptor in descriptors where byKind[descriptor.kind] == nil {
-            byKind[descriptor.kind] = descriptor
-            kept.append(descriptor)
+        var byKind: [String: WidgetManifest] = [:]
+        var kept: [WidgetManifest] = []
+        for manifest in manifests where byKind[manifest.kind] == nil {
+            byKind[manifest.kind] = manifest
+            kept.append(manifest)
         }
-        self.descriptors = kept
+        self.manifests = kept
         self.byKind = byKind
-        self.isKnownTimeZone = isKnownTimeZone ?? { TimeZoneNames.exists($0) }
+        self.isKnownTimeZone = isKnownTimeZone ?? { $0 == "local" || ZoneInfo.exists($0) }
     }
 
     /// Validates a whole config document.
@@ -129,19 +129,19 @@ public struct ConfigValidator: Sendable {
                              options: [(name: String, value: String)]) -> (panel: PanelConfig?, errors: [ConfigDiagnostic]) {
         var report = ConfigReport(config: nil, errors: [], warnings: [])
         let path = ConfigPath([.key("options")])
-        guard let descriptor = byKind[kind] else {
+        guard let manifest = byKind[kind] else {
             report.errors.append(ConfigDiagnostic(path: ConfigPath([.key("kind")]),
                 message: "unknown widget kind '\(kind)'" + kindHint(for: kind, allowStack: false)))
             return (nil, report.errors)
         }
-        let family = family ?? descriptor.defaultFamily
-        if !descriptor.supportedFamilies.contains(family) {
+        let family = family ?? manifest.defaultFamily
+        if !manifest.supportedFamilies.contains(family) {
             report.errors.append(ConfigDiagnostic(path: ConfigPath([.key("family")]),
-                message: "'\(kind)' does not support family '\(family)'; it supports \(Self.list(descriptor.supportedFamilies))"))
+                message: "'\(kind)' does not support family '\(family)'; it supports \(Self.list(manifest.supportedFamilies))"))
         }
         var members: [(key: String, value: JSONValue)] = []
         for (name, text) in options {
-            guard let spec = descriptor.option(named: name) else {
+            guard let spec = manifest.option(named: name) else {
                 members.append((name, .string(text)))
                 continue
             }
@@ -152,10 +152,10 @@ public struct ConfigValidator: Sendable {
             }
             members.append((name, value))
         }
-        let filled = self.options(.object(JSONObject(members: members)), for: descriptor, at: path,
+        let filled = self.options(.object(JSONObject(members: members)), for: manifest, at: path,
                                   minimumReloadSeconds: DashboardConfig.defaultMinimumReloadSeconds, into: &report)
         guard report.errors.isEmpty, let filled else { return (nil, report.errors) }
-        return (PanelConfig(kind: kind, family: family, options: filled), [])
+        return (PanelConfig(kind: kind, family: family, options: WidgetOptions(filled)), [])
     }
 
     // MARK: Panels
@@ -176,7 +176,7 @@ public struct ConfigValidator: Sendable {
 
         // kind
         let kindPath = path.appending(key: "kind")
-        var descriptor: WidgetKindDescriptor?
+        var manifest: WidgetManifest?
         var isStack = false
         switch object["kind"] {
         case nil:
@@ -189,7 +189,7 @@ public struct ConfigValidator: Sendable {
                     isStack = true
                 }
             } else if let found = byKind[kind] {
-                descriptor = found
+                manifest = found
             } else {
                 report.errors.append(ConfigDiagnostic(path: kindPath,
                     message: "unknown widget kind \(JSONValue.string(kind).shortDescription)" + kindHint(for: kind, allowStack: !inStack)))
@@ -201,16 +201,16 @@ public struct ConfigValidator: Sendable {
 
         // family
         let familyPath = path.appending(key: "family")
-        var family = stackFamily ?? (isStack ? Self.defaultStackFamily : descriptor?.defaultFamily)
+        var family = stackFamily ?? (isStack ? Self.defaultStackFamily : manifest?.defaultFamily)
         if let value = object["family"] {
             if inStack {
                 report.errors.append(ConfigDiagnostic(path: familyPath,
                     message: "a panel in a stack takes the stack's family; remove 'family'"))
             } else if case .string(let name) = value, let parsed = WidgetFamily(rawValue: name) {
                 family = parsed
-                if let descriptor, !descriptor.supportedFamilies.contains(parsed) {
+                if let manifest, !manifest.supportedFamilies.contains(parsed) {
                     report.errors.append(ConfigDiagnostic(path: familyPath,
-                        message: "'\(descriptor.kind)' does not support family '\(name)'; it supports \(Self.list(descriptor.supportedFamilies))"))
+                        message: "'\(manifest.kind)' does not support family '\(name)'; it supports \(Self.list(manifest.supportedFamilies))"))
                 }
             } else {
                 let names = WidgetFamily.allCases.map(\.rawValue)
@@ -218,9 +218,9 @@ public struct ConfigValidator: Sendable {
                 if case .string(let name) = value { message += EditDistance.hint(for: name, among: names) }
                 report.errors.append(ConfigDiagnostic(path: familyPath, message: message))
             }
-        } else if let stackFamily, let descriptor, !descriptor.supportedFamilies.contains(stackFamily) {
+        } else if let stackFamily, let manifest, !manifest.supportedFamilies.contains(stackFamily) {
             report.errors.append(ConfigDiagnostic(path: kindPath,
-                message: "'\(descriptor.kind)' does not support its stack's family '\(stackFamily)'; it supports \(Self.list(descriptor.supportedFamilies))"))
+                message: "'\(manifest.kind)' does not support its stack's family '\(stackFamily)'; it supports \(Self.list(manifest.supportedFamilies))"))
         }
 
         // title
@@ -242,7 +242,7 @@ public struct ConfigValidator: Sendable {
         }
 
         // options (widgets) or panels (stacks)
-        var options: [String: JSONValue] = [:]
+        var options: [String: WidgetOptions.Value] = [:]
         var children: [PanelConfig] = []
         let optionsPath = path.appending(key: "options")
         let panelsPath = path.appending(key: "panels")
@@ -260,15 +260,15 @@ public struct ConfigValidator: Sendable {
             } else if object.contains("panels") {
                 report.errors.append(ConfigDiagnostic(path: panelsPath, message: "a stack cannot contain another stack"))
             }
-            if let descriptor {
-                options = self.options(object["options"] ?? .object(JSONObject()), for: descriptor, at: optionsPath,
+            if let manifest {
+                options = self.options(object["options"] ?? .object(JSONObject()), for: manifest, at: optionsPath,
                                        minimumReloadSeconds: minimumReloadSeconds, into: &report) ?? [:]
             }
         }
 
         guard report.errors.count == errorsBefore, let family else { return nil }
-        let kind = isStack ? Self.stackKind : descriptor?.kind ?? ""
-        return PanelConfig(kind: kind, family: family, title: title, options: options, children: children)
+        let kind = isStack ? Self.stackKind : manifest?.kind ?? ""
+        return PanelConfig(kind: kind, family: family, title: title, options: WidgetOptions(options), children: children)
     }
 
     private func stackChildren(_ value: JSONValue?, at path: ConfigPath, family: WidgetFamily,
@@ -300,52 +300,11 @@ public struct ConfigValidator: Sendable {
 
     // MARK: Options
 
-    /// Checks a panel's `options` object; nil when it is not an object.
-    private func options(_ value: JSONValue, for descriptor: WidgetKindDescriptor, at path: ConfigPath,
-                         minimumReloadSeconds: Int, into report: inout ConfigReport) -> [String: JSONValue]? {
-        guard case .object(let object) = value else {
-            report.errors.append(ConfigDiagnostic(path: path, message: "expected an object of options, got \(value.shortDescription)"))
-            return nil
-        }
-        let names = descriptor.options.map(\.name)
-        for key in object.keys where descriptor.option(named: key) == nil {
-            let known = names.isEmpty ? "'\(descriptor.kind)' has no options"
-                                      : "'\(descriptor.kind)' has " + names.joined(separator: ", ")
-            let hint = EditDistance.suggestion(for: key, among: names).map { "did you mean '\($0)'?" } ?? "(\(known))"
-            report.errors.append(ConfigDiagnostic(path: path.appending(key: key), message: "unknown option; \(hint)"))
-        }
-        var filled: [String: JSONValue] = [:]
-        for spec in descriptor.options {
-            let optionPath = path.appending(key: spec.name)
-            guard let given = object[spec.name] else {
-                if spec.required {
-                    report.errors.append(ConfigDiagnostic(path: optionPath,
-                        message: "missing required option: \(spec.help) (\(spec.type.expectation))"))
-                } else if let defaultValue = spec.defaultValue {
-                    filled[spec.name] = raised(defaultValue, spec: spec, minimum: minimumReloadSeconds,
-                                               at: optionPath, warn: false, into: &report)
-                }
-                continue
-            }
-            if let problem = spec.type.problem(with: given, isKnownTimeZone: isKnownTimeZone) {
-                report.errors.append(ConfigDiagnostic(path: optionPath, message: problem))
-                continue
-            }
-            filled[spec.name] = raised(given, spec: spec, minimum: minimumReloadSeconds,
-                                       at: optionPath, warn: true, into: &report)
-        }
-        return filled
-    }
-
-    /// Raises an integer `refreshSeconds` below the minimum reload interval to it.
-    private func raised(_ value: JSONValue, spec: OptionSpec, minimum: Int, at path: ConfigPath,
-                        warn: Bool, into report: inout ConfigReport) -> JSONValue {
-        guard spec.name == "refreshSeconds", case .integer(let seconds) = value, seconds < minimum else { return value }
-        if warn {
-            report.warnings.append(ConfigDiagnostic(path: path,
-                message: "\(seconds) is below minimumReloadSeconds; raised to \(minimum)"))
-        }
-        return .integer(minimum)
+    /// Decodes a panel's `options` object; nil when it is not an object.
+    private func options(_ value: JSONValue, for manifest: WidgetManifest, at path: ConfigPath,
+                         minimumReloadSeconds: Int, into report: inout ConfigReport) -> [String: WidgetOptions.Value]? {
+        OptionDecoder(isKnownTimeZone: isKnownTimeZone, minimumReloadSeconds: minimumReloadSeconds)
+            .decode(value, specs: manifest.options, owner: "'\(manifest.kind)'", at: path, into: &report)
     }
 
     // MARK: Helpers
@@ -368,7 +327,7 @@ public struct ConfigValidator: Sendable {
     }
 
     private func kindHint(for kind: String, allowStack: Bool) -> String {
-        let kinds = descriptors.map(\.kind) + (allowStack ? [Self.stackKind] : [])
+        let kinds = manifests.map(\.kind) + (allowStack ? [Self.stackKind] : [])
         if let suggestion = EditDistance.suggestion(for: kind, among: kinds) { return "; did you mean '\(suggestion)'?" }
         return kinds.isEmpty ? "; no widget kinds are registered" : "; known kinds: " + kinds.joined(separator: ", ")
     }

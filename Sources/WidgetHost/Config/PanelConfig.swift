@@ -1,10 +1,10 @@
-import JSONTree
 import WidgetCore
 
 /// One validated panel of the dashboard.
 ///
-/// `options` holds every option the config gave plus the defaults of those it did not, so a
-/// widget can read its options without knowing the defaults. A `stack` panel has no options
+/// `options` holds every option the config gave plus the defaults of those it did not, decoded
+/// to the types of the widget's manifest, so a widget can read its options without knowing the
+/// defaults. A `stack` panel has no options
 /// and one `children` entry per widget in the stack, each with the stack's family.
 public struct PanelConfig: Sendable, Equatable {
     public var kind: String
@@ -12,11 +12,11 @@ public struct PanelConfig: Sendable, Equatable {
     /// The panel's title as written (at most 200 characters, no NUL); the renderer strips
     /// control characters. Nil means the widget's display name.
     public var title: String?
-    public var options: [String: JSONValue]
+    public var options: WidgetOptions
     public var children: [PanelConfig]
 
     public init(kind: String, family: WidgetFamily, title: String? = nil,
-                options: [String: JSONValue] = [:], children: [PanelConfig] = []) {
+                options: WidgetOptions = [:], children: [PanelConfig] = []) {
         self.kind = kind
         self.family = family
         self.title = title

@@ -1,4 +1,3 @@
-import JSONTree
 import FoundationEssentials
 import WidgetCore
 import Widgets
@@ -15,7 +14,7 @@ enum DashboardBuilder {
     /// Panels in `reusing` whose config is unchanged are kept as they are — their instances,
     /// entries and schedules — so saving the config file does not flash every panel back to
     /// its placeholder or restart its reloads.
-    static func panels(for config: DashboardConfig, catalog: WidgetCatalog, driver: TimelineDriver,
+    static func panels(for config: DashboardConfig, widgets: BoundWidgets, driver: TimelineDriver,
                        environment: WidgetEnvironment, reusing previous: [DashboardPanel] = []) -> [DashboardPanel] {
         var reusable = previous.filter { $0.config != nil && $0.setupError == nil }
         return config.panels.map { panelConfig in
@@ -23,38 +22,38 @@ enum DashboardBuilder {
                 return reusable.remove(at: index)
             }
             let memberConfigs = panelConfig.isStack ? panelConfig.children : [panelConfig]
-            var panel = DashboardPanel(title: title(of: panelConfig, catalog: catalog), family: panelConfig.family, members: [],
+            var panel = DashboardPanel(title: title(of: panelConfig, widgets: widgets), family: panelConfig.family, members: [],
                                        config: panelConfig)
             for memberConfig in memberConfigs {
-                guard let entry = catalog.entry(kind: memberConfig.kind) else {
+                guard let widget = widgets.widget(kind: memberConfig.kind) else {
                     panel.setupError = "unknown widget kind '\(memberConfig.kind)'"
                     continue
                 }
                 do {
-                    let options = WidgetCatalog.widgetOptions(memberConfig.options)
-                    let provider = try entry.widget.makeProvider(options, environment)
-                    let memberTitle = title(of: memberConfig, catalog: catalog)
-                    let id = driver.add(kind: entry.widget.kind, family: panelConfig.family, size: .zero, provider: provider,
-                                        pausable: entry.widget.pausesWithAutomaticReloads,
-                                        info: WidgetCenter.WidgetInfo(kind: entry.widget.kind, family: panelConfig.family,
+                    let options = memberConfig.options
+                    let provider = try widget.makeProvider(options, environment)
+                    let memberTitle = title(of: memberConfig, widgets: widgets)
+                    let id = driver.add(kind: widget.kind, family: panelConfig.family, size: .zero, provider: provider,
+                                        pausable: widget.manifest.isPausable,
+                                        info: WidgetCenter.WidgetInfo(kind: widget.kind, family: panelConfig.family,
                                                                       title: memberTitle, options: options))
-                    panel.members.append(.init(id: id, widget: entry.widget, title: memberTitle))
+                    panel.members.append(.init(id: id, widget: widget, title: memberTitle))
                 } catch {
-                    panel.setupError = "\(entry.widget.kind): \(error)"
+                    panel.setupError = "\(widget.kind): \(error)"
                 }
             }
             return panel
         }
     }
 
-    static func title(of panel: PanelConfig, catalog: WidgetCatalog) -> String {
+    static func title(of panel: PanelConfig, widgets: BoundWidgets) -> String {
         if let title = panel.title { return title }
-        if panel.isStack { return panel.children.map { title(of: $0, catalog: catalog) }.joined(separator: " · ") }
-        guard let descriptor = catalog.entry(kind: panel.kind)?.descriptor else { return panel.kind }
-        if let option = descriptor.titleOption, case .string(let value)? = panel.options[option], value != "local" {
+        if panel.isStack { return panel.children.map { title(of: $0, widgets: widgets) }.joined(separator: " · ") }
+        guard let manifest = widgets.widget(kind: panel.kind)?.manifest else { return panel.kind }
+        if let option = manifest.titleOption, let value = panel.options.string(option), value != "local" {
             return value
         }
-        return descriptor.displayName
+        return manifest.displayName
     }
 
     nonisolated static let defaultLeaderboardURL = "http://127.0.0.1:8787/leaderboard"

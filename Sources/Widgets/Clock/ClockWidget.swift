@@ -10,11 +10,8 @@ public enum ClockWidget {
     public static let kind = "clock"
 
     public static let configuration: TerminalWidget = {
-        var widget = TerminalWidget(
-        kind: kind,
-        displayName: "Clock",
-        description: "The time in a time zone; wakes only when the shown time changes.",
-        supportedFamilies: WidgetFamily.allCases,
+        TerminalWidget(
+        manifest: manifest,
         makeProvider: { options, environment in
             let zone: ZoneInfo
             if let name = options.string("timeZone"), name != "local" {
@@ -34,10 +31,6 @@ public enum ClockWidget {
             return view(entry, context: context)
         }
         )
-        // Its timelines are computed here, not fetched: pausing automatic reloads must not
-        // stop the time.
-        widget.pausesWithAutomaticReloads = false
-        return widget
     }()
 
     static func view(_ entry: ClockEntry, context: WidgetViewContext) -> PanelView {

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import FoundationEssentials
 
 /// A time zone read from the system's TZif files (`/usr/share/zoneinfo`), giving the UTC offset
@@ -36,22 +39,50 @@ public struct ZoneInfo: Sendable, Equatable {
 
     public static let utc = ZoneInfo(identifier: "UTC", initial: Offset(seconds: 0, abbreviation: "UTC", isDST: false))
 
+    private static func gmt(_ name: String) -> ZoneInfo {
+        ZoneInfo(identifier: name, initial: Offset(seconds: 0, abbreviation: "GMT", isDST: false))
+    }
+
     private init(identifier: String, initial: Offset) {
         self.identifier = identifier
         self.initial = initial
     }
 
+    /// The system's tz database.
+    public static let defaultDirectory = "/usr/share/zoneinfo"
+
+    /// Names every host understands without a tz database; all of them are UTC.
+    public static let builtInNames: Set<String> = ["UTC", "GMT", "Etc/UTC", "Etc/GMT", "Z"]
+
+    /// Letters, digits and `_+-` in `/`-separated parts, none empty or starting with `-`, at
+    /// most 64 bytes: a name that cannot leave the zoneinfo directory. The one rule for zone
+    /// names: the config validator and `load` both use it.
+    public static func isWellFormedName(_ name: String) -> Bool {
+        guard !name.isEmpty, name.utf8.count <= 64 else { return false }
+        return name.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { part in
+            !part.isEmpty && part.first != "-" && part.unicodeScalars.allSatisfy {
+                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "_+-".unicodeScalars.contains($0)
+            }
+        }
+    }
+
+    /// Whether `load` can find `name`: a built-in name, or a well-formed one with a regular file
+    /// under `directory`. When the machine has no tz database at all, every well-formed name is
+    /// taken (the clock then says which zone it cannot load).
+    public static func exists(_ name: String, directory: String = defaultDirectory) -> Bool {
+        guard isWellFormedName(name) else { return false }
+        if builtInNames.contains(name) { return true }
+        guard access(directory, F_OK) == 0 else { return true }
+        var info = stat()
+        return stat(directory + "/" + name, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
     /// Loads a zone by tz name (`Europe/Berlin`), from `directory`.
     ///
     /// - Throws: `LoadError` naming the zone when the name is unsafe, unknown or unreadable.
-    public static func load(_ name: String, directory: String = "/usr/share/zoneinfo") throws -> ZoneInfo {
-        if name == "UTC" || name == "Z" { return .utc }
-        let allowed = name.unicodeScalars.allSatisfy {
-            ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) || "/_+-".unicodeScalars.contains($0)
-        }
-        guard allowed, !name.isEmpty, name.count <= 64, !name.hasPrefix("/"),
-              !name.split(separator: "/").contains(where: { $0 == ".." || $0 == "." })
-        else { throw LoadError.invalidName(name) }
+    public static func load(_ name: String, directory: String = defaultDirectory) throws -> ZoneInfo {
+        guard isWellFormedName(name) else { throw LoadError.invalidName(name) }
+        if builtInNames.contains(name) { return name.hasSuffix("GMT") ? gmt(name) : .utc }
         guard let data = FileManager.default.contents(atPath: directory + "/" + name) else {
             throw LoadError.notFound(name)
         }

@@ -12,10 +12,7 @@ public enum HeroWidget {
 
     public static func configuration(services: WidgetServices) -> TerminalWidget {
         TerminalWidget(
-            kind: kind,
-            displayName: "Hero",
-            description: "One Emoji Ranger: level, exp, health and time to full health.",
-            supportedFamilies: [.small, .medium],
+            manifest: manifest,
             makeProvider: { options, environment in
                 guard let name = options.string("name"), !name.isEmpty else { throw OptionError("name is required") }
                 let session = options.string("session") ?? LeaderboardWidget.defaultSession

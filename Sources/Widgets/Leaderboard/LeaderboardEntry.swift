@@ -83,10 +83,7 @@ public struct LeaderboardEntry: TimelineEntry, Equatable {
 public struct LeaderboardState: Sendable, Equatable, Codable {
     /// The longest server's Retry-After kept: the transport's cap on its own waits
     /// (`RetryPolicy.maxRetryAfter`). A longer one must not lock a panel out for days.
-    public static let maximumRetryAfter: TimeInterval = {
-        let (seconds, attoseconds) = RetryPolicy().maxRetryAfter.components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }()
+    public static let maximumRetryAfter: TimeInterval = RetryPolicy().maxRetryAfter.inSeconds
     /// The longest wait after failures in a row (the backoff doubles up to this).
     public static let maximumBackoff: TimeInterval = 300
 
@@ -228,10 +225,6 @@ public struct LeaderboardState: Sendable, Equatable, Codable {
         lastError = reason
         lastAttempt = date
         consecutiveFailures = min(consecutiveFailures + 1, Self.maximumFailuresCounted)
-        retryAfterUntil = retryAfter.map { wait in
-            let (seconds, attoseconds) = wait.components
-            let asked = Double(seconds) + Double(attoseconds) / 1e18
-            return date + min(max(0, asked), Self.maximumRetryAfter)
-        }
+        retryAfterUntil = retryAfter.map { wait in date + min(max(0, wait.inSeconds), Self.maximumRetryAfter) }
     }
 }

@@ -17,10 +17,7 @@ public enum LeaderboardWidget {
     /// The widget, bound to the host's sessions; `registry` collects the sessions its panels use.
     public static func configuration(services: WidgetServices, registry: LeaderboardSessionRegistry) -> TerminalWidget {
         TerminalWidget(
-            kind: kind,
-            displayName: "Ranger Leaderboard",
-            description: "The Emoji Rangers heroes, live from a leaderboard server.",
-            supportedFamilies: WidgetFamily.allCases,
+            manifest: manifest,
             makeProvider: { options, environment in
                 guard let text = options.string("url"), let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
                     throw OptionError("url must be an http or https URL")
@@ -50,8 +47,7 @@ public enum LeaderboardWidget {
 extension LeaderboardWidget {
     /// Session identifiers name files in the state directory: letters, digits, '.', '_', '-'.
     static func validate(session: String) throws {
-        let allowed = session.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) }
-        guard allowed, (1...64).contains(session.count), !session.hasPrefix(".") else {
+        guard FilePaths.isSafeName(session, maximumBytes: 64) else {
             throw OptionError("session must be 1-64 letters, digits, '.', '_' or '-', not starting with '.'")
         }
     }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import WidgetCore
 
 /// Durations and ages as panels show them, at minute resolution so the text changes no more
 /// often than a minute timeline wakes.
@@ -40,7 +41,6 @@ public enum DurationText {
 
     /// `wholeSeconds` of a `Duration` (any value, including the extremes of its range).
     public static func wholeSeconds(_ duration: Duration) -> Int {
-        let (seconds, attoseconds) = duration.components
-        return wholeSeconds(Double(seconds) + Double(attoseconds) / 1e18)
+        wholeSeconds(duration.inSeconds)
     }
 }

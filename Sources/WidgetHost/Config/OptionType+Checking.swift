@@ -1,25 +1,15 @@
 import BackgroundSessions
+import WidgetCore
+import Widgets
 import JSONTree
 
-/// The type of a widget option, which says what values the config may give it.
-///
-/// Integer and number ranges are inclusive; use `Int.min`/`Int.max` (or infinities) for an
-/// open end — messages then read `an integer ≥ 1` rather than a range.
-public enum OptionType: Sendable, Equatable {
-    /// Any string up to 4096 characters, without NUL.
-    case string
-    /// An integer written without fraction or exponent, within the range.
-    case integer(ClosedRange<Int>)
-    /// Any number (integer or fractional) within the range.
-    case number(ClosedRange<Double>)
-    /// `true` or `false`.
-    case bool
-    /// One of the given strings (case-sensitive).
-    case oneOf([String])
-    /// An absolute URL `scheme://host…` whose scheme is one of the given ones.
-    case url(schemes: [String])
-    /// An IANA time zone name (`Europe/Paris`), `UTC`/`GMT`, or `local`.
-    case timeZone
+/// How the host checks and reads values of the option types widgets declare in their
+/// manifests (`WidgetCore.OptionType`).
+extension OptionType {
+    /// Most strings in a `stringList`, entries in a `stringMap`, objects in an `objectList`.
+    public static let maximumListCount = 256
+    /// Longest key of a `stringMap`, in Unicode scalars.
+    public static let maximumKeyLength = 256
 
     /// What a valid value looks like, for messages and `widgethost widgets`:
     /// `an integer ≥ 1`, `one of 'metric', 'imperial'`.
@@ -40,10 +30,17 @@ public enum OptionType: Sendable, Equatable {
         case .oneOf(let choices): return "one of " + choices.map { "'\($0)'" }.joined(separator: ", ")
         case .url(let schemes): return "a URL (" + schemes.joined(separator: " or ") + ")"
         case .timeZone: return "a time zone name like 'Europe/Paris', 'UTC' or 'local'"
+        case .seconds(let range, _): return "an integer" + OptionType.describe(range)
+        case .stringList: return "a list of strings"
+        case .stringMap: return "an object of strings"
+        case .objectList(let fields):
+            return "a list of objects with " + fields.map { $0.required ? $0.name : $0.name + "?" }.joined(separator: ", ")
         }
     }
 
-    /// Checks `value`; returns nil when it fits, else the message `expected …, got …`.
+    /// Checks a scalar `value`; returns nil when it fits, else the message `expected …, got …`.
+    /// Lists, maps and objects are checked element by element by `OptionDecoder`, which names
+    /// each element's path; here they only have to have the right shape.
     ///
     /// - Parameter isKnownTimeZone: decides whether a well-formed zone name exists.
     public func problem(with value: JSONValue, isKnownTimeZone: (String) -> Bool) -> String? {
@@ -53,7 +50,7 @@ public enum OptionType: Sendable, Equatable {
             if text.unicodeScalars.count > 4096 { return "expected a string of at most 4096 characters, got \(text.unicodeScalars.count)" }
             if text.unicodeScalars.contains("\u{0}") { return "expected a string without NUL characters" }
             return nil
-        case (.integer(let range), .integer(let integer)):
+        case (.integer(let range), .integer(let integer)), (.seconds(let range, _), .integer(let integer)):
             return range.contains(integer) ? nil : mismatch
         case (.number(let range), .integer(let integer)):
             return range.contains(Double(integer)) ? nil : mismatch
@@ -68,7 +65,13 @@ public enum OptionType: Sendable, Equatable {
             return OptionType.isURL(text, schemes: schemes) ? nil
                 : "expected \(expectation), got \(JSONValue.string(URLRedaction.redacted(text)).shortDescription)"
         case (.timeZone, .string(let text)):
-            return OptionType.isWellFormedTimeZone(text) && isKnownTimeZone(text) ? nil : mismatch
+            return (text == "local" || ZoneInfo.isWellFormedName(text)) && isKnownTimeZone(text) ? nil : mismatch
+        case (.stringList, .array(let items)), (.objectList, .array(let items)):
+            return items.count <= Self.maximumListCount ? nil
+                : "expected at most \(Self.maximumListCount) elements, got \(items.count)"
+        case (.stringMap, .object(let object)):
+            return object.count <= Self.maximumListCount ? nil
+                : "expected at most \(Self.maximumListCount) entries, got \(object.count)"
         default:
             return mismatch
         }
@@ -77,11 +80,14 @@ public enum OptionType: Sendable, Equatable {
     /// Turns a command-line `--option K=V` value into the JSON value it stands for.
     ///
     /// Returns nil when the text cannot be one (`ten` for an integer); the result still has
-    /// to pass `problem(with:isKnownTimeZone:)`.
+    /// to pass `OptionDecoder`. Lists, maps and objects are written as JSON
+    /// (`--option 'argv=["ls", "-l"]'`).
     public func value(fromCommandLine text: String) -> JSONValue? {
         switch self {
         case .string, .oneOf, .url, .timeZone: return .string(text)
-        case .integer: return Int(text).map(JSONValue.integer)
+        case .integer, .seconds: return Int(text).map(JSONValue.integer)
+        case .stringList, .stringMap, .objectList:
+            return try? JSONParser(maximumBytes: 64 << 10, maximumDepth: 8).parse(text)
         case .number:
             if let integer = Int(text) { return .integer(integer) }
             guard let number = Double(text), number.isFinite,
@@ -137,17 +143,5 @@ public enum OptionType: Sendable, Equatable {
     static func isPort(_ text: Substring) -> Bool {
         !text.isEmpty && text.count <= 5 && text.allSatisfy(\.isASCII) && text.allSatisfy(\.isNumber)
             && (Int(text) ?? 70000) <= 65535
-    }
-
-    /// Letters, digits, `_+-` in `/`-separated parts, no `.`/`..` parts, at most 64 characters.
-    static func isWellFormedTimeZone(_ text: String) -> Bool {
-        guard !text.isEmpty, text.utf8.count <= 64 else { return false }
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        return parts.allSatisfy { part in
-            !part.isEmpty && part.first != "-" && part.unicodeScalars.allSatisfy {
-                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
-                    || $0 == "_" || $0 == "+" || $0 == "-"
-            }
-        }
     }
 }

@@ -1,0 +1,101 @@
+/// One option of a `widgethost` command, declared once: the parser's table of options
+/// (`ArgumentScanner`) and the help's usage line and `Options:` lines both come from it.
+struct CommandOption: Sendable {
+    /// `--config`.
+    let name: String
+    /// What the value is called (`PATH`); nil for a flag.
+    let argument: String?
+    /// The help's description, one element per line.
+    let help: [String]
+    /// May be given more than once (`--option`).
+    var repeatable = false
+
+    /// `--config PATH`, or the name of a flag.
+    var label: String { argument.map { "\(name) \($0)" } ?? name }
+
+    static let config = CommandOption(name: "--config", argument: "PATH", help: [
+        "config file; default $WIDGETHOST_CONFIG, else",
+        "$XDG_CONFIG_HOME/widgethost/config.json",
+        "(~/.config/widgethost/config.json); none: the default dashboard"])
+    static let theme = CommandOption(name: "--theme", argument: "NAME|PATH",
+                                     help: ["theme by name or file; overrides the config's \"theme\""])
+    static let stateDirectory = CommandOption(name: "--state-dir", argument: "DIR", help: [
+        "journal, containers and log; default $XDG_STATE_HOME/widgethost",
+        "(~/.local/state/widgethost)"])
+
+    /// The options of `subcommand` (nil: the dashboard), in the order the help lists them.
+    static func options(of subcommand: Subcommand?) -> [CommandOption] {
+        switch subcommand {
+        case nil:
+            return [config, theme, stateDirectory,
+                    CommandOption(name: "--debug", argument: nil, help: ["write more detail to the log (DIR/widgethost.log)"])]
+        case .snapshot?:
+            return [
+                CommandOption(name: "--config", argument: "PATH", help: ["config file (lookup as for the dashboard)"]),
+                CommandOption(name: "--size", argument: "COLSxROWS", help: ["frame size, each 1…1000 (default 100x30)"]),
+                CommandOption(name: "--at", argument: "TIME", help: [
+                    "the moment to show: ISO 8601 with Z or an offset",
+                    "(2026-11-30T05:00:00Z, 2026-11-30T06:00:00+01:00),",
+                    "or from now: +90s, +5m, +2h (default now)"]),
+                CommandOption(name: "--wait", argument: "SECONDS",
+                              help: ["let widgets fetch data this long before rendering (0…600)"]),
+                CommandOption(name: "--color", argument: nil, help: ["emit ANSI colours"]),
+                CommandOption(name: "--theme", argument: "NAME|PATH", help: ["theme by name or file"]),
+                CommandOption(name: "--state-dir", argument: "DIR", help: ["read cached widget data from DIR (never written)"]),
+            ]
+        case .preview?:
+            return [
+                CommandOption(name: "--family", argument: "FAMILY", help: ["small, medium, large or extraLarge (default: the kind's)"]),
+                CommandOption(name: "--count", argument: "N", help: ["number of entries to show, 1…1000"]),
+                CommandOption(name: "--option", argument: "NAME=VALUE",
+                              help: ["set a widget option; repeat for several options;", "lists and objects as JSON"],
+                              repeatable: true),
+            ]
+        case .sessions?:
+            return [
+                CommandOption(name: "--state-dir", argument: "DIR", help: ["state directory (default $XDG_STATE_HOME/widgethost)"]),
+                CommandOption(name: "--purge", argument: nil, help: ["remove the journal's session records"]),
+            ]
+        case .checkConfig?, .themes?, .widgets?, .help?:
+            return []
+        }
+    }
+
+    /// The help's `Options:` block: these options, then `extra` (`-h, --help`, …).
+    static func helpBlock(_ options: [CommandOption], extra: [(label: String, help: String)]) -> String {
+        let rows = options.map { ($0.label, $0.help) } + extra.map { ($0.label, [$0.help]) }
+        let width = rows.map(\.0.count).max() ?? 0
+        var out = "Options:\n"
+        for (label, lines) in rows {
+            for (index, line) in lines.enumerated() {
+                let left = index == 0 ? label : ""
+                out += "  " + left + String(repeating: " ", count: width - left.count + 2) + line + "\n"
+            }
+        }
+        return out
+    }
+
+    /// `[--config PATH] [--debug] …` after `prefix`, wrapped before 96 columns under the first
+    /// bracket.
+    static func usage(_ prefix: String, _ options: [CommandOption], suffix: String = "") -> String {
+        var lines = [prefix]
+        let indent = String(repeating: " ", count: prefix.count + 1)
+        for option in options {
+            let item = "[\(option.label)]" + (option.repeatable ? "..." : "")
+            if lines[lines.count - 1].count + 1 + item.count > 96 { lines.append(indent + item) }
+            else { lines[lines.count - 1] += " " + item }
+        }
+        return lines.joined(separator: "\n") + suffix + "\n"
+    }
+}
+
+extension ArgumentScanner {
+    /// A scanner that accepts exactly the options `CommandOption.options(of:)` declares.
+    init(_ arguments: [String], subcommand: Subcommand?) {
+        let options = CommandOption.options(of: subcommand)
+        self.init(arguments, subcommand: subcommand,
+                  valueOptions: Set(options.filter { $0.argument != nil }.map(\.name)),
+                  flags: Set(options.filter { $0.argument == nil }.map(\.name)),
+                  repeatable: Set(options.filter(\.repeatable).map(\.name)))
+    }
+}

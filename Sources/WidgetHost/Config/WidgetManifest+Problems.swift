@@ -1,0 +1,60 @@
+import JSONTree
+import WidgetCore
+
+extension WidgetManifest {
+    /// Mistakes in the manifest itself (a default that does not fit its type, say); empty for
+    /// a well-formed one. The catalogue's tests assert it for every built-in widget.
+    public var problems: [String] {
+        var found: [String] = []
+        if kind.isEmpty { found.append("the kind name is empty") }
+        if kind == ConfigValidator.stackKind { found.append("'stack' is built in and cannot be registered") }
+        if supportedFamilies.isEmpty { found.append("\(kind): supports no family") }
+        if !supportedFamilies.contains(defaultFamily) {
+            found.append("\(kind): default family \(defaultFamily) is not a supported family")
+        }
+        found += Self.problems(of: options, in: kind)
+        if let titleOption, option(named: titleOption) == nil {
+            found.append("\(kind): title option '\(titleOption)' is not an option")
+        }
+        if let pushSourceOption {
+            if case .url? = option(named: pushSourceOption)?.type {} else {
+                found.append("\(kind): push source '\(pushSourceOption)' is not a URL option")
+            }
+        }
+        if usesNetwork, !pausesWithAutomaticReloads {
+            found.append("\(kind): a widget that uses the network pauses with automatic reloads")
+        }
+        var keys: Set<String> = []
+        for action in actions {
+            if action.key.count != 1 || action.key.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F }) {
+                found.append("\(kind): action key '\(action.key)' is not one printable character")
+            }
+            if !keys.insert(action.key).inserted { found.append("\(kind): action key '\(action.key)' is listed twice") }
+        }
+        return found
+    }
+
+    private static func problems(of options: [OptionSpec], in owner: String) -> [String] {
+        var found: [String] = []
+        var names: Set<String> = []
+        for option in options {
+            if option.name.isEmpty { found.append("\(owner): an option has no name") }
+            if !names.insert(option.name).inserted { found.append("\(owner): option '\(option.name)' is listed twice") }
+            if let value = option.defaultValue {
+                var report = ConfigReport(config: nil, errors: [], warnings: [])
+                let decoder = OptionDecoder(isKnownTimeZone: { _ in true }, minimumReloadSeconds: 1)
+                if decoder.decode(JSONValue(value), as: option.type, at: ConfigPath(), into: &report) == nil {
+                    let problem = report.errors.map(\.message).joined(separator: "; ")
+                    found.append("\(owner): default of '\(option.name)': \(problem)")
+                }
+            }
+            if option.required, option.defaultValue != nil {
+                found.append("\(owner): option '\(option.name)' is required and has a default")
+            }
+            if case .objectList(let fields) = option.type {
+                found += problems(of: fields, in: "\(owner).\(option.name)")
+            }
+        }
+        return found
+    }
+}
