@@ -15,9 +15,11 @@ public final class ThreadTaskExecutor: TaskExecutor, @unchecked Sendable {
     private var condition = pthread_cond_t()
     private var jobs: [UnownedJob] = []
     private var thread = pthread_t()
+    private let onStart: (@Sendable () -> Void)?
 
-    /// Starts the executor's thread.
-    public init() {
+    /// Starts the executor's thread; `onStart` runs first on it (the host names the thread).
+    public init(onStart: (@Sendable () -> Void)? = nil) {
+        self.onStart = onStart
         pthread_mutex_init(&mutex, nil)
         pthread_cond_init(&condition, nil)
         let box = Unmanaged.passRetained(self)
@@ -37,6 +39,7 @@ public final class ThreadTaskExecutor: TaskExecutor, @unchecked Sendable {
     }
 
     private func runJobs() -> Never {
+        onStart?()
         while true {
             pthread_mutex_lock(&mutex)
             while jobs.isEmpty { pthread_cond_wait(&condition, &mutex) }

@@ -103,7 +103,7 @@ final class DashboardRunner {
             clock: clock,
             configuration: Self.schedulerConfiguration(setup.config),
             center: WidgetCenter.shared,
-            providerExecutor: ThreadTaskExecutor(),
+            providerExecutor: ThreadTaskExecutor(onStart: { wh_set_thread_name("wh-provider") }),
             hop: { body in DispatchQueue.main.async { MainActor.assumeIsolated { body() } } }
         )
         var notice: String?
