@@ -162,11 +162,18 @@ final class Transfer {
         return true
     }
 
-    /// fsyncs and renames the body into place; returns an error text or nil.
+    /// Renames the body into place; returns an error text or nil.
+    ///
+    /// No fsync: the body lives until its event is acknowledged, milliseconds later, and a
+    /// host that is killed keeps it (the page cache survives the process). Unsynced, a body
+    /// deleted before writeback never reaches the disk. After a power loss the journal has
+    /// rolled back to its last checkpoint, so the task runs again; in the rare case its result
+    /// did reach the disk and the body did not, the widget gets a missing or empty file, says
+    /// so, and the next fetch repairs it (ARCHITECTURE.md "Journal durability").
     func commitTempFile() -> String? {
         if tempFD < 0 && !openTempFile() { return fileError }
         let destination = request.destinationPath
-        if fsync(tempFD) != 0 || close(tempFD) != 0 {
+        if close(tempFD) != 0 {
             let text = "cannot write \(destination): \(String(cString: strerror(errno)))"
             tempFD = -1
             discardTempFile()
@@ -179,11 +186,6 @@ final class Transfer {
             return text
         }
         self.tempPath = nil
-        let dir = open(request.directory, O_RDONLY | O_DIRECTORY)
-        if dir >= 0 {
-            fsync(dir)
-            close(dir)
-        }
         return nil
     }
 

@@ -5,10 +5,13 @@ import Glibc
 /// The SQLite journal of background sessions: tasks, finished results (events) and their
 /// acknowledgement, in `<state>/sessions.sqlite`.
 ///
-/// WAL mode with `synchronous=FULL`: each commit is on disk before the call returns, so a
-/// result recorded (and the transport's file renamed before it) survives a crash or power
-/// loss; there are only a few commits per transfer, so the cost does not matter. Not
-/// thread-safe: `BackgroundSessionManager` calls it under its lock. Errors throw `SQLiteError`.
+/// WAL mode with `synchronous=NORMAL`: a commit is in the WAL (the kernel's page cache) before
+/// the call returns, so nothing committed is lost when the host is killed, and commits cost no
+/// fsync; SQLite fsyncs the WAL and the database only when it checkpoints (every ~1000 pages,
+/// dozens of fetches). A power loss or kernel crash can roll the journal back to its last
+/// checkpoint — never corrupt it: tasks then run again and results are fetched again, the
+/// server still has them (ARCHITECTURE.md "Journal durability"). Not thread-safe:
+/// `BackgroundSessionManager` calls it under its lock. Errors throw `SQLiteError`.
 final class SessionJournal {
     /// 2: `tasks_by_session(session, state)`, so `widgethost sessions` aggregates in SQL.
     static let schemaVersion = 2
@@ -42,7 +45,7 @@ final class SessionJournal {
             return
         }
         try db.query("PRAGMA journal_mode=WAL")
-        try db.execute("PRAGMA synchronous=FULL")
+        try db.execute("PRAGMA synchronous=NORMAL")
         try db.transaction { () throws(SQLiteError) in
             try db.execute("""
                 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -71,8 +71,10 @@ final class DashboardRunner {
         let log = HostLog(path: stateDirectory + "/widgethost.log", debug: options.debug)
         self.log = log
         log?.info("starting widgethost \(WidgetHostCommand.version); config: \(configPath ?? "default dashboard")")
+        // The bundled server's access log only with --debug: a line per fetch (the host's own
+        // requests) was a write per fetch for nobody.
         var serverLog: (@Sendable (String) -> Void)?
-        if let log { serverLog = { line in log.info("leaderboard-server: \(line)") } }
+        if let log, options.debug { serverLog = { line in log.debug("leaderboard-server: \(line)") } }
         switch setup.startBundledServer(log: serverLog) {
         case .success(let service):
             bundledServer = service
