@@ -68,6 +68,9 @@ final class DashboardRunner {
         // so every thread inherits the mask and none of them takes a signal instead.
         pthread_sigmask(SIG_BLOCK, &Self.handledSignals, nil)
         signal(SIGPIPE, SIG_IGN)
+        // One malloc arena for every thread: glibc gives each thread that allocates an arena
+        // of its own (heap pages per thread); ours allocate little and seldom at once.
+        wh_limit_malloc_arenas(1)
         let log = HostLog(path: stateDirectory + "/widgethost.log", debug: options.debug)
         self.log = log
         log?.info("starting widgethost \(WidgetHostCommand.version); config: \(configPath ?? "default dashboard")")
