@@ -145,8 +145,10 @@ public final class TimelineDriver {
     /// Waits until no provider call is running (for tests and headless snapshots).
     public func settle() async {
         drainCenter()
-        while let (_, task) = tasks.first {
+        while let (key, task) = tasks.first {
             await task.value
+            // The answer comes to the main actor as a message after the task ends (`hop`).
+            while tasks[key] != nil { await Task.yield() }
             drainCenter()
         }
     }
