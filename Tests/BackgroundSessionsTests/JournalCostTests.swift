@@ -2,7 +2,6 @@
 import FoundationEssentials
 import Glibc
 import Testing
-import WidgetTestSupport
 
 /// What a fetch costs the journal on disk (README "Performance", figure 8): the page size that
 /// bounds the WAL bytes a commit appends, and the commits a fetch makes.
@@ -16,8 +15,7 @@ struct JournalCostTests {
 
     @Test("a new journal has 1 KiB pages, so each page a commit changes appends 1 KiB to the WAL, not 4")
     func newJournalPageSize() throws {
-        let dir = try ScratchDirectory()
-        defer { dir.remove() }
+        let dir = ScratchDirectory()
         let path = dir.path + "/sessions.sqlite"
         let journal = try SessionJournal(path: path, readOnly: false)
         _ = try journal.insertTask(session: "s", description: nil, url: "http://127.0.0.1:9/", now: Date())
@@ -28,8 +26,7 @@ struct JournalCostTests {
 
     @Test("a small journal made with 4 KiB pages is rebuilt with 1 KiB pages at open, its rows kept")
     func smallJournalRebuilt() throws {
-        let dir = try ScratchDirectory()
-        defer { dir.remove() }
+        let dir = ScratchDirectory()
         let path = dir.path + "/sessions.sqlite"
         do {
             let db = try SQLiteDatabase(path: path, readOnly: false)
@@ -52,8 +49,7 @@ struct JournalCostTests {
 
     @Test("the journal is in WAL mode: a commit is in the WAL file before the call returns (kept when the host is killed)")
     func walMode() throws {
-        let dir = try ScratchDirectory()
-        defer { dir.remove() }
+        let dir = ScratchDirectory()
         let path = dir.path + "/sessions.sqlite"
         let journal = try SessionJournal(path: path, readOnly: false)
         defer { journal.close() }
