@@ -250,14 +250,17 @@ public final class BackgroundSessionManager: Sendable {
     /// A non-nil `delegate` replaces the session's delegate (a widget re-creating its session
     /// after a restart); attaching one may start the delivery of pending events.
     public func session(identifier: String, delegate: (any BackgroundSessionDelegate)? = nil) -> BackgroundSession {
-        let session = state.withLock { s -> BackgroundSession in
+        let (session, pump) = state.withLock { s -> (BackgroundSession, Bool) in
             if let delegate { s.delegates[identifier] = delegate }
-            if let existing = s.sessions[identifier] { return existing }
+            // Only a new delegate, or events waiting, can move delivery on: a provider asking
+            // for its session on every reload must not cost the delivery queue a turn.
+            let pump = delegate != nil || !(s.pending[identifier]?.isEmpty ?? true)
+            if let existing = s.sessions[identifier] { return (existing, pump) }
             let session = BackgroundSession(identifier: identifier, manager: self)
             if !s.closed { s.sessions[identifier] = session }
-            return session
+            return (session, pump)
         }
-        schedulePump(identifier)
+        if pump { schedulePump(identifier) }
         return session
     }
 

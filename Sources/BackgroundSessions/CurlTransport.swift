@@ -224,6 +224,9 @@ private final class LoopStart: @unchecked Sendable {
     }
 
     func run() {
+        // Names the thread (/proc/PID/task/TID/comm) for `top -H` and the benchmark.
+        let comm = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+        if comm >= 0 { _ = write(comm, "wh-transport", 12); close(comm) }
         mailbox.threadStarted()
         loop.run()
     }

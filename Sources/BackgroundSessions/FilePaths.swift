@@ -40,15 +40,17 @@ public enum FilePaths {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
-    /// Finishes an atomic replace: fsyncs and closes `fd` (the temporary file at `temporary`,
-    /// in `directory`), renames it over `target` and fsyncs the directory, so a reader (or a
-    /// host killed mid-write) sees the old file or the new one. On failure the temporary file
-    /// is removed and the failed step (`"fsync"`, `"rename into"`) and its errno returned.
+    /// Finishes an atomic replace: fsyncs (when `syncData`) and closes `fd` (the temporary file
+    /// at `temporary`, in the target's directory) and renames it over `target`, so a reader (or
+    /// a host killed mid-write) sees the old file or the new one. The directory is not fsynced
+    /// (ARCHITECTURE.md "Journal durability" says why). On failure the temporary file is
+    /// removed and the failed step (`"fsync"` for a write, `"rename into"`) and its errno returned.
     /// The one atomic write of the package (containers, downloads).
-    static func commit(fd: Int32, temporary: String, to target: String,
-                       directory: String) -> (operation: String, errno: Int32)? {
-        if fsync(fd) != 0 || close(fd) != 0 {
-            let failure = errno
+    static func commit(fd: Int32, temporary: String, to target: String, syncData: Bool) -> (operation: String, errno: Int32)? {
+        var failure: Int32 = 0
+        if syncData && fsync(fd) != 0 { failure = errno }
+        if close(fd) != 0 && failure == 0 { failure = errno }
+        if failure != 0 {
             unlink(temporary)
             return ("fsync", failure)
         }
@@ -57,7 +59,6 @@ public enum FilePaths {
             unlink(temporary)
             return ("rename into", failure)
         }
-        syncDirectory(directory)
         return nil
     }
 

@@ -41,7 +41,7 @@ public enum TransferEvent: Sendable, Equatable {
 
 /// How a transfer ended.
 public enum TransferResult: Sendable, Equatable {
-    /// The body is in `file.path` (complete and fsynced).
+    /// The body is in `file.path` (complete; not fsynced, see `Transfer.commitTempFile`).
     case downloaded(DownloadedFile)
     /// The server answered 304 to our conditional request: the copy we have is current.
     case notModified(Validators)

@@ -162,7 +162,14 @@ final class Transfer {
         return true
     }
 
-    /// fsyncs and renames the body into place; returns an error text or nil.
+    /// Renames the body into place; returns an error text or nil.
+    ///
+    /// No fsync: the body lives until its event is acknowledged, milliseconds later, and a
+    /// host that is killed keeps it (the page cache survives the process). Unsynced, a body
+    /// deleted before writeback never reaches the disk. After a power loss the journal has
+    /// rolled back to its last checkpoint, so the task runs again; in the rare case its result
+    /// did reach the disk and the body did not, the widget gets a missing or empty file, says
+    /// so, and the next fetch repairs it (ARCHITECTURE.md "Journal durability").
     func commitTempFile() -> String? {
         if tempFD < 0 && !openTempFile() { return fileError }
         let destination = request.destinationPath
@@ -173,7 +180,7 @@ final class Transfer {
             return "cannot write \(destination): no temporary file"
         }
         self.tempPath = nil
-        guard let failure = FilePaths.commit(fd: fd, temporary: tempPath, to: destination, directory: request.directory) else {
+        guard let failure = FilePaths.commit(fd: fd, temporary: tempPath, to: destination, syncData: false) else {
             return nil
         }
         bytesWritten = 0

@@ -3,9 +3,11 @@ import Glibc
 /// A widget kind's own directory, `<state>/containers/<kind>/`, as WidgetKit's app-group
 /// container: files written atomically, readable by other kinds too.
 ///
-/// Writes go to a temporary file in the same directory, which is fsynced, renamed over the
-/// target, and the directory fsynced: a reader (or a host killed mid-write) sees the old file
-/// or the new one, never a mix. Thread-safe (no shared state; concurrent writers of one file
+/// Writes go to a temporary file in the same directory, which is fsynced and renamed over the
+/// target: a reader (or a host killed mid-write) sees the old file or the new one, never a
+/// mix, and after a power loss too (the one fsync: the data is on disk before the name points
+/// at it). The directory is not fsynced: a rename lost to a power loss leaves the old file,
+/// which is a state the widget had and can refresh. Thread-safe (no shared state; concurrent writers of one file
 /// leave one of the versions). Errors throw `WidgetContainerError`.
 public struct WidgetContainer: Sendable {
     public let kind: String
@@ -42,7 +44,7 @@ public struct WidgetContainer: Sendable {
             }
             offset += n
         }
-        if let failure = FilePaths.commit(fd: fd, temporary: temp, to: target, directory: path) {
+        if let failure = FilePaths.commit(fd: fd, temporary: temp, to: target, syncData: true) {
             throw .fileSystem(FileSystemError(operation: failure.operation, path: target, errno: failure.errno))
         }
     }

@@ -10,6 +10,7 @@
 #include <sys/signalfd.h>
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
+#include <malloc.h>
 
 static inline int wh_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
 
@@ -61,4 +62,8 @@ static inline int wh_eventfd(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXE
 
 /// Names the calling thread (15 bytes at most), as `ps -L` and /proc show it.
 static inline void wh_set_thread_name(const char *name) { prctl(PR_SET_NAME, name, 0, 0, 0); }
+
+// At most `count` malloc arenas for the process (glibc otherwise makes one per thread that
+// allocates, each with heap pages of its own).
+static inline void wh_limit_malloc_arenas(int count) { mallopt(M_ARENA_MAX, count); }
 #endif

@@ -29,6 +29,7 @@ public final class TimelineDriver {
     private var tasks: [UInt64: Task<Void, Never>] = [:]
     private var nextTaskKey: UInt64 = 0
     private let providerExecutor: (any TaskExecutor)?
+    private let hop: @Sendable (@escaping @Sendable @MainActor () -> Void) -> Void
     private var batchDepth = 0
 
     /// - Parameters:
@@ -46,6 +47,7 @@ public final class TimelineDriver {
         self.clock = clock
         self.center = center
         self.providerExecutor = providerExecutor
+        self.hop = hop
         scheduler = TimelineScheduler(configuration: configuration)
         center.connect { [weak self] in
             hop { self?.drainCenter() }
@@ -143,8 +145,10 @@ public final class TimelineDriver {
     /// Waits until no provider call is running (for tests and headless snapshots).
     public func settle() async {
         drainCenter()
-        while let (_, task) = tasks.first {
+        while let (key, task) = tasks.first {
             await task.value
+            // The answer comes to the main actor as a message after the task ends (`hop`).
+            while tasks[key] != nil { await Task.yield() }
             drainCenter()
         }
     }
@@ -182,6 +186,7 @@ public final class TimelineDriver {
         let context = context(slot, userInitiated: request.isUserInitiated)
         nextTaskKey += 1
         let key = nextTaskKey
+        let hop = self.hop
         tasks[key] = Task(executorPreference: providerExecutor) { [weak self] in
             let result: Result<AnyTimeline, any Error>
             do {
@@ -189,7 +194,10 @@ public final class TimelineDriver {
             } catch {
                 result = .failure(error)
             }
-            await self?.receive(result, for: request, taskKey: key)
+            // One message to the main actor, and the task ends here: `await receive(…)` would
+            // come back to the provider's executor afterwards, waking its thread once more
+            // per reload for nothing.
+            hop { self?.receive(result, for: request, taskKey: key) }
         }
     }
 

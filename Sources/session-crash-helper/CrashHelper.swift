@@ -54,7 +54,6 @@ enum CrashHelper {
                 delegate.completion.withLock { $0 = completion }
                 _ = manager.session(identifier: identifier, delegate: delegate)
             }
-            manager.eventRouter = { identifier in handler.matches(identifier) ? handler : nil }
             for task in manager.resumeTasks(urlFor: { session, _ in session == sessionID ? url : nil }) {
                 say("resumed task=\(task.taskIdentifier)")
             }
@@ -62,6 +61,10 @@ enum CrashHelper {
                 let task = manager.session(identifier: sessionID).downloadTask(with: url, taskDescription: "crash")
                 say("started task=\(task.taskIdentifier)")
             }
+            // Routed only now, so the lines above come first however fast a loopback transfer
+            // finishes (events recorded meanwhile are kept until routed).
+            manager.eventRouter = { identifier in handler.matches(identifier) ? handler : nil }
+            manager.routePendingEvents()
             let deadline = ContinuousClock.now + .seconds(60)
             while !manager.isIdle {
                 guard ContinuousClock.now < deadline else {

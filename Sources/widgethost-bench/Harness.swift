@@ -46,14 +46,20 @@ final class Harness {
         return path
     }
 
-    /// Starts the dashboard with the pinned config `name` on a fresh state directory.
-    func launch(_ name: String, columns: Int = 100, rows: Int = 30) -> PtySession? {
+    /// Starts the dashboard with the pinned config `name` (nil: the default dashboard, with its
+    /// bundled server) on a fresh state directory; `wrapper` runs it under another program
+    /// (`strace -f -o FILE`), which then is the session's process.
+    func launch(_ name: String?, columns: Int = 100, rows: Int = 30, wrapper: [String] = []) -> PtySession? {
         runs += 1
         let state = scratch + "/state-\(runs)"
         mkdir(state, 0o700)
         let environment = ["TERM=xterm-256color", "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "HOME=\(scratch)",
                            "XDG_CONFIG_HOME=\(scratch)/config", "XDG_STATE_HOME=\(scratch)/xdg-state", "PATH=/usr/bin:/bin"]
-        return PtySession(executable: widgethost, arguments: ["--config", config(name), "--state-dir", state],
+        let arguments = (name.map { ["--config", config($0)] } ?? []) + ["--state-dir", state]
+        guard let executable = wrapper.first else {
+            return PtySession(executable: widgethost, arguments: arguments, environment: environment, columns: columns, rows: rows)
+        }
+        return PtySession(executable: executable, arguments: Array(wrapper.dropFirst()) + [widgethost] + arguments,
                           environment: environment, columns: columns, rows: rows)
     }
 

@@ -12,6 +12,7 @@ Measures WidgetHost against its targets and prints a table (README "Performance"
   1 scheduler events/s    2 render+diff frames/s   3 terminal bytes (real widgethost in a pty)
   4 idle wake-ups, CPU, bytes over 60 s            5 loopback requests/s, `r` → screen latency
   6 start-up to first frame, peak RSS              7 display width and sanitising throughput
+  8 cost per fetch (wake-ups by thread, disk, fsyncs for a 200 and a 304), memory by mapping
 
   --quick            shorter runs (a smoke test; the idle run lasts 15 s instead of 60 s)
   --json PATH        also write the figures as JSON
@@ -62,7 +63,7 @@ let report = Report()
 if wanted("1") { SchedulerBench.measure(into: report, quick: quick) }
 if wanted("7") { TextBench.measure(into: report, quick: quick) }
 
-let needsHarness = ["2", "3", "4", "5", "6"].contains(where: wanted)
+let needsHarness = ["2", "3", "4", "5", "6", "8"].contains(where: wanted)
 if needsHarness {
     do {
         let harness = try Harness(benchmarks: benchmarks)
@@ -73,6 +74,7 @@ if needsHarness {
         if wanted("5") { NetworkBench.measure(into: report, harness: harness, duration: quick ? 0.5 : 2) }
         if wanted("3") || wanted("5") || wanted("6") { TerminalBench.measure(into: report, harness: harness, quick: quick) }
         if wanted("4") || wanted("6") { IdleBench.measure(into: report, harness: harness, duration: quick ? 15 : 60) }
+        if wanted("8") { FetchCostBench.measure(into: report, harness: harness, quick: quick) }
         harness.close()
     } catch {
         report.notes.append("cannot start the loopback leaderboard server: \(error)")

@@ -6,10 +6,13 @@ import Glibc
 /// The SQLite journal of background sessions: tasks, finished results (events) and their
 /// acknowledgement, in `<state>/sessions.sqlite`.
 ///
-/// WAL mode with `synchronous=FULL`: each commit is on disk before the call returns, so a
-/// result recorded (and the transport's file renamed before it) survives a crash or power
-/// loss; there are only a few commits per transfer, so the cost does not matter. Not
-/// thread-safe: `BackgroundSessionManager` calls it under its lock. Errors throw `SQLiteError`.
+/// WAL mode with `synchronous=NORMAL`: a commit is in the WAL (the kernel's page cache) before
+/// the call returns, so nothing committed is lost when the host is killed, and commits cost no
+/// fsync; SQLite fsyncs the WAL and the database only when it checkpoints (every ~1000 pages,
+/// dozens of fetches). A power loss or kernel crash can roll the journal back to its last
+/// checkpoint — never corrupt it: tasks then run again and results are fetched again, the
+/// server still has them (ARCHITECTURE.md "Journal durability"). Not thread-safe:
+/// `BackgroundSessionManager` calls it under its lock. Errors throw `SQLiteError`.
 final class SessionJournal {
     /// 2: `tasks_by_session(session, state)`, so `widgethost sessions` aggregates in SQL.
     static let schemaVersion = 2
@@ -42,8 +45,9 @@ final class SessionJournal {
             try db.query("SELECT COUNT(*) FROM sqlite_schema")
             return
         }
+        try Self.usePageSize(db)
         try db.query("PRAGMA journal_mode=WAL")
-        try db.execute("PRAGMA synchronous=FULL")
+        try db.execute("PRAGMA synchronous=NORMAL")
         try db.transaction { () throws(SQLiteError) in
             try db.execute("""
                 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -76,6 +80,31 @@ final class SessionJournal {
                 """)
         }
         for suffix in ["", "-wal", "-shm"] { chmod(path + suffix, 0o600) }
+    }
+
+    /// The journal's page size. Every commit appends each page it changed to the WAL, and a
+    /// fetch changes about a dozen (task, result, delivery, acknowledgement: the tables, their
+    /// indexes and `sqlite_sequence`, all a page each while the journal is near empty): 13 KB
+    /// a fetch at 1 KiB instead of 53 KB at SQLite's default 4 KiB. Smaller (512) would halve
+    /// it again but makes a large journal's trees twice as deep for `widgethost sessions`.
+    static let pageSize = 1024
+
+    /// New journals get `pageSize`; a small one made with another size is rebuilt with it
+    /// (VACUUM, out of WAL mode: needs no reader — when `widgethost sessions` has it open the
+    /// journal stays as it is until the next start). A large one keeps its size.
+    private static func usePageSize(_ db: SQLiteDatabase) throws(SQLiteError) {
+        guard let size = try db.query("PRAGMA page_size").first?.first?.int, size != Int64(pageSize) else { return }
+        let pages = try db.query("PRAGMA page_count").first?.first?.int ?? 0
+        if pages == 0 {
+            try db.execute("PRAGMA page_size=\(pageSize)")
+        } else if pages <= 256 {
+            do {
+                try db.query("PRAGMA journal_mode=DELETE")
+                try db.execute("PRAGMA page_size=\(pageSize); VACUUM")
+            } catch {
+                // Busy (a reader): keep the old size; the caller turns WAL back on.
+            }
+        }
     }
 
     /// False when `path` holds bytes that do not start with SQLite's header ("SQLite format 3").

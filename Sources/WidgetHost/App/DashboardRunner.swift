@@ -72,11 +72,16 @@ final class DashboardRunner {
         // so every thread inherits the mask and none of them takes a signal instead.
         pthread_sigmask(SIG_BLOCK, &Self.handledSignals, nil)
         signal(SIGPIPE, SIG_IGN)
+        // One malloc arena for every thread: glibc gives each thread that allocates an arena
+        // of its own (heap pages per thread); ours allocate little and seldom at once.
+        wh_limit_malloc_arenas(1)
         let log = HostLog(path: stateDirectory + "/widgethost.log", debug: options.debug)
         self.log = log
         log?.info("starting widgethost \(WidgetHostCommand.version); config: \(configPath ?? "default dashboard")")
+        // The bundled server's access log only with --debug: a line per fetch (the host's own
+        // requests) was a write per fetch for nobody.
         var serverLog: (@Sendable (String) -> Void)?
-        if let log { serverLog = { line in log.info("leaderboard-server: \(line)") } }
+        if let log, options.debug { serverLog = { line in log.debug("leaderboard-server: \(line)") } }
         switch setup.startBundledServer(log: serverLog) {
         case .success(let service):
             bundledServer = service
@@ -107,7 +112,7 @@ final class DashboardRunner {
             clock: clock,
             configuration: Self.schedulerConfiguration(setup.config),
             center: WidgetCenter.shared,
-            providerExecutor: ThreadTaskExecutor(),
+            providerExecutor: ThreadTaskExecutor(onStart: { wh_set_thread_name("wh-provider") }),
             hop: { body in DispatchQueue.main.async { MainActor.assumeIsolated { body() } } }
         )
         var notice: String?

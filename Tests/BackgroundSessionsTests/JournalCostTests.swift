@@ -1,0 +1,64 @@
+@testable import BackgroundSessions
+import FoundationEssentials
+import Glibc
+import Testing
+
+/// What a fetch costs the journal on disk (README "Performance", figure 8): the page size that
+/// bounds the WAL bytes a commit appends, and the commits a fetch makes.
+@Suite("Journal cost per fetch")
+struct JournalCostTests {
+    private func pageSize(_ path: String) throws -> Int64? {
+        let db = try SQLiteDatabase(path: path, readOnly: true)
+        defer { db.close() }
+        return try db.query("PRAGMA page_size").first?.first?.int
+    }
+
+    @Test("a new journal has 1 KiB pages, so each page a commit changes appends 1 KiB to the WAL, not 4")
+    func newJournalPageSize() throws {
+        let dir = ScratchDirectory()
+        let path = dir.path + "/sessions.sqlite"
+        let journal = try SessionJournal(path: path, readOnly: false)
+        _ = try journal.insertTask(session: "s", description: nil, url: "http://127.0.0.1:9/", now: Date())
+        journal.close()
+        #expect(try pageSize(path) == Int64(SessionJournal.pageSize))
+        #expect(SessionJournal.pageSize == 1024)
+    }
+
+    @Test("a small journal made with 4 KiB pages is rebuilt with 1 KiB pages at open, its rows kept")
+    func smallJournalRebuilt() throws {
+        let dir = ScratchDirectory()
+        let path = dir.path + "/sessions.sqlite"
+        do {
+            let db = try SQLiteDatabase(path: path, readOnly: false)
+            try db.execute("PRAGMA page_size=4096")
+            try db.query("PRAGMA journal_mode=WAL")
+            try db.execute("CREATE TABLE kept(x); INSERT INTO kept VALUES (42)")
+            db.close()
+        }
+        #expect(try pageSize(path) == 4096)
+        let journal = try SessionJournal(path: path, readOnly: false)
+        let id = try journal.insertTask(session: "s", description: "board", url: "http://127.0.0.1:9/", now: Date())
+        journal.close()
+        #expect(try pageSize(path) == 1024)
+        let db = try SQLiteDatabase(path: path, readOnly: true)
+        defer { db.close() }
+        #expect(try db.query("SELECT x FROM kept").first?.first?.int == 42)
+        #expect(try db.query("PRAGMA journal_mode").first?.first?.string == "wal")
+        #expect(try db.query("SELECT task_id FROM tasks").first?.first?.int == Int64(id))
+    }
+
+    @Test("the journal is in WAL mode: a commit is in the WAL file before the call returns (kept when the host is killed)")
+    func walMode() throws {
+        let dir = ScratchDirectory()
+        let path = dir.path + "/sessions.sqlite"
+        let journal = try SessionJournal(path: path, readOnly: false)
+        defer { journal.close() }
+        _ = try journal.insertTask(session: "s", description: nil, url: "http://127.0.0.1:9/", now: Date())
+        var info = stat()
+        #expect(stat(path + "-wal", &info) == 0 && info.st_size > 0)
+        // Another connection (as a new host after a kill) sees the commit.
+        let reader = try SessionJournal(path: path, readOnly: true)
+        defer { reader.close() }
+        #expect(try reader.runningTasks().count == 1)
+    }
+}
