@@ -107,8 +107,11 @@ final class DashboardRunner {
             hop: { body in DispatchQueue.main.async { MainActor.assumeIsolated { body() } } }
         )
         var notice: String?
+        var push: PushCenter?
         do {
-            let manager = try BackgroundSessionManager.open(stateDirectory: stateDirectory, transport: try CurlTransport(),
+            let transport = try CurlTransport()
+            push = PushCenter(transport: transport)
+            let manager = try BackgroundSessionManager.open(stateDirectory: stateDirectory, transport: transport,
                                                             clock: clock, deliveryQueue: .main)
             if case .unavailable(let message) = manager.availability { notice = message }
             if let recovered = manager.recoveryNotice {  // a journal moved aside: the log says where
@@ -122,7 +125,8 @@ final class DashboardRunner {
         if let notice { log?.error(notice) }
         sessionsNotice = notice
         catalog = WidgetCatalog.builtin(
-            services: WidgetServices(sessions: sessions, stateDirectory: stateDirectory, center: driver.center, now: { clock.now }),
+            services: WidgetServices(sessions: sessions, stateDirectory: stateDirectory, center: driver.center, now: { clock.now },
+                                     push: push),
             registry: registry)
 
         let themes = Self.themeCycle(current: setup.theme)

@@ -60,6 +60,8 @@ public struct WidgetCatalog: Sendable {
                 OptionSpec(name: "session", type: .string, defaultValue: .string(LeaderboardWidget.defaultSession),
                            help: "background session identifier (letters, digits, . _ -)"),
                 OptionSpec(name: "maxRows", type: .integer(1...50), defaultValue: .integer(10), help: "heroes shown at most"),
+                OptionSpec(name: "push", type: .url(schemes: ["http", "https"]),
+                           help: "the server's event stream, e.g. http://127.0.0.1:8787/events: each change fetches at once"),
             ]),
         WidgetKindDescriptor(
             kind: HeroWidget.kind, displayName: "Hero",
