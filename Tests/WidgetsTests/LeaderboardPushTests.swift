@@ -19,7 +19,7 @@ private final class FakeStreams: Sendable {
     }
 }
 
-private final class Counter: Sendable {
+private final class PushCallCounter: Sendable {
     private let value = Mutex(0)
     func add() { value.withLock { $0 += 1 } }
     var count: Int { value.withLock { $0 } }
@@ -34,7 +34,7 @@ struct LeaderboardPushTests {
     func pushCenter() {
         let streams = FakeStreams()
         let center = PushCenter { url, updates in streams.open(url, updates) }
-        let (eventsA, eventsB, status) = (Counter(), Counter(), Counter())
+        let (eventsA, eventsB, status) = (PushCallCounter(), PushCallCounter(), PushCallCounter())
         center.subscribe(url: events, key: "a", onEvent: { eventsA.add() }, onStatus: { status.add() })
         center.subscribe(url: events, key: "b", onEvent: { eventsB.add() }, onStatus: {})
         center.subscribe(url: events, key: "a", onEvent: { eventsA.add() }, onStatus: { status.add() })
@@ -76,7 +76,11 @@ struct LeaderboardPushTests {
         #expect(live.entries.allSatisfy { $0.push == .live })
 
         let frame = render(live.entries[0], family: .large, width: 52, height: 21)
-        #expect(TextBackend.lines(frame).last == "updated <1m ago · live")
+        // Sessions are off in this test, so the footer is the warning line; it still ends `· live`.
+        #expect(TextBackend.lines(frame).last?.hasSuffix("board <1m old · live") == true, "\(TextBackend.lines(frame))")
+        var fine = live.entries[0]
+        fine.fetchError = nil
+        #expect(TextBackend.lines(render(fine, family: .large, width: 52, height: 21)).last == "updated <1m ago · live")
     }
 
     @Test("without a push center (snapshot, preview) the footer says neither")
