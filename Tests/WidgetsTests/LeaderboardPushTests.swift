@@ -11,8 +11,11 @@ import WidgetTestSupport
 private final class FakeStreams: Sendable {
     private let opened = Mutex<[(String, @Sendable (EventStreamUpdate) -> Void)]>([])
     var urls: [String] { opened.withLock { $0.map(\.0) } }
-    func open(_ url: String, _ updates: @escaping @Sendable (EventStreamUpdate) -> Void) {
+    private let closedList = Mutex<[String]>([])
+    var closed: [String] { closedList.withLock { $0 } }
+    func open(_ url: String, _ updates: @escaping @Sendable (EventStreamUpdate) -> Void) -> @Sendable () -> Void {
         opened.withLock { $0.append((url, updates)) }
+        return { [self] in closedList.withLock { $0.append(url) } }
     }
     func send(_ update: EventStreamUpdate) {
         for (_, updates) in opened.withLock({ $0 }) { updates(update) }
@@ -48,6 +51,15 @@ struct LeaderboardPushTests {
         streams.send(.disconnected(reason: "cannot connect", retryIn: .seconds(4)))
         #expect(!center.isLive(events))
         #expect(status.count == 2, "up, then down once")
+
+        // A config change: "b" stays, so the stream stays; then none, and it is closed.
+        center.retain(keys: ["b"])
+        #expect(streams.closed.isEmpty)
+        streams.send(.event(ServerSentEvent(type: "board", data: "{}", lastEventID: "3"), collapsed: 1))
+        #expect((eventsA.count, eventsB.count) == (1, 2))
+        center.retain(keys: [])
+        #expect(streams.closed == [events])
+        #expect(center.urls.isEmpty)
     }
 
     @Test("while the stream is live polling slows to the safety interval and the footer says live; down: refreshSeconds and polling")

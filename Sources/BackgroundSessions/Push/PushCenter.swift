@@ -8,7 +8,9 @@ import Synchronization
 /// is one call now and one a second later; see `PushBudget`), `onStatus` when the stream goes
 /// up or down (`isLive(_:)` tells which). Thread-safe.
 public final class PushCenter: Sendable {
-    public typealias Opener = @Sendable (_ url: String, _ updates: @escaping @Sendable (EventStreamUpdate) -> Void) -> Void
+    /// Opens a stream and returns what closes it.
+    public typealias Opener = @Sendable (_ url: String, _ updates: @escaping @Sendable (EventStreamUpdate) -> Void)
+        -> @Sendable () -> Void
 
     private struct Subscriber {
         var onEvent: @Sendable () -> Void
@@ -19,6 +21,7 @@ public final class PushCenter: Sendable {
         var live = false
         var subscribers: [String: Subscriber] = [:]
         var lastReason: String?
+        var close: (@Sendable () -> Void)?
     }
 
     private let open: Opener
@@ -32,7 +35,9 @@ public final class PushCenter: Sendable {
     /// Streams on `transport`'s network thread.
     public convenience init(transport: CurlTransport, configuration: EventStreamConfiguration = EventStreamConfiguration()) {
         self.init { [weak transport] url, updates in
-            _ = transport?.openEventStream(url: url, configuration: configuration, updates: updates)
+            guard let transport else { return {} }
+            let id = transport.openEventStream(url: url, configuration: configuration, updates: updates)
+            return { [weak transport] in transport?.closeEventStream(id) }
         }
     }
 
@@ -45,8 +50,37 @@ public final class PushCenter: Sendable {
             s[url, default: Source()].subscribers[key] = Subscriber(onEvent: onEvent, onStatus: onStatus)
             return isNew
         }
-        if isNew { open(url) { [weak self] update in self?.received(update, url: url) } }
+        guard isNew else { return }
+        let close = open(url) { [weak self] update in self?.received(update, url: url) }
+        let orphan = sources.withLock { s -> Bool in
+            guard s[url] != nil else { return true }
+            s[url]?.close = close
+            return false
+        }
+        if orphan { close() }
     }
+
+    /// Keeps only the subscribers whose key is in `keys` (after a config change); a URL left
+    /// with none has its stream closed.
+    public func retain(keys: Set<String>) {
+        let closing = sources.withLock { s -> [@Sendable () -> Void] in
+            var closing: [@Sendable () -> Void] = []
+            for (url, var source) in s {
+                source.subscribers = source.subscribers.filter { keys.contains($0.key) }
+                if source.subscribers.isEmpty {
+                    s[url] = nil
+                    if let close = source.close { closing.append(close) }
+                } else {
+                    s[url] = source
+                }
+            }
+            return closing
+        }
+        for close in closing { close() }
+    }
+
+    /// URLs with an open (or reconnecting) stream.
+    public var urls: Set<String> { sources.withLock { Set($0.keys) } }
 
     /// Whether `url`'s stream is connected now.
     public func isLive(_ url: String) -> Bool {

@@ -35,6 +35,7 @@ final class DashboardRunner {
     private var configWatch: ConfigWatcher?
     private var sessions: BackgroundSessionManager?
     private let registry = LeaderboardSessionRegistry()
+    private var push: PushCenter?
     /// Why background sessions are off, kept in the status bar for the whole run.
     private var sessionsNotice: String?
     private var bundledServer: LeaderboardService?
@@ -107,7 +108,6 @@ final class DashboardRunner {
             hop: { body in DispatchQueue.main.async { MainActor.assumeIsolated { body() } } }
         )
         var notice: String?
-        var push: PushCenter?
         do {
             let transport = try CurlTransport()
             push = PushCenter(transport: transport)
@@ -293,6 +293,7 @@ final class DashboardRunner {
             }
             // Sessions no panel uses any more must not be resumed or routed.
             registry.retain(Self.leaderboardSessions(in: config))
+            push?.retain(keys: Self.leaderboardPushKeys(in: config))
             resumeTasks()
             dashboard.notice = sessionsNotice
             log?.info("config reloaded: \(config.panels.count) panels")
@@ -308,6 +309,18 @@ final class DashboardRunner {
         return Set(members.filter { $0.kind == LeaderboardWidget.kind }.compactMap { member in
             if case .string(let session)? = member.options["session"] { return session }
             return LeaderboardWidget.defaultSession
+        })
+    }
+
+    /// The `PushCenter` keys of the config's leaderboard panels with a `push` option.
+    static func leaderboardPushKeys(in config: DashboardConfig) -> Set<String> {
+        let members = config.panels.flatMap { $0.isStack ? $0.children : [$0] }
+        return Set(members.filter { $0.kind == LeaderboardWidget.kind }.compactMap { member -> String? in
+            guard case .string(let push)? = member.options["push"], let pushURL = URL(string: push),
+                  case .string(let url)? = member.options["url"], let boardURL = URL(string: url) else { return nil }
+            var session = LeaderboardWidget.defaultSession
+            if case .string(let named)? = member.options["session"] { session = named }
+            return LeaderboardWidget.pushKey(push: pushURL, url: boardURL, session: session)
         })
     }
 

@@ -63,12 +63,17 @@ extension LeaderboardWidget {
     /// leaderboard, so its footer says `live` or `polling` and its polling interval changes.
     static func subscribe(push: URL, url: URL, session: String, services: WidgetServices) {
         guard let center = services.push else { return }
-        center.subscribe(url: push.absoluteString, key: "\(kind):\(session):\(url.absoluteString)", onEvent: {
+        center.subscribe(url: push.absoluteString, key: pushKey(push: push, url: url, session: session), onEvent: {
             guard let manager = services.sessions, services.sessionsUnavailableReason == nil else { return }
             _ = manager.session(identifier: session).downloadTask(with: url, taskDescription: "board")
         }, onStatus: {
             services.center.reloadTimelines(ofKind: kind)
         })
+    }
+
+    /// The `PushCenter` key of a panel: its push source, board URL and session.
+    public static func pushKey(push: URL, url: URL, session: String) -> String {
+        "\(kind) \(session) \(url.absoluteString) \(push.absoluteString)"
     }
 
     /// Session identifiers name files in the state directory: letters, digits, '.', '_', '-'.
