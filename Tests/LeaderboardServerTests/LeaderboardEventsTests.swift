@@ -182,15 +182,22 @@ struct LeaderboardEventsTests {
         let stream = try RawClient(port: port)
         stream.send(get("/events"))
         #expect(try stream.readResponse().status == 200)
+        #expect(try stream.readUntil("\n\n", timeout: .seconds(2)) == "retry: 2000\n\n")
         usleep(20_000)
-        // Fill the server well past three quarters, many times over: idle ones are evicted.
-        for _ in 0..<12 {
+        // Kept-alive clients fill the server past three quarters of its 4 places: each new one
+        // makes it evict the connection idle longest — the stream, if it counted as idle.
+        var held: [RawClient] = []
+        for _ in 0..<8 {
             let client = try RawClient(port: port)
             client.send(get("/hello"))
             _ = try? client.readResponse(timeout: .seconds(2))
+            held.append(client)
             usleep(5_000)
         }
-        #expect(try stream.readUntil("\n\n", timeout: .seconds(2)) == "retry: 2000\n\n")
-        #expect(try stream.drainPending(waiting: .milliseconds(100)) == "")
+        #expect(held.count == 8)
+        // Still open: a read waits (times out) instead of seeing the end of the stream.
+        #expect(throws: RawClient.Failure.self, "the stream was closed") {
+            _ = try stream.receiveSome(timeout: .milliseconds(300))
+        }
     }
 }
