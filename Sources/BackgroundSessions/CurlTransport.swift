@@ -35,6 +35,9 @@ public final class CurlTransport: HTTPTransport {
         case cancel(TransferID)
         /// Ends wait number `wait` of a transfer now (a later wait of the same transfer is not cut).
         case retryNow(TransferID, wait: UInt64)
+        /// Event streams (Push/EventStreams.swift).
+        case openStream(EventStreamID, String, String, EventStreamConfiguration, @Sendable (EventStreamUpdate) -> Void)
+        case closeStream(EventStreamID)
         case shutdown
     }
 
@@ -65,7 +68,7 @@ public final class CurlTransport: HTTPTransport {
     }
 
     public let configuration: CurlTransportConfiguration
-    private let mailbox: Mailbox
+    let mailbox: Mailbox
 
     /// Creates the transport and starts its network thread.
     public init(configuration: CurlTransportConfiguration = CurlTransportConfiguration()) throws(CurlTransportError) {
@@ -244,12 +247,14 @@ final class NetworkLoop {
     private var queuedPerHost: [String: [Transfer]] = [:]
     private var waiting: [TransferID: Transfer] = [:]
     private var rememberedValidators: [String: Validators] = [:]
+    private let streams: EventStreams
 
     init(multi: UnsafeMutableRawPointer, configuration: CurlTransportConfiguration, noProxy: String, mailbox: Mailbox) {
         self.multi = multi
         self.configuration = configuration
         self.noProxy = noProxy
         self.mailbox = mailbox
+        streams = EventStreams(multi: multi, configuration: configuration, noProxy: noProxy)
     }
 
     fileprivate func run() {
@@ -260,6 +265,7 @@ final class NetworkLoop {
             }
             if stopping { break }
             startDueRetries()
+            streams.startDue()
             failExpiredQueued()
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
@@ -272,6 +278,7 @@ final class NetworkLoop {
             }
         }
         for id in Array(transfers.keys) { cancel(id) }
+        streams.closeAll()
         curl_multi_cleanup(multi)
     }
 
@@ -294,6 +301,10 @@ final class NetworkLoop {
         case .retryNow(let id, let number):
             // `startDueRetries`, next in the loop, starts the attempt.
             if let transfer = waiting[id], transfer.waitNumber == number { transfer.notBefore = .now }
+        case .openStream(let id, let url, let lastEventID, let configuration, let updates):
+            streams.open(id, url: url, lastEventID: lastEventID, configuration: configuration, updates: updates)
+        case .closeStream(let id):
+            streams.close(id)
         case .shutdown:
             return true
         }
@@ -364,6 +375,7 @@ final class NetworkLoop {
         var wake: ContinuousClock.Instant?
         for transfer in waiting.values { if let t = transfer.notBefore { wake = min(wake ?? t, t) } }
         for queue in queuedPerHost.values { for transfer in queue { wake = min(wake ?? transfer.deadline, transfer.deadline) } }
+        if let t = streams.nextWake { wake = min(wake ?? t, t) }
         if let wake {
             let ms = Self.milliseconds(ContinuousClock.now.duration(to: wake))
             timeout = timeout < 0 ? ms : min(timeout, ms)
@@ -448,6 +460,7 @@ final class NetworkLoop {
         while let message = curl_multi_info_read(multi, &left) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
             let code = message.pointee.data.result
+            if streams.ended(easy, code: code) { continue }
             var raw: UnsafeMutableRawPointer?
             wh_curl_easy_getinfo_pointer(easy, CURLINFO_PRIVATE, &raw)
             guard let raw else { continue }

@@ -265,6 +265,16 @@ final class HTTPConnection {
             response = route.handler(request)
         }
 
+        if let stream = response.stream, response.status == 200 {
+            // A long-lived answer: the head now, then the route's stream until it returns; the
+            // body ends with the connection (no length, `Connection: close`).
+            let wire = serialize(status: 200, headers: response.headers, body: [], keepAlive: false, head: true, length: false)
+            guard transmit(wire) else { return false }
+            if !head { stream(ResponseStream(fd: fd, writeTimeout: config.writeTimeout)) }
+            log(method: request.method, target: request.target, status: 200, bytes: 0, started: started, fault: fault)
+            return false
+        }
+
         var status = response.status
         var body = response.body
         var headers = response.headers
@@ -289,14 +299,15 @@ final class HTTPConnection {
     }
 
     /// The wire form of an answer. With `head`, the body is left out but its length announced.
-    private func serialize(status: Int, headers: HTTPHeaders, body: [UInt8], keepAlive: Bool, head: Bool) -> [UInt8] {
+    private func serialize(status: Int, headers: HTTPHeaders, body: [UInt8], keepAlive: Bool, head: Bool,
+                           length: Bool = true) -> [UInt8] {
         var text = "HTTP/1.1 \(status) \(HTTPResponse.reasonPhrase(for: status))\r\n"
         for field in headers {
             let name = field.name.lowercased()
             if name == "content-length" || name == "connection" || name == "transfer-encoding" { continue }
             text += "\(field.name): \(field.value)\r\n"
         }
-        if status != 304 && status != 204 { text += "Content-Length: \(body.count)\r\n" }
+        if length && status != 304 && status != 204 { text += "Content-Length: \(body.count)\r\n" }
         text += keepAlive ? "Connection: keep-alive\r\n" : "Connection: close\r\n"
         text += "\r\n"
         var bytes = Array(text.utf8)

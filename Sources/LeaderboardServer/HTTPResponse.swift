@@ -8,6 +8,10 @@ public struct HTTPResponse: Sendable {
     public var body: [UInt8]
     /// The entity tag, quoted as sent on the wire (e.g. `"5f2a"` or `W/"5f2a"`), or nil.
     public var etag: String?
+    /// A long-lived body (server-sent events): after the head (no `Content-Length`,
+    /// `Connection: close`) the connection's thread calls this with the connection, and closes
+    /// it when it returns. `body` is ignored. See `ResponseStream`.
+    public var stream: (@Sendable (ResponseStream) -> Void)?
 
     public init(status: Int = 200, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], etag: String? = nil) {
         self.status = status

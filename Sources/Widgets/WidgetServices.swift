@@ -10,10 +10,13 @@ public struct WidgetServices: Sendable {
     public var center: WidgetCenter
     /// The host's clock, for times recorded outside provider calls (session events).
     public var now: @Sendable () -> Date
+    /// Push sources (event streams), or nil when the host has none (previews, snapshots).
+    public var push: PushCenter?
 
     public init(sessions: BackgroundSessionManager?, stateDirectory: String?, center: WidgetCenter,
-                now: @escaping @Sendable () -> Date = { Date() }) {
+                now: @escaping @Sendable () -> Date = { Date() }, push: PushCenter? = nil) {
         self.sessions = sessions
+        self.push = push
         self.stateDirectory = stateDirectory
         self.center = center
         self.now = now

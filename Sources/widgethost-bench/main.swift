@@ -63,7 +63,7 @@ let report = Report()
 if wanted("1") { SchedulerBench.measure(into: report, quick: quick) }
 if wanted("7") { TextBench.measure(into: report, quick: quick) }
 
-let needsHarness = ["2", "3", "4", "5", "6", "8"].contains(where: wanted)
+let needsHarness = ["2", "3", "4", "5", "6", "8", "9"].contains(where: wanted)
 if needsHarness {
     do {
         let harness = try Harness(benchmarks: benchmarks)
@@ -73,6 +73,7 @@ if needsHarness {
         if wanted("2") { await RenderBench.measure(into: report, harness: harness, quick: quick) }
         if wanted("5") { NetworkBench.measure(into: report, harness: harness, duration: quick ? 0.5 : 2) }
         if wanted("3") || wanted("5") || wanted("6") { TerminalBench.measure(into: report, harness: harness, quick: quick) }
+        if wanted("9") { PushBench.measure(into: report, harness: harness, quick: quick) }
         if wanted("4") || wanted("6") { IdleBench.measure(into: report, harness: harness, duration: quick ? 15 : 60) }
         if wanted("8") { FetchCostBench.measure(into: report, harness: harness, quick: quick) }
         harness.close()

@@ -42,6 +42,8 @@ private let usageCases = [
     UsageCase(arguments: ["--host", "localhost"], message: "--host: expected a numeric IPv4 or IPv6 address, got 'localhost'"),
     UsageCase(arguments: ["--quiet=yes"], message: "--quiet takes no value"),
     UsageCase(arguments: ["--log-limit", "-1"], message: "--log-limit: expected 0…1000000, got -1"),
+    UsageCase(arguments: ["--keepalive", "-1"], message: "--keepalive: expected 0…86400, got -1"),
+    UsageCase(arguments: ["--max-streams", "x"], message: "--max-streams: expected a whole number, got 'x'"),
     UsageCase(arguments: ["--fail-rate", "0.5", "--garbage-rate", "0.6"],
               message: "--fail-rate, --truncate-rate and --garbage-rate add up to more than 1"),
 ]
@@ -76,6 +78,10 @@ struct LeaderboardServerCommandTests {
         #expect(options(["--port", "1", "--port", "2"])?.port == 2)
         #expect(options(["--log-limit", "7"])?.serviceConfiguration.accessLogLinesPerSecond == 7)
         #expect(options(["--log-limit=0"])?.serviceConfiguration.accessLogLinesPerSecond == nil)
+        #expect(options([])?.serviceConfiguration.keepaliveSeconds == 0)
+        #expect(options([])?.serviceConfiguration.maxStreams == 64)
+        #expect(options(["--keepalive", "15"])?.serviceConfiguration.keepaliveSeconds == 15)
+        #expect(options(["--max-streams=3"])?.serviceConfiguration.maxStreams == 3)
     }
 
     @Test("bad arguments exit 2 with a one-line message and a pointer to --help", arguments: usageCases)
@@ -93,7 +99,7 @@ struct LeaderboardServerCommandTests {
         }
         #expect(help.exitCode == 0 && help.standardError.isEmpty)
         for option in ["--host", "--port", "--tick", "--seed", "--quiet", "--fail-rate", "--delay-ms",
-                       "--truncate-rate", "--garbage-rate", "--log-limit", "--version"] {
+                       "--truncate-rate", "--garbage-rate", "--log-limit", "--keepalive", "--max-streams", "--version"] {
             #expect(help.standardOutput.contains(option))
         }
         #expect(LeaderboardServerCommand.parse(["-h"]) == .finish(help))

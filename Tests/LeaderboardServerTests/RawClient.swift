@@ -85,6 +85,28 @@ final class RawClient {
         return all
     }
 
+    /// Reads until `needle` has arrived (after a streaming response's head, say); returns the
+    /// text up to and including it, keeping the rest for the next read.
+    func readUntil(_ needle: String, timeout: Duration = .seconds(10)) throws -> String {
+        let bytes = Array(needle.utf8)
+        while true {
+            if let at = find(bytes, in: pending) {
+                let text = String(decoding: pending[0..<(at + bytes.count)], as: UTF8.self)
+                pending.removeFirst(at + bytes.count)
+                return text
+            }
+            guard let more = try receiveSome(timeout: timeout) else { throw Failure.closed(received: pending) }
+            pending += more
+        }
+    }
+
+    /// What has been received and not yet read, waiting up to `timeout` for more.
+    func drainPending(waiting timeout: Duration) throws -> String {
+        if let more = try? receiveSome(timeout: timeout) { pending += more }
+        defer { pending = [] }
+        return String(decoding: pending, as: UTF8.self)
+    }
+
     private func find(_ needle: [UInt8], in hay: [UInt8]) -> Int? {
         guard hay.count >= needle.count else { return nil }
         for i in 0...(hay.count - needle.count) where hay[i..<(i + needle.count)].elementsEqual(needle) { return i }

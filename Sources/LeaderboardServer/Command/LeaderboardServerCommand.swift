@@ -87,11 +87,13 @@ public enum LeaderboardServerCommand {
 
         Usage:
           leaderboard-server [--host 127.0.0.1] [--port 8787] [--tick 3] [--seed N] [--quiet]
-                             [--log-limit 50]
+                             [--log-limit 50] [--keepalive 0] [--max-streams 64]
                              [--fail-rate F] [--delay-ms N] [--truncate-rate F] [--garbage-rate F]
 
         Serves GET /leaderboard (JSON with an ETag; If-None-Match gets 304 while the board is
-        unchanged) and GET /healthz. Prints its URL on the first line of stdout and one line per
+        unchanged), GET /events (server-sent events: one "board" event, id the board's version,
+        per change), POST /heroes/NAME/heal (NAME percent-encoded; 202, 404 unknown hero) and
+        GET /healthz. Prints its URL on the first line of stdout and one line per
         request on stderr (at most --log-limit a second). Stops on SIGTERM or SIGINT.
 
         Options:
@@ -102,6 +104,8 @@ public enum LeaderboardServerCommand {
           --quiet              no request log on stderr
           --log-limit N        at most N request lines a second, then one line counting the
                                rest; 0 logs every request (default 50)
+          --keepalive SECONDS  a comment on quiet /events streams this often; 0: none (default 0)
+          --max-streams N      /events streams at once, the rest get 503 (default 64)
           --fail-rate F        answer 500 to this share of requests (0…1)
           --delay-ms N         hold every answer back N milliseconds (0…60000)
           --truncate-rate F    send half the body of this share of answers, then close (0…1)
@@ -160,6 +164,8 @@ public enum LeaderboardServerCommand {
             case "--garbage-rate": options.garbageRate = try rate(value(), option: name)
             case "--delay-ms": options.delayMilliseconds = try integer(value(), option: name, in: 0...60_000)
             case "--log-limit": options.logLimit = try integer(value(), option: name, in: 0...1_000_000)
+            case "--keepalive": options.keepaliveSeconds = try integer(value(), option: name, in: 0...86_400)
+            case "--max-streams": options.maxStreams = try integer(value(), option: name, in: 0...10_000)
             default:
                 throw UsageError(message: argument.hasPrefix("-")
                     ? "unknown option '\(name)'" : "unexpected argument '\(argument)'")

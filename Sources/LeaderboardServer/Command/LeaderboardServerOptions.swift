@@ -14,6 +14,10 @@ public struct LeaderboardServerOptions: Sendable, Equatable {
     public var delayMilliseconds = 0
     public var truncateRate = 0.0
     public var garbageRate = 0.0
+    /// Seconds between keep-alive comments on `/events` streams; 0: none.
+    public var keepaliveSeconds = 0
+    /// `/events` streams at once (the rest get 503).
+    public var maxStreams = 64
 
     public init() {}
 
@@ -23,6 +27,8 @@ public struct LeaderboardServerOptions: Sendable, Equatable {
         config.seed = seed
         config.tickSeconds = tickSeconds
         config.accessLogLinesPerSecond = logLimit > 0 ? logLimit : nil
+        config.keepaliveSeconds = keepaliveSeconds
+        config.maxStreams = maxStreams
         config.faults.seed = seed ?? 0
         config.faults.failureRate = failRate
         config.faults.truncateRate = truncateRate

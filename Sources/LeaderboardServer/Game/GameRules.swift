@@ -16,6 +16,8 @@ public struct GameRules: Sendable, Equatable {
     public var healthFloor: Double = 0.05
     /// A hero goes up one level each time its exp crosses a multiple of this.
     public var expPerLevel: Int = 200
+    /// Health a heal (`POST /heroes/NAME/heal`) gives, up to 1.
+    public var healAmount: Double = 0.25
 
     public init() {}
 }

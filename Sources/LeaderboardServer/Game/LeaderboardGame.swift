@@ -87,6 +87,19 @@ public struct LeaderboardGame: Sendable {
         heroesInPlay[index].health = min(health, max(rules.healthFloor, health - damage))
     }
 
+    /// Heals the hero named `name` by `rules.healAmount` (up to 1); `at` (seconds since 1970)
+    /// becomes `updated` if the health changed and it is later. False if there is no such hero.
+    @discardableResult
+    public mutating func heal(_ name: String, at seconds: Int) -> Bool {
+        guard let i = heroesInPlay.firstIndex(where: { $0.name == name }) else { return false }
+        let healed = min(1, heroesInPlay[i].health + max(0, rules.healAmount))
+        if healed != heroesInPlay[i].health {
+            heroesInPlay[i].health = healed
+            updated = max(updated, seconds)
+        }
+        return true
+    }
+
     /// The level after exp goes from `oldExp` to `newExp`:
     /// `level + ⌊newExp / expPerLevel⌋ − ⌊oldExp / expPerLevel⌋`.
     ///

@@ -6,8 +6,13 @@ import Synchronization
 /// and for the default dashboard, which runs it in process.
 ///
 /// Serves `GET /leaderboard` (the board as JSON, with an ETag that changes only when the board
-/// does, so `If-None-Match` gets 304 in between) and `GET /healthz` (`ok`). A Dispatch timer
-/// plays one tick every `tickSeconds` on a private queue. Thread-safe.
+/// does, so `If-None-Match` gets 304 in between), `GET /events` (server-sent events: one
+/// `board` event per change of the board's version, see `BoardEventText`), `POST
+/// /heroes/NAME/heal` (NAME percent-encoded, e.g. `Power%20Panda`; 202) and `GET /healthz`
+/// (`ok`). A Dispatch timer plays one tick every `tickSeconds` on a private queue. Thread-safe.
+///
+/// The board's version starts at 1 and goes up by one on each change: a tick that changed the
+/// board's bytes, or a heal that changed a hero's health.
 ///
 /// ```swift
 /// let service = LeaderboardService(configuration: .init(port: 0)) { line in log(line) }
@@ -18,6 +23,7 @@ public final class LeaderboardService: Sendable {
     private struct State {
         var game: LeaderboardGame
         var response: HTTPResponse
+        var version: UInt64 = 1
         var server: HTTPServer?
         var timer: TimerBox?
         var started = false
@@ -29,6 +35,7 @@ public final class LeaderboardService: Sendable {
     private let limitedLog: LimitedAccessLog?
     private let onTick: (@Sendable (LeaderboardGame) -> Void)?
     private let state: Mutex<State>
+    private let hub: BoardEventHub
 
     /// Creates a stopped service; the game starts at the current wall time.
     ///
@@ -49,6 +56,8 @@ public final class LeaderboardService: Sendable {
         let game = LeaderboardGame(seed: configuration.seed ?? UInt64.random(in: .min ... .max),
                                    start: HTTPDate.nowSecondsSince1970(), rules: configuration.rules)
         state = Mutex(State(game: game, response: Self.response(for: game)))
+        hub = BoardEventHub(board: .init(version: 1, updated: ISO8601.format(secondsSince1970: game.updated)),
+                            maxStreams: configuration.maxStreams)
     }
 
     deinit { stop() }
@@ -101,15 +110,44 @@ public final class LeaderboardService: Sendable {
         return "http://\(host):\(port)/leaderboard"
     }
 
+    /// `http://HOST:PORT/events` while running, else nil.
+    public var eventsURL: String? {
+        url.map { String($0.dropLast("/leaderboard".count)) + "/events" }
+    }
+
     /// A copy of the game as it stands.
     public var game: LeaderboardGame { state.withLock { $0.game } }
 
+    /// The board's version: 1 at start, one more for each change.
+    public var version: UInt64 { state.withLock { $0.version } }
+
+    /// `GET /events` streams open now.
+    public var openStreams: Int { hub.streamCount }
+
     /// Plays `ticks` ticks now (the timer calls this with 1; tests call it directly).
     public func advance(ticks: Int) {
-        state.withLock { s in
-            s.game.advance(ticks: ticks)
-            s.response = Self.response(for: s.game)
+        change { $0.advance(ticks: ticks) }
+    }
+
+    /// Heals the hero named `name` by `GameRules.healAmount` now; false if there is none.
+    @discardableResult
+    public func heal(_ name: String) -> Bool {
+        var found = false
+        change { game in found = game.heal(name, at: HTTPDate.nowSecondsSince1970()) }
+        return found
+    }
+
+    /// Changes the game; when the board's bytes changed, a new version is published to streams.
+    private func change(_ body: (inout LeaderboardGame) -> Void) {
+        let published = state.withLock { s -> BoardEventHub.Board? in
+            body(&s.game)
+            let response = Self.response(for: s.game)
+            guard response.etag != s.response.etag else { return nil }
+            s.response = response
+            s.version += 1
+            return BoardEventHub.Board(version: s.version, updated: ISO8601.format(secondsSince1970: s.game.updated))
         }
+        if let published { hub.publish(published) }
     }
 
     private func timerFired() {
@@ -145,7 +183,76 @@ public final class LeaderboardService: Sendable {
             return state.withLock { $0.response }
         }
         server.route("/healthz") { _ in .text("ok") }
+        server.route("/events") { [weak self] request -> HTTPResponse in
+            guard let self else { return .text("Service Unavailable\n", status: 503) }
+            return eventsResponse(request)
+        }
+        for hero in state.withLock({ $0.game.heroes }) {
+            server.route("/heroes/\(Self.percentEncoded(hero.name))/heal", methods: ["POST"], maxBodyBytes: 1024) {
+                [weak self] _ -> HTTPResponse in
+                guard let self else { return .text("Service Unavailable\n", status: 503) }
+                return heal(hero.name) ? .text("Accepted\n", status: 202) : .text("Not Found\n", status: 404)
+            }
+        }
         return server
+    }
+
+    /// `GET /events`: 503 past `maxStreams`, else a stream that sends `retry:`, the board at
+    /// once if the client's `Last-Event-ID` is stale, then one event per new version and a
+    /// comment every `keepaliveSeconds` (0: none, so a quiet stream costs no wake-up).
+    private func eventsResponse(_ request: HTTPRequest) -> HTTPResponse {
+        guard let (subscription, subscribedBoard) = hub.subscribe() else {
+            var busy = HTTPResponse.text("Service Unavailable: too many event streams\n", status: 503)
+            busy.headers.set("Retry-After", "5")
+            return busy
+        }
+        var response = HTTPResponse(headers: HTTPHeaders([("Content-Type", "text/event-stream"),
+                                                          ("Cache-Control", "no-cache")]))
+        let lastEventID = request.headers["Last-Event-ID"]
+        let keepalive = configuration.keepaliveSeconds > 0 ? Duration.seconds(configuration.keepaliveSeconds) : nil
+        let hub = hub
+        response.stream = { stream in
+            guard stream.send(BoardEventText.preamble) else { return }
+            // The board as of the subscription, not as of now: a change in between must still
+            // be sent (its wake-up byte is already in the pipe).
+            var board = subscribedBoard
+            if BoardEventText.isStale(lastEventID: lastEventID, board: board) {
+                guard stream.send(BoardEventText.event(board)) else { return }
+            }
+            while true {
+                switch stream.wait(signal: subscription.signal, timeout: keepalive) {
+                case .closed:
+                    return
+                case .timedOut:
+                    guard stream.send(BoardEventText.keepAlive) else { return }
+                case .signalled:
+                    subscription.drain()
+                    let now = hub.board
+                    if now.version != board.version {
+                        board = now
+                        guard stream.send(BoardEventText.event(board)) else { return }
+                    }
+                }
+            }
+        }
+        return response
+    }
+
+    /// `name` as a path segment: RFC 3986 unreserved characters kept, the rest `%XX` (UTF-8).
+    static func percentEncoded(_ name: String) -> String {
+        var out = ""
+        for byte in name.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                 UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = Array("0123456789ABCDEF".utf8)
+                out += "%" + String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 15)]], as: UTF8.self)
+            }
+        }
+        return out
     }
 
     private static func response(for game: LeaderboardGame) -> HTTPResponse {

@@ -16,6 +16,10 @@ public struct LeaderboardServiceConfiguration: Sendable, Equatable {
     /// line once the second is over; nil logs every request (tests and benchmarks that count
     /// requests by their lines).
     public var accessLogLinesPerSecond: Int?
+    /// Seconds between comment keep-alives on a quiet `GET /events` stream; 0: none.
+    public var keepaliveSeconds = 0
+    /// `GET /events` streams open at once; more are answered 503.
+    public var maxStreams = 64
 
     public init(host: String = "127.0.0.1", port: UInt16 = 8787) {
         self.host = host

@@ -36,6 +36,7 @@ final class DashboardRunner {
     private var configWatch: ConfigWatcher?
     private var sessions: BackgroundSessionManager?
     private let registry = LeaderboardSessionRegistry()
+    private var push: PushCenter?
     /// Why background sessions are off, kept in the status bar for the whole run.
     private var sessionsNotice: String?
     private var bundledServer: LeaderboardService?
@@ -117,7 +118,9 @@ final class DashboardRunner {
         )
         var notice: String?
         do {
-            let manager = try BackgroundSessionManager.open(stateDirectory: stateDirectory, transport: try CurlTransport(),
+            let transport = try CurlTransport()
+            push = PushCenter(transport: transport)
+            let manager = try BackgroundSessionManager.open(stateDirectory: stateDirectory, transport: transport,
                                                             clock: clock, deliveryQueue: .main)
             if case .unavailable(let message) = manager.availability { notice = message }
             if let recovered = manager.recoveryNotice {  // a journal moved aside: the log says where
@@ -131,7 +134,8 @@ final class DashboardRunner {
         if let notice { log?.error(notice) }
         sessionsNotice = notice
         widgets = catalog.bind(
-            services: WidgetServices(sessions: sessions, stateDirectory: stateDirectory, center: driver.center, now: { clock.now }),
+            services: WidgetServices(sessions: sessions, stateDirectory: stateDirectory, center: driver.center, now: { clock.now },
+                                     push: push),
             registry: registry)
 
         let themes = Self.themeCycle(current: setup.theme)
@@ -298,6 +302,7 @@ final class DashboardRunner {
             }
             // Sessions no panel uses any more must not be resumed or routed.
             registry.retain(Self.leaderboardSessions(in: config))
+            push?.retain(keys: Self.leaderboardPushKeys(in: config))
             resumeTasks()
             dashboard.notice = sessionsNotice
             log?.info("config reloaded: \(config.panels.count) panels")
@@ -313,6 +318,18 @@ final class DashboardRunner {
         return Set(members.filter { $0.kind == LeaderboardWidget.kind }.compactMap { member in
             if case .string(let session)? = member.options["session"] { return session }
             return LeaderboardWidget.defaultSession
+        })
+    }
+
+    /// The `PushCenter` keys of the config's leaderboard panels with a `push` option.
+    static func leaderboardPushKeys(in config: DashboardConfig) -> Set<String> {
+        let members = config.panels.flatMap { $0.isStack ? $0.children : [$0] }
+        return Set(members.filter { $0.kind == LeaderboardWidget.kind }.compactMap { member -> String? in
+            guard case .string(let push)? = member.options["push"], let pushURL = URL(string: push),
+                  case .string(let url)? = member.options["url"], let boardURL = URL(string: url) else { return nil }
+            var session = LeaderboardWidget.defaultSession
+            if case .string(let named)? = member.options["session"] { session = named }
+            return LeaderboardWidget.pushKey(push: pushURL, url: boardURL, session: session)
         })
     }
 

@@ -61,10 +61,13 @@ enum DashboardBuilder {
     /// The dashboard shown when no config file exists (DESIGN.md §4): the leaderboard (all six
     /// heroes), Spouty, and a clock.
     nonisolated static func defaultConfig(leaderboardURL: String) -> DashboardConfig {
-        DashboardConfig(panels: [
-            PanelConfig(kind: "leaderboard", family: .large, title: "Ranger Leaderboard",
-                        options: ["url": .string(leaderboardURL), "refreshSeconds": .integer(10),
-                                  "session": .string("leaderboard"), "maxRows": .integer(10)]),
+        // The bundled server's event stream sits next to its board.
+        let push = leaderboardURL.hasSuffix("/leaderboard") ? String(leaderboardURL.dropLast("/leaderboard".count)) + "/events" : nil
+        var options: WidgetOptions = ["url": .string(leaderboardURL), "refreshSeconds": .integer(10),
+                                             "session": .string("leaderboard"), "maxRows": .integer(10)]
+        if let push { options.values["push"] = .string(push) }
+        return DashboardConfig(panels: [
+            PanelConfig(kind: "leaderboard", family: .large, title: "Ranger Leaderboard", options: options),
             PanelConfig(kind: "hero", family: .small, title: "Spouty",
                         options: ["name": .string("Spouty"), "session": .string("leaderboard")]),
             PanelConfig(kind: "clock", family: .small, title: "Clock",

@@ -18,6 +18,8 @@ public struct LeaderboardEntry: TimelineEntry, Equatable {
     public var skipped: Int
     /// True while a fetch is running.
     public var isFetching: Bool
+    /// With a push source: whether its stream is up (the footer says `live` or `polling`).
+    public var push: LeaderboardPushMode?
     public var maxRows: Int
 
     public init(date: Date, board: LeaderboardBoard?, previous: LeaderboardBoard? = nil, fetchedAt: Date? = nil,
@@ -69,11 +71,21 @@ public struct LeaderboardEntry: TimelineEntry, Equatable {
             if let saveError = state.saveError {
                 error = [saveError, error].compactMap { $0 }.joined(separator: " · ")
             }
-            return LeaderboardEntry(date: date, board: board, previous: state.previous, fetchedAt: state.fetchedAt,
-                                    fetchError: error, skipped: state.skipped, isFetching: state.isFetching,
-                                    maxRows: maxRows)
+            var entry = LeaderboardEntry(date: date, board: board, previous: state.previous, fetchedAt: state.fetchedAt,
+                                         fetchError: error, skipped: state.skipped, isFetching: state.isFetching,
+                                         maxRows: maxRows)
+            entry.push = state.push
+            return entry
         }
     }
+}
+
+/// How a leaderboard with a push source learns of changes now.
+public enum LeaderboardPushMode: String, Sendable, Equatable {
+    /// The event stream is up: each change fetches the board; polling is only a safety net.
+    case live
+    /// The stream is down (reconnecting): the panel polls every `refreshSeconds`.
+    case polling
 }
 
 /// What the leaderboard widget keeps in its container between fetches (and restarts).
@@ -108,6 +120,8 @@ public struct LeaderboardState: Sendable, Equatable, Codable {
     public var isFetching: Bool
     /// Not stored: why this state could not be saved (it is then held in memory).
     public var saveError: String?
+    /// Not stored: the push source's state, when the panel has one.
+    public var push: LeaderboardPushMode?
 
     public init(board: LeaderboardBoard? = nil, previous: LeaderboardBoard? = nil, fetchedAt: Date? = nil, skipped: Int = 0,
                 lastError: String? = nil, lastAttempt: Date? = nil, isFetching: Bool = false) {

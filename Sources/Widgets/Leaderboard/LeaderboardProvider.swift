@@ -15,6 +15,13 @@ import WidgetCore
 /// short; a Retry-After the transport is honouring for a running download stays, and the
 /// footer says "retry in Ns" (DESIGN.md §2.6).
 public struct LeaderboardProvider: TimelineProvider {
+    /// The longest wait between fetches while the push stream is up: a safety net for a
+    /// missed event (at least `refreshSeconds`).
+    public static let pushSafetyInterval: TimeInterval = 600
+
+    /// The push source (`push` option), if any: while its stream is live, polling slows to
+    /// `pushSafetyInterval` and the footer says `live`; else `polling`.
+    public var push: URL? = nil
     public var url: URL
     public var refreshSeconds: Int
     public var session: String
@@ -38,7 +45,10 @@ public struct LeaderboardProvider: TimelineProvider {
         // fetch starts (its result could not be kept either) and the panel says why.
         let unsaved = store.retryUnsaved(session: session)
         var state = store.load(session: session)
-        let refresh = TimeInterval(refreshSeconds)
+        // Without push sources (snapshots, previews) the panel says neither.
+        let live = push.flatMap { url in services.push.map { $0.isLive(url.absoluteString) } }
+        state.push = live.map { $0 ? .live : .polling }
+        let refresh = live == true ? max(TimeInterval(refreshSeconds), Self.pushSafetyInterval) : TimeInterval(refreshSeconds)
         var retryAt: Date?
         if let reason = services.sessionsUnavailableReason {
             if state.lastError == nil { state.lastError = reason }

@@ -127,13 +127,14 @@ enum LeaderboardView {
     private static func drawFooter(_ entry: LeaderboardEntry, in rect: Rect, glyphs: GlyphSet, into buffer: inout CellBuffer) {
         guard !rect.isEmpty else { return }
         let age = entry.fetchedAt.map { DurationText.age(from: $0, to: entry.date) }
-        let text: String
+        let push = entry.push.map { separator(glyphs) + $0.rawValue } ?? ""
+        var text: String
         let style: CellStyle
         if var error = entry.fetchError {
             // The board's age and when the next try comes matter more than the end of a long
             // reason: cut the reason, keep "retry in Ns" and the age.
             let mark = glyphs.isUnicode ? "⚠ " : "! "
-            var suffix = age.map { separator(glyphs) + "board \($0) old" } ?? ""
+            var suffix = (age.map { separator(glyphs) + "board \($0) old" } ?? "") + push
             if let retry = error.ranges(of: " · retry in ").last {
                 suffix = separator(glyphs) + "retry in " + error[retry.upperBound...] + suffix
                 error = String(error[..<retry.lowerBound])
@@ -146,7 +147,7 @@ enum LeaderboardView {
             text = "fetching" + glyphs.ellipsis
             style = CellStyle(.muted)
         } else if let age {
-            text = "updated \(age) ago" + (entry.skipped > 0 ? separator(glyphs) + "\(entry.skipped) unreadable" : "")
+            text = "updated \(age) ago" + (entry.skipped > 0 ? separator(glyphs) + "\(entry.skipped) unreadable" : "") + push
             style = CellStyle(.muted)
         } else {
             text = ""

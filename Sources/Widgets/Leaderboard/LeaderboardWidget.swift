@@ -25,7 +25,15 @@ public enum LeaderboardWidget {
                 let session = options.string("session") ?? defaultSession
                 try validate(session: session)
                 registry.register(session: session, url: url)
-                return AnyTimelineProvider(LeaderboardProvider(
+                var push: URL?
+                if let text = options.string("push") {
+                    guard let pushURL = URL(string: text), pushURL.scheme == "http" || pushURL.scheme == "https" else {
+                        throw OptionError("push must be an http or https URL")
+                    }
+                    push = pushURL
+                    subscribe(push: pushURL, url: url, session: session, services: services)
+                }
+                return AnyTimelineProvider(LeaderboardProvider(push: push,
                     url: url, refreshSeconds: min(max(1, options.integer("refreshSeconds") ?? 10), maximumRefreshSeconds),
                     session: session, maxRows: min(max(1, options.integer("maxRows") ?? 10), LeaderboardDecoder.maximumHeroes),
                     services: services, now: environment.now))
@@ -45,6 +53,26 @@ public enum LeaderboardWidget {
 }
 
 extension LeaderboardWidget {
+    /// Subscribes the panel to its push source: each event (within the push budget) fetches
+    /// the board at once on the panel's session — the download's delivery then reloads the
+    /// leaderboard and hero widgets through `WidgetCenter`, one reload per event rather than
+    /// one to start the fetch and one to show it — and the stream going up or down reloads the
+    /// leaderboard, so its footer says `live` or `polling` and its polling interval changes.
+    static func subscribe(push: URL, url: URL, session: String, services: WidgetServices) {
+        guard let center = services.push else { return }
+        center.subscribe(url: push.absoluteString, key: pushKey(push: push, url: url, session: session), onEvent: {
+            guard let manager = services.sessions, services.sessionsUnavailableReason == nil else { return }
+            _ = manager.session(identifier: session).downloadTask(with: url, taskDescription: "board")
+        }, onStatus: {
+            services.center.reloadTimelines(ofKind: kind)
+        })
+    }
+
+    /// The `PushCenter` key of a panel: its push source, board URL and session.
+    public static func pushKey(push: URL, url: URL, session: String) -> String {
+        "\(kind) \(session) \(url.absoluteString) \(push.absoluteString)"
+    }
+
     /// Session identifiers name files in the state directory: letters, digits, '.', '_', '-'.
     static func validate(session: String) throws {
         guard FilePaths.isSafeName(session, maximumBytes: 64) else {
