@@ -7,14 +7,16 @@ import Dispatch
 public enum WidgetHostCommand {
     public static let version = "0.1.0"
 
-    /// Runs the command with the process arguments and environment, writes its output and
-    /// exits with its status.
+    /// Runs the command with the process arguments, writes its output and exits with its status.
     ///
-    /// - Parameter descriptors: the widget kinds the host can build (for `check-config`,
-    ///   `widgets` and `preview`).
-    public static func main(descriptors: [WidgetKindDescriptor] = WidgetCatalog.descriptors) -> Never {
+    /// - Parameters:
+    ///   - io: the host's access to the system (environment, files, clocks, processes,
+    ///     transport), built once by `main.swift` and passed down.
+    ///   - descriptors: the widget kinds the host can build (for `check-config`, `widgets` and
+    ///     `preview`).
+    public static func main(io: HostIO, descriptors: [WidgetKindDescriptor] = WidgetCatalog.descriptors) -> Never {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        let environment = HostEnvironment.current()
+        let environment = io.environment
         switch try? CommandLineParser.parse(arguments) {
         case .snapshot(let options):
             // Headless commands wait for providers on the main actor: run the loop for them.
@@ -28,7 +30,7 @@ public enum WidgetHostCommand {
             }
             dispatchMain()
         default:
-            finish(run(arguments: arguments, environment: environment, descriptors: descriptors))
+            finish(run(arguments: arguments, io: io, descriptors: descriptors))
         }
     }
 
@@ -46,11 +48,20 @@ public enum WidgetHostCommand {
     /// output is already inert (`CommandOutput.inert()`).
     public static func run(arguments: [String], environment: HostEnvironment,
                            descriptors: [WidgetKindDescriptor]) -> CommandOutput {
-        dispatch(arguments: arguments, environment: environment, descriptors: descriptors).inert()
+        var io = HostIO.live()
+        io.environment = environment
+        io.files = FileRoots.live(environment: environment)
+        return run(arguments: arguments, io: io, descriptors: descriptors)
     }
 
-    private static func dispatch(arguments: [String], environment: HostEnvironment,
+    /// Parses `arguments` and runs the command with `io`; see `run(arguments:environment:descriptors:)`.
+    public static func run(arguments: [String], io: HostIO, descriptors: [WidgetKindDescriptor]) -> CommandOutput {
+        dispatch(arguments: arguments, io: io, descriptors: descriptors).inert()
+    }
+
+    private static func dispatch(arguments: [String], io: HostIO,
                                  descriptors: [WidgetKindDescriptor]) -> CommandOutput {
+        let environment = io.environment
         let command: HostCommand
         do {
             command = try CommandLineParser.parse(arguments)
@@ -84,7 +95,7 @@ public enum WidgetHostCommand {
         case .dashboard(let options):
             return MainActor.assumeIsolated {
                 // The loop's handlers hold the runner weakly: keep it alive while it runs.
-                let runner = DashboardRunner(options: options, environment: environment)
+                let runner = DashboardRunner(options: options, io: io)
                 return withExtendedLifetime(runner) { runner.run() }
             }
         }

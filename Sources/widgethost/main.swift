@@ -1,3 +1,3 @@
 import WidgetHost
 
-WidgetHostCommand.main()
+WidgetHostCommand.main(io: .live())
