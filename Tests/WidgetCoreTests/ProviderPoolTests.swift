@@ -69,6 +69,12 @@ private final class SuspendingProvider: TimelineProvider, Sendable {
 /// failing run, which would otherwise wait for ever; a passing run never reaches it).
 @MainActor
 private func settled(_ driver: TimelineDriver, _ ids: Set<WidgetInstanceID>, within seconds: Int64 = 20) async -> Bool {
+    await finishes(within: seconds) { await driver.settle(ids) }
+}
+
+/// Runs `body` and tells whether it ended within `seconds` of real time (the same watchdog).
+@MainActor
+private func finishes(within seconds: Int64 = 20, _ body: @escaping @MainActor () async -> Void) async -> Bool {
     let answered = Mutex(false)
     return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
         let finish: @Sendable (Bool) -> Void = { value in
@@ -79,7 +85,7 @@ private func settled(_ driver: TimelineDriver, _ ids: Set<WidgetInstanceID>, wit
             if first { continuation.resume(returning: value) }
         }
         Task { @MainActor in
-            await driver.settle(ids)
+            await body()
             finish(true)
         }
         Task {
@@ -168,7 +174,8 @@ struct ProviderPoolTests {
         #expect(executor.startedThreads == 0, "no thread before the first job")
         let gate = DispatchSemaphore(value: 0)
         let blocked = (0..<2).map { _ in Task(executorPreference: executor) { gate.wait() } }
-        _ = await Task(executorPreference: executor) { 1 }.value  // two threads blocked: a third runs it
+        // Two threads blocked: a third runs this one.
+        #expect(await finishes { _ = await Task(executorPreference: executor) { 1 }.value })
         let third = Task(executorPreference: executor) { gate.wait() }
         let ran = Mutex(false)
         let queued = Task(executorPreference: executor) { ran.withLock { $0 = true } }
@@ -177,7 +184,7 @@ struct ProviderPoolTests {
         for _ in 0..<100 { await Task.yield() }
         #expect(ran.withLock { $0 } == false)
         gate.signal()
-        await queued.value
+        #expect(await finishes { await queued.value })
         #expect(ran.withLock { $0 })
         for _ in 0..<2 { gate.signal() }
         for task in blocked + [third] { await task.value }
