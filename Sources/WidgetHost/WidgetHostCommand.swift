@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Dispatch
+import FoundationEssentials
 
 /// The `widgethost` command line: parses arguments and runs the chosen subcommand.
 public enum WidgetHostCommand {
@@ -21,12 +22,14 @@ public enum WidgetHostCommand {
         case .snapshot(let options):
             // Headless commands wait for providers on the main actor: run the loop for them.
             Task { @MainActor in
-                finish(await SnapshotCommand.run(options, environment: environment))
+                finish(await SnapshotCommand.run(options, environment: environment,
+                                                 now: Date(timeIntervalSince1970: io.clock.wallNow), io: io))
             }
             dispatchMain()
         case .preview(let options):
             Task { @MainActor in
-                finish(await PreviewCommand.run(options, environment: environment))
+                finish(await PreviewCommand.run(options, environment: environment,
+                                                now: Date(timeIntervalSince1970: io.clock.wallNow), io: io))
             }
             dispatchMain()
         default:
