@@ -32,8 +32,12 @@ let package = Package(
         // Built-in widgets: one folder per widget (entry, provider, view).
         .target(name: "Widgets", dependencies: ["WidgetCore", "TerminalUI", "BackgroundSessions"]),
 
+        // Child processes for widgets and extensions: posix_spawn in a group of its own, pipes,
+        // resource limits, the group killed, children reaped on SIGCHLD by the host's loop.
+        .target(name: "HostProcesses", dependencies: ["CLinux"]),
+
         // The application: event loop, layout, focus, keymap, config, CLI.
-        .target(name: "WidgetHost", dependencies: ["CLinux", "WidgetCore", "JSONTree", "TerminalUI", "Widgets", "BackgroundSessions",
+        .target(name: "WidgetHost", dependencies: ["CLinux", "HostProcesses", "WidgetCore", "JSONTree", "TerminalUI", "Widgets", "BackgroundSessions",
                                                   "LeaderboardServer"]),
 
         // Identifier-keyed background transfers: libcurl multi transport, SQLite journal,
@@ -67,12 +71,13 @@ let package = Package(
                     dependencies: ["Widgets", "WidgetCore", "TerminalUI", "BackgroundSessions", "LeaderboardServer",
                                    "WidgetTestSupport"],
                     exclude: ["__Snapshots__"]),
-        .testTarget(name: "WidgetHostTests", dependencies: ["WidgetHost", "WidgetCore", "JSONTree", "Widgets", "BackgroundSessions", "LeaderboardServer",
+        .testTarget(name: "WidgetHostTests", dependencies: ["WidgetHost", "HostProcesses", "WidgetCore", "JSONTree", "Widgets", "BackgroundSessions", "LeaderboardServer",
                                                          "WidgetTestSupport"],
                     exclude: ["__Snapshots__"]),
         .testTarget(name: "BackgroundSessionsTests",
                     dependencies: ["BackgroundSessions", "LeaderboardServer", "WidgetCore", "WidgetTestSupport",
                                    "session-crash-helper"]),
+        .testTarget(name: "HostProcessesTests", dependencies: ["HostProcesses"]),
         .testTarget(name: "LeaderboardServerTests", dependencies: ["LeaderboardServer", "WidgetTestSupport"]),
         // Real binaries in tmux. Depending on the executable targets makes `swift test` build
         // them first; the tests run the binaries, they do not import their modules.

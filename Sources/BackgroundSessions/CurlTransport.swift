@@ -1,6 +1,7 @@
 import CCurl
 import Glibc
 import Synchronization
+import WidgetCore
 
 /// Why a `CurlTransport` could not be made.
 public enum CurlTransportError: Error, Sendable, Equatable {
@@ -29,6 +30,10 @@ enum CurlGlobal {
 ///
 /// Conditional requests: the ETag / Last-Modified of the last 200 for a URL are remembered
 /// (in memory, for the life of the transport) and sent back; a 304 ends as `.notModified`.
+///
+/// Time and chance are passed in: `clock` gives the retry waits and deadlines their instants
+/// and `Retry-After` dates their "now"; the retry jitter comes from a generator seeded with
+/// `randomSeed` (unless the policy brings its own `jitter`), so a run can be reproduced.
 public final class CurlTransport: HTTPTransport {
     enum Command: Sendable {
         case start(TransferID, TransferRequest, @Sendable (TransferEvent) -> Void)
@@ -70,14 +75,25 @@ public final class CurlTransport: HTTPTransport {
     public let configuration: CurlTransportConfiguration
     let mailbox: Mailbox
 
+    /// The seed used when none is given: fixed, so tests and tools are reproducible. The
+    /// dashboard passes one drawn once at start (`HostIO`), so hosts do not retry in lockstep.
+    public static let defaultRandomSeed: UInt64 = 0x5EED_C0A1
+
     /// Creates the transport and starts its network thread.
-    public init(configuration: CurlTransportConfiguration = CurlTransportConfiguration()) throws(CurlTransportError) {
+    ///
+    /// - Parameters:
+    ///   - clock: the wall clock for `Retry-After` dates and the monotonic one for waits.
+    ///   - randomSeed: seeds the retry jitter (`RetryPolicy.jitter`, when set, replaces it).
+    public init(configuration: CurlTransportConfiguration = CurlTransportConfiguration(),
+                clock: any TransportClock = SystemTransportClock(),
+                randomSeed: UInt64 = CurlTransport.defaultRandomSeed) throws(CurlTransportError) {
         guard CurlGlobal.initResult == CURLE_OK else { throw .globalInit(Int(CurlGlobal.initResult.rawValue)) }
         guard let handle = curl_multi_init() else { throw .multiInit }
         self.configuration = configuration
-        mailbox = Mailbox(multi: Multi(handle: handle))
+        mailbox = Mailbox(multi: Multi(handle: handle), clock: clock)
         let noProxy = NetworkLoop.noProxyList(configured: configuration.noProxy, environment: Self.processEnvironment())
-        let loop = NetworkLoop(multi: handle, configuration: configuration, noProxy: noProxy, mailbox: mailbox)
+        let loop = NetworkLoop(multi: handle, configuration: configuration, noProxy: noProxy, mailbox: mailbox,
+                               clock: clock, randomSeed: randomSeed)
         let box = Unmanaged.passRetained(LoopStart(loop: loop, mailbox: mailbox)).toOpaque()
         var thread = pthread_t()
         let rc = pthread_create(&thread, nil, { raw in
@@ -153,9 +169,13 @@ public final class CurlTransport: HTTPTransport {
 /// on any thread).
 final class Mailbox: Sendable {
     let multi: CurlTransport.Multi
+    let clock: any TransportClock
     let shared = Mutex(CurlTransport.Shared())
 
-    init(multi: CurlTransport.Multi) { self.multi = multi }
+    init(multi: CurlTransport.Multi, clock: any TransportClock) {
+        self.multi = multi
+        self.clock = clock
+    }
 
     /// Queues a command and wakes the thread; false once the thread has stopped.
     func send(_ command: CurlTransport.Command) -> Bool {
@@ -172,7 +192,7 @@ final class Mailbox: Sendable {
         shared.withLock { s in
             guard s.running, let wait = s.waits[id] else { return .notWaiting }
             if wait.isRetryAfter {
-                return .honouringRetryAfter(remaining: max(.zero, ContinuousClock.now.duration(to: wait.until)))
+                return .honouringRetryAfter(remaining: max(.zero, clock.now.duration(to: wait.until)))
             }
             // Forgotten here, so a second call answers `.notWaiting` like any attempt under way.
             s.waits[id] = nil
@@ -248,13 +268,19 @@ final class NetworkLoop {
     private var waiting: [TransferID: Transfer] = [:]
     private var rememberedValidators: [String: Validators] = [:]
     private let streams: EventStreams
+    private let clock: any TransportClock
+    /// The retry jitter's source (only this thread draws from it).
+    private var random: SplitMix64
 
-    init(multi: UnsafeMutableRawPointer, configuration: CurlTransportConfiguration, noProxy: String, mailbox: Mailbox) {
+    init(multi: UnsafeMutableRawPointer, configuration: CurlTransportConfiguration, noProxy: String, mailbox: Mailbox,
+         clock: any TransportClock = SystemTransportClock(), randomSeed: UInt64 = CurlTransport.defaultRandomSeed) {
         self.multi = multi
         self.configuration = configuration
         self.noProxy = noProxy
         self.mailbox = mailbox
         streams = EventStreams(multi: multi, configuration: configuration, noProxy: noProxy)
+        self.clock = clock
+        random = SplitMix64(seed: randomSeed)
     }
 
     fileprivate func run() {
@@ -292,7 +318,7 @@ final class NetworkLoop {
                 return false
             }
             let transfer = Transfer(id: id, request: request, hostKey: hostKey,
-                                    deadline: .now + configuration.transferDeadline,
+                                    deadline: clock.now + configuration.transferDeadline,
                                     maxBodyBytes: configuration.maxBodyBytes, events: events)
             transfers[id] = transfer
             enqueue(transfer)
@@ -300,7 +326,7 @@ final class NetworkLoop {
             cancel(id)
         case .retryNow(let id, let number):
             // `startDueRetries`, next in the loop, starts the attempt.
-            if let transfer = waiting[id], transfer.waitNumber == number { transfer.notBefore = .now }
+            if let transfer = waiting[id], transfer.waitNumber == number { transfer.notBefore = clock.now }
         case .openStream(let id, let url, let lastEventID, let configuration, let updates):
             streams.open(id, url: url, lastEventID: lastEventID, configuration: configuration, updates: updates)
         case .closeStream(let id):
@@ -344,7 +370,7 @@ final class NetworkLoop {
     }
 
     private func startDueRetries() {
-        let now = ContinuousClock.now
+        let now = clock.now
         let due = waiting.values.filter { ($0.notBefore ?? now) <= now }.sorted { $0.id.rawValue < $1.id.rawValue }
         for transfer in due {
             waiting[transfer.id] = nil
@@ -355,7 +381,7 @@ final class NetworkLoop {
     }
 
     private func failExpiredQueued() {
-        let now = ContinuousClock.now
+        let now = clock.now
         for (host, queue) in queuedPerHost {
             let expired = queue.filter { $0.deadline <= now }
             guard !expired.isEmpty else { continue }
@@ -377,7 +403,7 @@ final class NetworkLoop {
         for queue in queuedPerHost.values { for transfer in queue { wake = min(wake ?? transfer.deadline, transfer.deadline) } }
         if let t = streams.nextWake { wake = min(wake ?? t, t) }
         if let wake {
-            let ms = Self.milliseconds(ContinuousClock.now.duration(to: wake))
+            let ms = Self.milliseconds(clock.now.duration(to: wake))
             timeout = timeout < 0 ? ms : min(timeout, ms)
         }
         return timeout < 0 ? Int32.max : Int32(clamping: timeout)
@@ -386,7 +412,7 @@ final class NetworkLoop {
     // MARK: - Attempts
 
     private func startAttempt(_ transfer: Transfer) {
-        let remaining = ContinuousClock.now.duration(to: transfer.deadline)
+        let remaining = clock.now.duration(to: transfer.deadline)
         guard remaining > .milliseconds(1) else {
             releaseSlot(transfer.hostKey)
             finish(transfer, .failed(TransferFailure(
@@ -499,9 +525,10 @@ final class NetworkLoop {
             transfer.lastRetryAfter = retryAfter
             failure.retryAfter = retryAfter
             let policy = configuration.retry
-            let delay = retryAfter ?? policy.delay(afterAttempt: transfer.attempts)
+            let delay = retryAfter ?? policy.delay(afterAttempt: transfer.attempts,
+                                                   jitter: policy.jitter?() ?? random.nextUnit())
             let tooLongAsked = retryAfter.map { $0 > policy.maxRetryAfter } ?? false
-            let pastDeadline = ContinuousClock.now + delay >= transfer.deadline
+            let pastDeadline = clock.now + delay >= transfer.deadline
             if transfer.attempts >= policy.maxAttempts || tooLongAsked || pastDeadline {
                 if transfer.attempts > 1 { failure.reason += " after \(transfer.attempts) tries" }
                 if tooLongAsked, let retryAfter { failure.reason += " (asked to retry in \(Self.seconds(retryAfter)))" }
@@ -510,7 +537,7 @@ final class NetworkLoop {
                 }
                 finish(transfer, .failed(failure))
             } else {
-                let until = ContinuousClock.now + delay
+                let until = clock.now + delay
                 transfer.notBefore = until
                 transfer.waitNumber += 1
                 waiting[transfer.id] = transfer
@@ -553,7 +580,7 @@ final class NetworkLoop {
                 if let date = transfer.responseValidators.lastModified { validators.lastModified = date }
                 return .done(.notModified(validators))
             case 429, 500..<600:
-                let now = Self.wallClockNow()
+                let now = clock.wallNow
                 let after = transfer.retryAfterValue.flatMap { RetryAfter.parse($0, now: now) }
                 return retry(.httpStatus(status), "server answered \(status) \(reason)", after: after)
             default:
@@ -681,12 +708,6 @@ final class NetworkLoop {
         if n >= 1 << 20 && n % (1 << 20) == 0 { return "\(n >> 20) MB" }
         if n >= 1 << 10 && n % (1 << 10) == 0 { return "\(n >> 10) KB" }
         return "\(n) bytes"
-    }
-
-    static func wallClockNow() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
     static func reasonPhrase(_ status: Int) -> String {

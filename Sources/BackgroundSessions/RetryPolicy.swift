@@ -1,7 +1,8 @@
 /// When to try again after a connection error, a timeout, a 5xx or a 429.
 ///
 /// Waits grow exponentially from `baseDelay` (×2 per attempt, capped at `maxDelay`) and are
-/// scaled by `0.5 + 0.5 × jitter()` so that clients do not retry in lockstep. A server's
+/// scaled by `0.5 + 0.5 × jitter` so that clients do not retry in lockstep (the jitter is the
+/// transport's seeded generator's, or `jitter()` when set). A server's
 /// `Retry-After` replaces the computed wait (capped at `maxRetryAfter`).
 public struct RetryPolicy: Sendable {
     /// Attempts in all, the first included (1: never retry).
@@ -10,12 +11,13 @@ public struct RetryPolicy: Sendable {
     public var maxDelay: Duration
     /// A longer `Retry-After` than this ends the transfer instead of waiting.
     public var maxRetryAfter: Duration
-    /// A source of numbers in 0..<1; inject a constant in tests.
-    public var jitter: @Sendable () -> Double
+    /// A source of numbers in 0..<1 that replaces the transport's seeded generator (a constant
+    /// in tests); nil: the generator `CurlTransport(randomSeed:)` seeds.
+    public var jitter: (@Sendable () -> Double)?
 
     public init(maxAttempts: Int = 3, baseDelay: Duration = .milliseconds(500), maxDelay: Duration = .seconds(60),
                 maxRetryAfter: Duration = .seconds(300),
-                jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+                jitter: (@Sendable () -> Double)? = nil) {
         self.maxAttempts = maxAttempts
         self.baseDelay = baseDelay
         self.maxDelay = maxDelay
@@ -23,13 +25,18 @@ public struct RetryPolicy: Sendable {
         self.jitter = jitter
     }
 
-    /// The wait after failed attempt number `attempt` (1-based), without a `Retry-After`.
+    /// The wait after failed attempt number `attempt` (1-based), without a `Retry-After`, with
+    /// `jitter()` (nil: the middle of the range, 0.5).
     public func delay(afterAttempt attempt: Int) -> Duration {
+        delay(afterAttempt: attempt, jitter: jitter?() ?? 0.5)
+    }
+
+    /// The wait after failed attempt number `attempt` (1-based) for a drawn jitter in 0...1.
+    public func delay(afterAttempt attempt: Int, jitter drawn: Double) -> Duration {
         var wait = baseDelay
         for _ in 1..<max(attempt, 1) where wait < maxDelay { wait *= 2 }
         wait = min(wait, maxDelay)
         // A jitter source outside 0...1 (or NaN) must not scale the wait beyond its bounds.
-        let drawn = jitter()
         let j = drawn.isFinite ? min(max(drawn, 0), 1) : 0.5
         return wait * (0.5 + 0.5 * j)
     }

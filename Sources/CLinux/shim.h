@@ -1,5 +1,6 @@
 // Shim for the Linux event APIs the dashboard's loop uses that Swift's Glibc module does not
-// import: epoll, timerfd, signalfd, eventfd, and the thread-name prctl. Header only.
+// import: epoll, timerfd, signalfd, eventfd, the thread-name prctl, and glibc's GNU spawn
+// file actions (closefrom, chdir). Header only.
 #ifndef WIDGETHOST_CLINUX_SHIM_H
 #define WIDGETHOST_CLINUX_SHIM_H
 #include <stdint.h>
@@ -11,6 +12,8 @@
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <malloc.h>
+#include <spawn.h>
+#include <fcntl.h>
 
 static inline int wh_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
 
@@ -66,4 +69,21 @@ static inline void wh_set_thread_name(const char *name) { prctl(PR_SET_NAME, nam
 // At most `count` malloc arenas for the process (glibc otherwise makes one per thread that
 // allocates, each with heap pages of its own).
 static inline void wh_limit_malloc_arenas(int count) { mallopt(M_ARENA_MAX, count); }
+// glibc 2.34+ / 2.29+ declare these only under _GNU_SOURCE, which Swift's Glibc module lacks.
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *, int);
+extern int pipe2(int fds[2], int flags);
+extern int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *__restrict, const char *__restrict);
+
+/// A pipe whose two ends are close-on-exec (no other child inherits them).
+static inline int wh_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
+
+/// The child closes every descriptor from `from` up before it runs the program.
+static inline int wh_spawn_add_closefrom(posix_spawn_file_actions_t *actions, int from) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, from);
+}
+
+/// The child changes to `path` before it runs the program.
+static inline int wh_spawn_add_chdir(posix_spawn_file_actions_t *actions, const char *path) {
+    return posix_spawn_file_actions_addchdir_np(actions, path);
+}
 #endif

@@ -2,53 +2,95 @@
 import Glibc
 #endif
 
-/// A task executor with one thread of its own that sleeps on a condition variable while it
-/// has no work.
+/// A task executor with a small pool of threads of its own, each asleep on a condition
+/// variable while there is no work.
 ///
 /// The host runs provider calls here (`Task(executorPreference:)`) so they stay off its main
 /// loop without touching Dispatch's worker pool: on Linux, the first Dispatch worker thread
 /// starts a pool monitor that wakes the process every second for good, which would break
-/// "idle means zero wake-ups". Jobs run one at a time, in order.
+/// "idle means zero wake-ups". A parked thread makes no wake-ups either.
+///
+/// Threads start on demand: when a job arrives and every thread is busy (a provider that
+/// blocks keeps its thread), another one starts, up to `maximumThreads`; they are never
+/// stopped. So one blocked provider delays no other while fewer than `maximumThreads` block
+/// at once. Jobs are taken in order; with one thread they run one at a time, in order.
 public final class ThreadTaskExecutor: TaskExecutor, @unchecked Sendable {
-    // @unchecked: `jobs` is only touched with `mutex` held; the thread handle is set once.
+    // @unchecked: `jobs`, `threadCount` and `busyCount` are only touched with `mutex` held.
     private var mutex = pthread_mutex_t()
     private var condition = pthread_cond_t()
     private var jobs: [UnownedJob] = []
-    private var thread = pthread_t()
+    private var head = 0
+    private var threadCount = 0
+    private var busyCount = 0
     private let onStart: (@Sendable () -> Void)?
+    /// The most threads this executor starts.
+    public let maximumThreads: Int
 
-    /// Starts the executor's thread; `onStart` runs first on it (the host names the thread).
-    public init(onStart: (@Sendable () -> Void)? = nil) {
+    /// Creates the executor; its threads start with the first jobs.
+    ///
+    /// - Parameters:
+    ///   - maximumThreads: at least 1. The dashboard uses 4: enough that a blocked provider (or
+    ///     three) leaves the others a thread, few enough to stay small.
+    ///   - onStart: runs first on each thread (the host names its threads).
+    public init(maximumThreads: Int = 1, onStart: (@Sendable () -> Void)? = nil) {
+        self.maximumThreads = max(1, maximumThreads)
         self.onStart = onStart
         pthread_mutex_init(&mutex, nil)
         pthread_cond_init(&condition, nil)
-        let box = Unmanaged.passRetained(self)
-        let created = pthread_create(&thread, nil, { raw in
-            let executor = Unmanaged<ThreadTaskExecutor>.fromOpaque(raw!).takeRetainedValue()
-            executor.runJobs()
-        }, box.toOpaque())
-        precondition(created == 0, "cannot start a provider thread")
+    }
+
+    /// Threads started so far (for tests and the benchmark).
+    public var startedThreads: Int {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return threadCount
     }
 
     public func enqueue(_ job: consuming ExecutorJob) {
         let unowned = UnownedJob(job)
         pthread_mutex_lock(&mutex)
         jobs.append(unowned)
+        // Every waiting or waking thread takes one job; start another when jobs outnumber them.
+        let needsThread = jobs.count - head > threadCount - busyCount && threadCount < maximumThreads
+        if needsThread { threadCount += 1 }
         pthread_mutex_unlock(&mutex)
         // After unlocking: signalled under the lock, the thread woke only to sleep again on the
         // mutex and be woken a second time (two context switches per job instead of one).
         pthread_cond_signal(&condition)
+        if needsThread { startThread() }
+    }
+
+    private func startThread() {
+        let box = Unmanaged.passRetained(self)
+        var thread = pthread_t()
+        let created = pthread_create(&thread, nil, { raw in
+            let executor = Unmanaged<ThreadTaskExecutor>.fromOpaque(raw!).takeRetainedValue()
+            executor.runJobs()
+        }, box.toOpaque())
+        precondition(created == 0, "cannot start a provider thread")
+        pthread_detach(thread)
     }
 
     private func runJobs() -> Never {
         onStart?()
         while true {
             pthread_mutex_lock(&mutex)
-            while jobs.isEmpty { pthread_cond_wait(&condition, &mutex) }
-            let batch = jobs
-            jobs.removeAll(keepingCapacity: true)
+            while head == jobs.count { pthread_cond_wait(&condition, &mutex) }
+            let job = jobs[head]
+            head += 1
+            if head == jobs.count {
+                jobs.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head >= 1024 {
+                jobs.removeFirst(head)
+                head = 0
+            }
+            busyCount += 1
             pthread_mutex_unlock(&mutex)
-            for job in batch { job.runSynchronously(on: asUnownedTaskExecutor()) }
+            job.runSynchronously(on: asUnownedTaskExecutor())
+            pthread_mutex_lock(&mutex)
+            busyCount -= 1
+            pthread_mutex_unlock(&mutex)
         }
     }
 }

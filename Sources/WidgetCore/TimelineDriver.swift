@@ -6,6 +6,13 @@ import FoundationEssentials
 /// fires it advances the scheduler, starts the requested provider calls off the main actor,
 /// and takes their answers back on the main actor, tagged with their generation. `WidgetCenter`
 /// requests are drained here too. `onChange` tells the front end which panels to redraw.
+///
+/// An instance has at most one provider call running. A call that times out is cancelled
+/// (`Task.cancel()`: a provider that awaits, or checks `Task.isCancelled`, stops) and its late
+/// answer is dropped by its generation; a request that comes due while the cancelled call still
+/// runs (a provider that ignores cancellation) waits for it to end and is dropped if the
+/// scheduler has meanwhile given up on it. Calls of different instances run in parallel on
+/// `providerExecutor`, so one slow provider holds up no other panel.
 @MainActor
 public final class TimelineDriver {
     private struct Slot {
@@ -26,8 +33,16 @@ public final class TimelineDriver {
     private var slots: [WidgetInstanceID: Slot] = [:]
     private var timer: ClockTimer?
     private var armedDate: Date?
-    private var tasks: [UInt64: Task<Void, Never>] = [:]
-    private var nextTaskKey: UInt64 = 0
+    private struct Call {
+        var task: Task<Void, Never>
+        var generation: UInt64
+    }
+
+    /// The running provider call of each instance (at most one).
+    private var calls: [WidgetInstanceID: Call] = [:]
+    /// Requests that came due while the instance's previous call (timed out and cancelled, but
+    /// not yet returned) still ran; started when it returns.
+    private var held: [WidgetInstanceID: ReloadRequest] = [:]
     private let providerExecutor: (any TaskExecutor)?
     private let hop: @Sendable (@escaping @Sendable @MainActor () -> Void) -> Void
     private var batchDepth = 0
@@ -36,7 +51,7 @@ public final class TimelineDriver {
     ///   - hop: how a wake-up from another thread reaches the main actor; the host passes a
     ///     main-queue hop, the default uses a task.
     ///   - providerExecutor: where provider calls run; nil: Swift's global executor. The
-    ///     dashboard passes a `ThreadTaskExecutor` (see there why).
+    ///     dashboard passes a `ThreadTaskExecutor` with a few threads (see there why).
     public init(
         clock: any WidgetClock,
         configuration: SchedulerConfiguration = .init(),
@@ -76,6 +91,8 @@ public final class TimelineDriver {
     public func remove(_ id: WidgetInstanceID) {
         scheduler.remove(id)
         slots[id] = nil
+        calls[id]?.task.cancel()
+        held[id] = nil
         publish()
         rearm()
     }
@@ -145,16 +162,26 @@ public final class TimelineDriver {
     /// Waits until no provider call is running (for tests and headless snapshots).
     public func settle() async {
         drainCenter()
-        while let (key, task) = tasks.first {
-            await task.value
+        while let (id, call) = calls.first {
+            await call.task.value
             // The answer comes to the main actor as a message after the task ends (`hop`).
-            while tasks[key] != nil { await Task.yield() }
+            while calls[id]?.generation == call.generation { await Task.yield() }
             drainCenter()
         }
     }
 
-    /// Provider calls still running.
-    public var runningProviderCalls: Int { tasks.count }
+    /// Waits until none of `ids` has a provider call running (for tests: the others may block).
+    public func settle(_ ids: Set<WidgetInstanceID>) async {
+        drainCenter()
+        while let (id, call) = calls.first(where: { ids.contains($0.key) }) {
+            await call.task.value
+            while calls[id]?.generation == call.generation { await Task.yield() }
+            drainCenter()
+        }
+    }
+
+    /// Provider calls still running (cancelled ones included, until they return).
+    public var runningProviderCalls: Int { calls.count }
 
     // MARK: Loop
 
@@ -171,6 +198,8 @@ public final class TimelineDriver {
     public func tick() {
         guard batchDepth == 0 else { return }
         let changes = scheduler.advance(to: clock.now)
+        // The panel says "timed out"; the provider's work is cancelled, its answer dropped.
+        for id in changes.timedOut { calls[id]?.task.cancel() }
         for request in changes.reloads { start(request) }
         var changed = changes.entryChanged + changes.timedOut + changes.reloads.map(\.instance)
         if !changed.isEmpty {
@@ -182,12 +211,14 @@ public final class TimelineDriver {
 
     private func start(_ request: ReloadRequest) {
         guard let slot = slots[request.instance] else { return }
+        guard calls[request.instance] == nil else {
+            held[request.instance] = request  // one call per instance: after the running one
+            return
+        }
         let provider = slot.provider
         let context = context(slot, userInitiated: request.isUserInitiated)
-        nextTaskKey += 1
-        let key = nextTaskKey
         let hop = self.hop
-        tasks[key] = Task(executorPreference: providerExecutor) { [weak self] in
+        let task = Task(executorPreference: providerExecutor) { [weak self] in
             let result: Result<AnyTimeline, any Error>
             do {
                 result = .success(try await provider.timeline(in: context))
@@ -197,12 +228,14 @@ public final class TimelineDriver {
             // One message to the main actor, and the task ends here: `await receive(…)` would
             // come back to the provider's executor afterwards, waking its thread once more
             // per reload for nothing.
-            hop { self?.receive(result, for: request, taskKey: key) }
+            hop { self?.receive(result, for: request) }
         }
+        calls[request.instance] = Call(task: task, generation: request.generation)
     }
 
-    private func receive(_ result: Result<AnyTimeline, any Error>, for request: ReloadRequest, taskKey: UInt64) {
-        tasks[taskKey] = nil
+    private func receive(_ result: Result<AnyTimeline, any Error>, for request: ReloadRequest) {
+        let id = request.instance
+        if calls[id]?.generation == request.generation { calls[id] = nil }
         let now = clock.now
         let accepted: Bool
         switch result {
@@ -212,6 +245,10 @@ public final class TimelineDriver {
             accepted = scheduler.fail(request.instance, generation: request.generation, message: Self.describe(error), now: now)
         }
         if accepted { onChange([request.instance]) }
+        if calls[id] == nil, let next = held.removeValue(forKey: id),
+           scheduler.isAwaiting(id, generation: next.generation) {
+            start(next)
+        }
         tick()
     }
 

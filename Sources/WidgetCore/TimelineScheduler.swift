@@ -273,6 +273,11 @@ public final class TimelineScheduler {
 
     // MARK: Answers
 
+    /// True while request `generation` of `id` is in flight: not answered, failed or timed out.
+    public func isAwaiting(_ id: WidgetInstanceID, generation: UInt64) -> Bool {
+        instance(id)?.inFlight?.generation == generation
+    }
+
     /// Takes a provider's timeline for request `generation` of `id`.
     ///
     /// Entries are sorted by date; those already past collapse to the newest, which is shown at

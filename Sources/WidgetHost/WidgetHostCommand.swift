@@ -2,32 +2,37 @@
 import Glibc
 #endif
 import Dispatch
+import FoundationEssentials
 
 /// The `widgethost` command line: parses arguments and runs the chosen subcommand.
 public enum WidgetHostCommand {
     public static let version = "0.1.0"
 
-    /// Runs the command with the process arguments and environment, writes its output and
-    /// exits with its status.
+    /// Runs the command with the process arguments, writes its output and exits with its status.
     ///
-    /// - Parameter catalog: the widget kinds the host can build, handed to every command.
-    public static func main(catalog: Catalog) -> Never {
+    /// - Parameters:
+    ///   - catalog: the widget kinds the host can build, handed to every command.
+    ///   - io: the host's access to the system (environment, files, clocks, processes,
+    ///     transport), built once by `main.swift` and passed down.
+    public static func main(catalog: Catalog, io: HostIO) -> Never {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        let environment = HostEnvironment.current()
+        let environment = io.environment
         switch try? CommandLineParser.parse(arguments) {
         case .snapshot(let options):
             // Headless commands wait for providers on the main actor: run the loop for them.
             Task { @MainActor in
-                finish(await SnapshotCommand.run(options, environment: environment, catalog: catalog))
+                finish(await SnapshotCommand.run(options, environment: environment, catalog: catalog,
+                                                 now: Date(timeIntervalSince1970: io.clock.wallNow), io: io))
             }
             dispatchMain()
         case .preview(let options):
             Task { @MainActor in
-                finish(await PreviewCommand.run(options, environment: environment, catalog: catalog))
+                finish(await PreviewCommand.run(options, environment: environment, catalog: catalog,
+                                                now: Date(timeIntervalSince1970: io.clock.wallNow), io: io))
             }
             dispatchMain()
         default:
-            finish(run(arguments: arguments, environment: environment, catalog: catalog))
+            finish(run(arguments: arguments, io: io, catalog: catalog))
         }
     }
 
@@ -45,11 +50,19 @@ public enum WidgetHostCommand {
     /// output is already inert (`CommandOutput.inert()`).
     public static func run(arguments: [String], environment: HostEnvironment,
                            catalog: Catalog) -> CommandOutput {
-        dispatch(arguments: arguments, environment: environment, catalog: catalog).inert()
+        var io = HostIO.live()
+        io.environment = environment
+        io.files = FileRoots.live(environment: environment)
+        return run(arguments: arguments, io: io, catalog: catalog)
     }
 
-    private static func dispatch(arguments: [String], environment: HostEnvironment,
-                                 catalog: Catalog) -> CommandOutput {
+    /// Parses `arguments` and runs the command with `io`; see `run(arguments:environment:catalog:)`.
+    public static func run(arguments: [String], io: HostIO, catalog: Catalog) -> CommandOutput {
+        dispatch(arguments: arguments, io: io, catalog: catalog).inert()
+    }
+
+    private static func dispatch(arguments: [String], io: HostIO, catalog: Catalog) -> CommandOutput {
+        let environment = io.environment
         let command: HostCommand
         do {
             command = try CommandLineParser.parse(arguments)
@@ -83,7 +96,7 @@ public enum WidgetHostCommand {
         case .dashboard(let options):
             return MainActor.assumeIsolated {
                 // The loop's handlers hold the runner weakly: keep it alive while it runs.
-                let runner = DashboardRunner(options: options, environment: environment, catalog: catalog)
+                let runner = DashboardRunner(options: options, io: io, catalog: catalog)
                 return withExtendedLifetime(runner) { runner.run() }
             }
         }

@@ -1,3 +1,3 @@
 import WidgetHost
 
-WidgetHostCommand.main(catalog: .builtin())
+WidgetHostCommand.main(catalog: .builtin(), io: .live())

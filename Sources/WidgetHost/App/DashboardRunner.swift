@@ -6,6 +6,7 @@ import CLinux
 import Dispatch
 import FoundationEssentials
 import JSONTree
+import HostProcesses
 import LeaderboardServer
 import TerminalUI
 import WidgetCore
@@ -16,12 +17,14 @@ import Widgets
 /// Everything arrives as an event on that loop — keys (stdin), resizes and signals (a
 /// signalfd for WINCH, TERM, INT, HUP, TSTP), the one-shot timeline wake-up (`LoopClock`'s
 /// timerfd), provider answers, session events and `WidgetCenter` requests (through the main
-/// queue), config-file changes (inotify) — and the loop sleeps in between: no polling, no
-/// frame rate, no Dispatch worker thread. Frames are coalesced: however many changes one turn
+/// queue), config-file changes (inotify), child exits (SIGCHLD: `HostIO.processes` reaps) — and
+/// the loop sleeps in between: no polling, no frame rate, no Dispatch worker thread.
+/// Providers run on a small pool of threads of ours (`ThreadTaskExecutor`, parked when idle). Frames are coalesced: however many changes one turn
 /// brings, one `render()` and one `doupdate` follow.
 @MainActor
 final class DashboardRunner {
     private let options: DashboardOptions
+    private let io: HostIO
     private let environment: HostEnvironment
     private let catalog: Catalog
     private var widgets: BoundWidgets
@@ -41,9 +44,13 @@ final class DashboardRunner {
     private var sessionsNotice: String?
     private var bundledServer: LeaderboardService?
 
-    init(options: DashboardOptions, environment: HostEnvironment, catalog: Catalog) {
+    /// Provider threads: a provider that blocks keeps one; the others still answer.
+    static let providerThreads = 4
+
+    init(options: DashboardOptions, io: HostIO, catalog: Catalog) {
         self.options = options
-        self.environment = environment
+        self.io = io
+        environment = io.environment
         self.catalog = catalog
         widgets = catalog.bind()
     }
@@ -60,7 +67,8 @@ final class DashboardRunner {
         }
         configPath = setup.configPath
         do throws(ConfigLoadError) {
-            stateDirectory = try ConfigLocator.stateDirectory(explicitPath: options.stateDirectory, environment: environment)
+            stateDirectory = try ConfigLocator.stateDirectory(explicitPath: options.stateDirectory ?? io.files.state,
+                                                              environment: environment)
         } catch {
             return CommandOutput(exitCode: 2, standardError: "widgethost: \(error)\n")
         }
@@ -93,7 +101,7 @@ final class DashboardRunner {
         let clock: LoopClock
         do {
             loop = try MainLoop()
-            clock = try LoopClock(loop: loop)
+            clock = try LoopClock(loop: loop, wallClock: io.clock)
         } catch {
             bundledServer?.stop()
             return CommandOutput(exitCode: 1, standardError: "widgethost: \(error)\n")
@@ -113,13 +121,15 @@ final class DashboardRunner {
             clock: clock,
             configuration: Self.schedulerConfiguration(setup.config),
             center: WidgetCenter.shared,
-            providerExecutor: ThreadTaskExecutor(onStart: { wh_set_thread_name("wh-provider") }),
+            providerExecutor: ThreadTaskExecutor(maximumThreads: Self.providerThreads,
+                                                 onStart: { wh_set_thread_name("wh-provider") }),
             hop: { body in DispatchQueue.main.async { MainActor.assumeIsolated { body() } } }
         )
         var notice: String?
         do {
-            let transport = try CurlTransport()
-            push = PushCenter(transport: transport)
+            let transport = try io.makeTransport()
+            // Event streams run on libcurl's loop: push needs the real transport.
+            push = (transport as? CurlTransport).map { PushCenter(transport: $0) }
             let manager = try BackgroundSessionManager.open(stateDirectory: stateDirectory, transport: transport,
                                                             clock: clock, deliveryQueue: .main)
             if case .unavailable(let message) = manager.availability { notice = message }
@@ -190,7 +200,8 @@ final class DashboardRunner {
 
     // MARK: Events
 
-    private static let handledSignalNumbers = [SIGWINCH, SIGTERM, SIGINT, SIGHUP, SIGTSTP]
+    /// SIGCHLD too: children of `io.processes` are reaped on the loop (`waitpid(WNOHANG)`).
+    static let handledSignalNumbers = [SIGWINCH, SIGTERM, SIGINT, SIGHUP, SIGTSTP, SIGCHLD]
     private static var handledSignals: sigset_t = {
         var set = sigset_t()
         sigemptyset(&set)
@@ -246,6 +257,8 @@ final class DashboardRunner {
             reloadConfig()
         case SIGTSTP:
             suspend()
+        case SIGCHLD:
+            for (process, exit) in io.processes.reapExited() { log?.debug("child \(process.pid) \(exit)") }
         default:
             break
         }

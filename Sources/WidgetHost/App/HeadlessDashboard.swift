@@ -40,8 +40,8 @@ package final class HeadlessDashboard {
     ///   - stateDirectory: a dashboard's state directory whose cached widget data is copied in
     ///     (read, never written); nil starts empty.
     package static func open(catalog: Catalog, configPath: String?, theme: String? = nil, stateDirectory: String? = nil,
-                             size: TerminalSize, now: Date,
-                             environment: HostEnvironment = .current()) -> Result<HeadlessDashboard, CommandOutput> {
+                             size: TerminalSize, now: Date, environment: HostEnvironment = .current(),
+                             io: HostIO? = nil) -> Result<HeadlessDashboard, CommandOutput> {
         var setup: DashboardSetup
         switch DashboardSetup.load(configPath: configPath, theme: theme, environment: environment, catalog: catalog) {
         case .success(let loaded): setup = loaded
@@ -53,7 +53,7 @@ package final class HeadlessDashboard {
         case .failure(let output): return .failure(output)
         }
         let clock = ManualClock(now: now)
-        guard let sessions = HeadlessSessions(clock: clock, seed: stateDirectory) else {
+        guard let sessions = HeadlessSessions(clock: clock, seed: stateDirectory, io: io) else {
             server?.stop()
             return .failure(CommandOutput(exitCode: 1, standardError: "widgethost: cannot create a temporary directory\n"))
         }

@@ -10,7 +10,8 @@ import Widgets
 /// temporary state directory, so the command can fetch live data without touching — or
 /// taking the lock of — the dashboard's own state. `close()` removes everything.
 ///
-/// The directory is `/tmp/widgethost-headless-<pid>-XXXXXX`. A command killed before
+/// The directory is `<temp>/widgethost-headless-<pid>-XXXXXX` (`HostIO.files.temporary`, /tmp
+/// without one); the transport is `HostIO.makeTransport`'s. A command killed before
 /// `close()` leaves it behind; the next headless command removes every such directory of
 /// ours whose process is gone (`sweepAbandoned`).
 final class HeadlessSessions: Sendable {
@@ -24,15 +25,25 @@ final class HeadlessSessions: Sendable {
     ///
     /// - Parameter seed: a dashboard's state directory whose widget containers (the last
     ///   board, say) are copied in first, so a snapshot can show cached data; it is only read.
-    init?(clock: any WidgetClock, seed: String? = nil) {
-        Self.sweepAbandoned()
-        var template = Array("\(Self.parent)/\(Self.prefix)\(getpid())-XXXXXX".utf8CString)
+    ///   - io: where the temporary directory goes and how the transport is made; nil: /tmp and a
+    ///     `CurlTransport()`.
+    init?(clock: any WidgetClock, seed: String? = nil, io: HostIO? = nil) {
+        let parent = io?.files.temporary ?? Self.parent
+        Self.sweepAbandoned(in: parent)
+        var template = Array("\(parent)/\(Self.prefix)\(getpid())-XXXXXX".utf8CString)
         guard let path = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!).map { String(cString: $0) } }) else {
             return nil
         }
         directory = path
         if let seed { ContainerCopy.copy(from: seed + "/containers", to: path + "/containers") }
-        manager = try? BackgroundSessionManager.open(stateDirectory: path, transport: try CurlTransport(), clock: clock)
+        let transport: any HTTPTransport
+        do {
+            transport = try io?.makeTransport() ?? CurlTransport()
+        } catch {
+            manager = nil
+            return
+        }
+        manager = try? BackgroundSessionManager.open(stateDirectory: path, transport: transport, clock: clock)
     }
 
     /// The services widgets get: these sessions, this directory for containers.

@@ -4,6 +4,7 @@ import Glibc
 import CLinux
 import Dispatch
 import FoundationEssentials
+import BackgroundSessions
 import Synchronization
 import WidgetCore
 
@@ -99,18 +100,22 @@ final class LoopClock: WidgetClock {
     }
 
     private let fd: Int32
+    private let wallClock: any TransportClock
     private let pending = Mutex<(items: [Pending], next: UInt64)>(([], 0))
     /// Called on the loop when the system's wall clock was set (not when it merely ran on):
     /// entries chosen for the old time may be wrong now.
     var onClockChange: () -> Void = {}
 
-    init(loop: MainLoop) throws(MainLoop.LoopError) {
+    /// - Parameter wallClock: where `now` comes from (`HostIO.clock`); it must be the system's
+    ///   wall clock (`CLOCK_REALTIME`), which the timerfd counts in.
+    init(loop: MainLoop, wallClock: any TransportClock = SystemTransportClock()) throws(MainLoop.LoopError) {
+        self.wallClock = wallClock
         fd = wh_timerfd_create_realtime()
         guard fd >= 0 else { throw .system("timerfd_create", errno) }
         loop.watch(fd) { [weak self] in self?.fire() }
     }
 
-    nonisolated var now: Date { Date() }
+    nonisolated var now: Date { Date(timeIntervalSince1970: wallClock.wallNow) }
 
     nonisolated func schedule(at date: Date, _ action: @escaping @Sendable () -> Void) -> ClockTimer {
         let sequence = pending.withLock { state -> UInt64 in

@@ -15,7 +15,7 @@ enum PreviewCommand {
     static let defaultCount = 5
 
     static func run(_ options: PreviewOptions, environment: HostEnvironment, catalog: Catalog,
-                    now: Date = Date()) async -> CommandOutput {
+                    now: Date = Date(), io: HostIO? = nil) async -> CommandOutput {
         let validator = catalog.validator()
         let checked = validator.previewPanel(kind: options.kind, family: options.family,
                                              options: options.options.map { ($0.name, $0.value) })
@@ -23,7 +23,7 @@ enum PreviewCommand {
             return CommandOutput(exitCode: 2, standardError: ConfigDiagnostic.lines(checked.errors, prefix: "widgethost preview: "))
         }
         let clock = ManualClock(now: now)
-        guard let sessions = HeadlessSessions(clock: clock) else {
+        guard let sessions = HeadlessSessions(clock: clock, io: io) else {
             return CommandOutput(exitCode: 1, standardError: "widgethost preview: cannot create a temporary directory\n")
         }
         defer { sessions.close() }
