@@ -1,4 +1,5 @@
 import Testing
+import WidgetTestSupport
 import BackgroundSessions
 
 /// Everything the parser gives for `input` fed in the pieces `cuts` marks, with its final state.
@@ -187,15 +188,4 @@ struct EventStreamParserTests {
     }
 }
 
-/// SplitMix64, for the fuzz test's fixed seed.
-private struct SeededRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+private typealias SeededRandom = FuzzRandom

@@ -71,18 +71,7 @@ func exists(_ path: String) -> Bool {
     return lstat(path, &info) == 0
 }
 
-/// SplitMix64: a small seeded generator, so a fuzz run can be repeated from its seed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+typealias SeededGenerator = FuzzRandom
 
 /// The fuzz seed: `WIDGETHOST_FUZZ_SEED` when set (to repeat a failure), else `fixed`.
 func fuzzSeed(default fixed: UInt64) -> UInt64 {

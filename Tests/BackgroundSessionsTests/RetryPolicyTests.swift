@@ -1,5 +1,6 @@
 @testable import BackgroundSessions
 import Testing
+import WidgetTestSupport
 
 @Suite("Retry policy")
 struct RetryPolicyTests {
@@ -110,25 +111,7 @@ struct RetryPolicyTests {
     }
 }
 
-/// SplitMix64, seeded: the same seed gives the same inputs on every run.
-struct FuzzRandom {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number in 0..<n (n > 0).
-    mutating func below(_ n: Int) -> Int { n <= 0 ? 0 : Int(next() % UInt64(n)) }
-    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-    mutating func digits(count: Int) -> String { String((0..<count).map { _ in Character(String(below(10))) }) }
-
-    /// Mostly ASCII, sometimes a control character or a scalar far above it.
+extension FuzzRandom {
     mutating func scalar() -> Unicode.Scalar {
         switch below(6) {
         case 0: return Unicode.Scalar(UInt8(below(32)))
