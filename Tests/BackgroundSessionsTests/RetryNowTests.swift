@@ -46,7 +46,7 @@ private func seed(_ faults: FaultInjection, first: Fault, then: Fault) -> UInt64
 
 @Suite("Retry now (a user's reload cuts a backoff short)", .serialized)
 struct RetryNowTests {
-    @Test("a transfer waiting out a 30 s backoff starts its next attempt at once after retryNow, and succeeds")
+    @Test("a transfer waiting out a 90 s backoff starts its next attempt at once after retryNow, and succeeds")
     func cutsBackoffShort() async throws {
         var faults = FaultInjection()
         faults.failureRate = 0.5
@@ -55,18 +55,21 @@ struct RetryNowTests {
         let (server, base) = try faultyServer(faults, requests: requests)
         defer { server.stop() }
         let transport = try loopbackTransport {
-            $0.retry = RetryPolicy(maxAttempts: 3, baseDelay: .seconds(30), maxDelay: .seconds(60), jitter: { 0.5 })
+            // A long wait (90 s), so that a loaded machine that is slow to notice the retry
+            // still finds the transfer waiting.
+            $0.retry = RetryPolicy(maxAttempts: 3, baseDelay: .seconds(120), maxDelay: .seconds(240), jitter: { 0.5 })
+            $0.transferDeadline = .seconds(600)
         }
         let dir = ScratchDirectory()
         let log = TransferLog()
         let id = transport.start(TransferRequest(url: base + "/board", directory: dir.path, fileName: "board.json"), events: log.record)
 
         #expect(await eventually { !log.retries.isEmpty })
-        #expect(log.retries == [.retrying(attempt: 1, delay: .milliseconds(22_500), reason: "server answered 500 Internal Server Error")])
+        #expect(log.retries == [.retrying(attempt: 1, delay: .milliseconds(90_000), reason: "server answered 500 Internal Server Error")])
         let asked = ContinuousClock.now
         #expect(transport.retryNow(id) == .retrying)
         #expect(transport.retryNow(id) == .notWaiting, "the next attempt is already under way")
-        // Well inside the 22.5 s the backoff had left.
+        // Well inside the 90 s the backoff had left.
         #expect(await eventually(within: 10) { log.result != nil })
         #expect(asked.duration(to: .now) < .seconds(10))
         let file = try #require(log.result?.file)
