@@ -12,18 +12,6 @@ import WidgetTestSupport
 private let fuzzSeed: UInt64 = getenv("WIDGETHOST_FUZZ_SEED").flatMap { UInt64(String(cString: $0)) } ?? 0x5EED_B0A7D
 private let fuzzIterations = 200
 
-/// SplitMix64: small, seeded, the same numbers on every machine.
-private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// A JSON document as the fuzzer edits it; numbers are kept as their text, so values no
 /// `Double` holds (`1e400`, 30 digits) reach the decoder as a server could send them.
 private indirect enum JSON {
@@ -83,7 +71,7 @@ private let hostileNumbers = [
     "0.9999999999999999", "1e-5", "10001", "1000000000001", "2.5", "1e3", "NaN", "Infinity", "-Infinity", "0x10",
 ]
 
-private func hostileString(_ rng: inout SplitMix64) -> String {
+private func hostileString(_ rng: inout FuzzRandom) -> String {
     switch Int.random(in: 0..<9, using: &rng) {
     case 0: return ""
     case 1: return "\u{1B}[2J\u{1B}]52;c;aGk=\u{07}"
@@ -97,7 +85,7 @@ private func hostileString(_ rng: inout SplitMix64) -> String {
     }
 }
 
-private func hostileValue(_ rng: inout SplitMix64) -> JSON {
+private func hostileValue(_ rng: inout FuzzRandom) -> JSON {
     switch Int.random(in: 0..<10, using: &rng) {
     case 0...2: return .number(hostileNumbers.randomElement(using: &rng)!)
     case 3, 4:
@@ -116,7 +104,7 @@ private func hostileValue(_ rng: inout SplitMix64) -> JSON {
 }
 
 /// One random edit of the board document.
-private func mutate(_ doc: JSON, _ rng: inout SplitMix64) -> JSON {
+private func mutate(_ doc: JSON, _ rng: inout FuzzRandom) -> JSON {
     guard case .object(var top) = doc else { return doc }
     let heroesIndex = top.firstIndex { $0.0 == "heroes" }
     switch Int.random(in: 0..<10, using: &rng) {
@@ -149,7 +137,7 @@ private func mutate(_ doc: JSON, _ rng: inout SplitMix64) -> JSON {
 }
 
 /// A byte-level edit of the text: cut short, or a random byte put in.
-private func corrupt(_ bytes: [UInt8], _ rng: inout SplitMix64) -> [UInt8] {
+private func corrupt(_ bytes: [UInt8], _ rng: inout FuzzRandom) -> [UInt8] {
     guard !bytes.isEmpty else { return bytes }
     var bytes = bytes
     let i = Int.random(in: 0..<bytes.count, using: &rng)
@@ -166,7 +154,7 @@ private func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
 struct LeaderboardFuzzTests {
     @Test("random mutations of a valid board decode to heroes within bounds (or a reason), and render in every view")
     func fuzzDecoderAndViews() throws {
-        var rng = SplitMix64(state: fuzzSeed)
+        var rng = FuzzRandom(seed: fuzzSeed)
         var decoded = 0
         for iteration in 0..<fuzzIterations {
             let place = "seed \(fuzzSeed) iteration \(iteration) (WIDGETHOST_FUZZ_SEED=\(fuzzSeed))"

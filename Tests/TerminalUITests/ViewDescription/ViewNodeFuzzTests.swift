@@ -1,18 +1,10 @@
 import JSONTree
 import Testing
 import TerminalUI
+import WidgetTestSupport
 
-/// SplitMix64: a small seeded generator, so a failing case can be replayed from its seed.
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The fuzz tests' seeded generator, so a failing case can be replayed from its seed.
+private typealias SeededGenerator = FuzzRandom
 
 private let fieldNames = ["type", "children", "gap", "weights", "spans", "text", "role", "bold", "align", "wrap",
                           "columns", "rows", "title", "min", "value", "label", "values", "colour"]
@@ -87,7 +79,7 @@ struct ViewNodeFuzzTests {
     @Test("random descriptions and mangled bytes never trap; what decodes draws at any size and round-trips")
     func fuzz() throws {
         let seed: UInt64 = 0x5EED_0F_71E1_5
-        var rng = SeededGenerator(state: seed)
+        var rng = SeededGenerator(seed: seed)
         var accepted = 0
         let sizes = [(0, 0), (1, 1), (2, 1), (5, 3), (12, 6), (40, 12)]
         for iteration in 0..<2000 {
