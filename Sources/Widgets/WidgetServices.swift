@@ -1,6 +1,30 @@
 import BackgroundSessions
 import FoundationEssentials
+import HostProcesses
 import WidgetCore
+
+/// The system as widgets may see it, passed in from the host's `HostIO` (DESIGN.md §6 "Host
+/// I/O"): where `/proc` and the tz database are, the processes they may start, and the
+/// environment. Tests replace any part (a fake `/proc` tree, a private spawner).
+public struct WidgetIO: Sendable {
+    /// The proc file system (the `system` widget).
+    public var proc: String
+    /// The tz database (TZif files; the clock, `countdown`'s local dates).
+    public var zoneinfo: String
+    /// Starts child processes (the `command` widget, `$EDITOR`); the dashboard's loop reaps them.
+    public var processes: ProcessSpawner
+    /// The host's whole environment: `"$NAME"` header values of `http-json`, the environment a
+    /// `command` runs with, `$EDITOR`.
+    public var environment: [String: String]
+
+    public init(proc: String = "/proc", zoneinfo: String = "/usr/share/zoneinfo", processes: ProcessSpawner = ProcessSpawner(),
+                environment: [String: String] = [:]) {
+        self.proc = proc
+        self.zoneinfo = zoneinfo
+        self.processes = processes
+        self.environment = environment
+    }
+}
 
 /// What the host lends widgets beyond WidgetCore's environment: its background-session
 /// manager (nil, or unavailable, when sessions are off) and the state directory for containers.
@@ -12,11 +36,14 @@ public struct WidgetServices: Sendable {
     public var now: @Sendable () -> Date
     /// Push sources (event streams), or nil when the host has none (previews, snapshots).
     public var push: PushCenter?
+    /// Files, processes and environment.
+    public var io: WidgetIO
 
     public init(sessions: BackgroundSessionManager?, stateDirectory: String?, center: WidgetCenter,
-                now: @escaping @Sendable () -> Date = { Date() }, push: PushCenter? = nil) {
+                now: @escaping @Sendable () -> Date = { Date() }, push: PushCenter? = nil, io: WidgetIO = WidgetIO()) {
         self.sessions = sessions
         self.push = push
+        self.io = io
         self.stateDirectory = stateDirectory
         self.center = center
         self.now = now

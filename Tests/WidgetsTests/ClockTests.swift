@@ -1,4 +1,4 @@
-import FoundationEssentials
+import Foundation
 import Testing
 import WidgetCore
 import Widgets
@@ -104,5 +104,31 @@ struct ClockTests {
         let style = ClockStyle(hour24: false)
         #expect(ClockEntry(date: utc(2026, 1, 1, 0, 5), zone: .utc, style: style).time == "12:05 AM")
         #expect(ClockEntry(date: utc(2026, 1, 1, 12, 5), zone: .utc, style: style).time == "12:05 PM")
+    }
+}
+
+@Suite("Clock widget: the tz database the host passes in")
+struct ClockZoneRootTests {
+    @Test("zones are read from the host's zoneinfo root, not a fixed path")
+    func zoneinfoRoot() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("wh-zoneinfo-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: root + "/Test", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let tokyo = try #require(FileManager.default.contents(atPath: "/usr/share/zoneinfo/Asia/Tokyo"))
+        #expect(FileManager.default.createFile(atPath: root + "/Test/Tokyo", contents: tokyo))
+
+        let binding = WidgetDefinition.Binding(services: WidgetServices(sessions: nil, stateDirectory: nil, center: WidgetCenter(),
+                                                                        io: WidgetIO(zoneinfo: root)))
+        let widget = ClockWidget.definition.widget(binding)
+        let fixed = utc(2026, 11, 30, 5, 0)
+        let environment = WidgetEnvironment(now: { fixed })
+        let provider = try widget.makeProvider(WidgetOptions(["timeZone": .string("Test/Tokyo")]), environment)
+        let entry = try #require(await provider.snapshot(in: context) as? ClockEntry)
+        #expect(entry.zone.contains("JST"))
+        // The system's database has no "Test/Tokyo": the root is really the one used.
+        let system = ClockWidget.definition.widget(WidgetDefinition.Binding(services: .none))
+        #expect(throws: ZoneInfo.LoadError.notFound("Test/Tokyo")) {
+            _ = try system.makeProvider(WidgetOptions(["timeZone": .string("Test/Tokyo")]), environment)
+        }
     }
 }

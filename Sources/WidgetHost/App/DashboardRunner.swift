@@ -145,7 +145,7 @@ final class DashboardRunner {
         sessionsNotice = notice
         widgets = catalog.bind(
             services: WidgetServices(sessions: sessions, stateDirectory: stateDirectory, center: driver.center, now: { clock.now },
-                                     push: push),
+                                     push: push, io: io.widgets),
             registry: registry)
 
         let themes = Self.themeCycle(current: setup.theme)

@@ -20,6 +20,8 @@ final class HeadlessSessions: Sendable {
 
     let directory: String
     let manager: BackgroundSessionManager?
+    /// What widgets get of the host's I/O (files, processes, environment).
+    let widgetIO: WidgetIO
 
     /// Nil when no temporary directory can be made.
     ///
@@ -29,6 +31,7 @@ final class HeadlessSessions: Sendable {
     ///     `CurlTransport()`.
     init?(clock: any WidgetClock, seed: String? = nil, io: HostIO? = nil) {
         let parent = io?.files.temporary ?? Self.parent
+        widgetIO = io?.widgets ?? WidgetIO()
         Self.sweepAbandoned(in: parent)
         var template = Array("\(parent)/\(Self.prefix)\(getpid())-XXXXXX".utf8CString)
         guard let path = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!).map { String(cString: $0) } }) else {
@@ -48,7 +51,7 @@ final class HeadlessSessions: Sendable {
 
     /// The services widgets get: these sessions, this directory for containers.
     func services(center: WidgetCenter, now: @escaping @Sendable () -> Date) -> WidgetServices {
-        WidgetServices(sessions: manager, stateDirectory: directory, center: center, now: now)
+        WidgetServices(sessions: manager, stateDirectory: directory, center: center, now: now, io: widgetIO)
     }
 
     /// Routes session events to the catalogue's widgets.

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import BackgroundSessions
 import HostProcesses
+import Widgets
 import WidgetCore
 
 /// Everything the host takes from the system, built once in `main` and passed down: the
@@ -29,6 +30,9 @@ public struct HostIO: Sendable {
     public var randomSeed: UInt64
     /// Makes the HTTP transport for background sessions.
     public var makeTransport: @Sendable () throws -> any HTTPTransport
+    /// The whole process environment, for widgets (children's environment, `"$NAME"` header
+    /// values, `$EDITOR`); the host itself reads only `environment`.
+    public var widgetEnvironment: [String: String] = [:]
 
     public init(environment: HostEnvironment, files: FileRoots, clock: any TransportClock, processes: ProcessSpawner,
                 randomSeed: UInt64, makeTransport: @escaping @Sendable () throws -> any HTTPTransport) {
@@ -46,9 +50,30 @@ public struct HostIO: Sendable {
         let environment = HostEnvironment.current()
         let clock = SystemTransportClock()
         let seed = randomSeed(clock: clock)
-        return HostIO(environment: environment, files: FileRoots.live(environment: environment), clock: clock,
-                      processes: ProcessSpawner(), randomSeed: seed,
-                      makeTransport: { try CurlTransport(clock: clock, randomSeed: seed) })
+        var io = HostIO(environment: environment, files: FileRoots.live(environment: environment), clock: clock,
+                        processes: ProcessSpawner(), randomSeed: seed,
+                        makeTransport: { try CurlTransport(clock: clock, randomSeed: seed) })
+        io.widgetEnvironment = processEnvironment()
+        return io
+    }
+
+    /// What widgets may use of the host's I/O.
+    public var widgets: WidgetIO {
+        WidgetIO(proc: files.proc, zoneinfo: files.zoneinfo, processes: processes, environment: widgetEnvironment)
+    }
+
+    /// Every `NAME=value` of this process's environment.
+    static func processEnvironment() -> [String: String] {
+        var variables: [String: String] = [:]
+        var cursor = environ
+        while let entry = cursor.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "="), equals != text.startIndex {
+                variables[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            cursor += 1
+        }
+        return variables
     }
 
     /// Eight bytes of /dev/urandom, else the wall clock's nanoseconds mixed with the pid.

@@ -20,5 +20,5 @@ extension ClockWidget {
         titleOption: "timeZone",
         pausesWithAutomaticReloads: false, usesNetwork: false)
 
-    public static let definition = WidgetDefinition(manifest: manifest) { _ in configuration }
+    public static let definition = WidgetDefinition(manifest: manifest) { configuration(zoneinfo: $0.services.io.zoneinfo) }
 }

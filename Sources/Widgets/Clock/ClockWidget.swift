@@ -9,15 +9,16 @@ import WidgetCore
 public enum ClockWidget {
     public static let kind = "clock"
 
-    public static let configuration: TerminalWidget = {
+    /// The clock reading zones from the tz database at `zoneinfo` (the host's `FileRoots.zoneinfo`).
+    public static func configuration(zoneinfo: String = ZoneInfo.defaultDirectory) -> TerminalWidget {
         TerminalWidget(
         manifest: manifest,
         makeProvider: { options, environment in
             let zone: ZoneInfo
             if let name = options.string("timeZone"), name != "local" {
-                zone = try ZoneInfo.load(name)
+                zone = try ZoneInfo.load(name, directory: zoneinfo)
             } else {
-                zone = ZoneInfo.local(environment: environment.variables)
+                zone = ZoneInfo.local(environment: environment.variables, directory: zoneinfo)
             }
             let style = ClockStyle(
                 seconds: options.bool("seconds") ?? false,
@@ -31,7 +32,7 @@ public enum ClockWidget {
             return view(entry, context: context)
         }
         )
-    }()
+    }
 
     static func view(_ entry: ClockEntry, context: WidgetViewContext) -> PanelView {
         PanelView(node: node(entry, context: context))

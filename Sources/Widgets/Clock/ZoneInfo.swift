@@ -25,7 +25,7 @@ public struct ZoneInfo: Sendable, Equatable {
         public var description: String {
             switch self {
             case .invalidName(let n): "'\(n)' is not a time zone name (e.g. Europe/Berlin, UTC)"
-            case .notFound(let n): "unknown time zone '\(n)' (no such file in /usr/share/zoneinfo)"
+            case .notFound(let n): "unknown time zone '\(n)' (not in the tz database)"
             case .malformed(let n): "time zone file for '\(n)' is not a TZif file"
             }
         }
@@ -94,10 +94,10 @@ public struct ZoneInfo: Sendable, Equatable {
 
     /// The zone the system uses: `$TZ` (a tz name, optionally after ':'), else `/etc/localtime`,
     /// else UTC.
-    public static func local(environment: [String: String]) -> ZoneInfo {
+    public static func local(environment: [String: String], directory: String = defaultDirectory) -> ZoneInfo {
         if let tz = environment["TZ"], !tz.isEmpty {
             let name = tz.hasPrefix(":") ? String(tz.dropFirst()) : tz
-            if let zone = try? load(name) { return zone }
+            if let zone = try? load(name, directory: directory) { return zone }
         }
         if let data = FileManager.default.contents(atPath: "/etc/localtime"), data.count <= 1 << 20,
            let zone = parse([UInt8](data), identifier: "localtime") {
