@@ -440,7 +440,7 @@ final class NetworkLoop {
         wh_curl_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
         wh_curl_easy_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR,
                                    Self.redirectProtocols(for: transfer.hostKey, allowingDowngrade: configuration.allowsHTTPSDowngrade))
-        wh_curl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1)
+        wh_curl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, request.postBody == nil ? 1 : 0)
         wh_curl_easy_setopt_long(easy, CURLOPT_MAXREDIRS, configuration.maxRedirects)
         wh_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         wh_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(configuration.connectTimeout))
@@ -460,7 +460,19 @@ final class NetworkLoop {
         wh_curl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context)
 
         var list: UnsafeMutablePointer<curl_slist>?
-        let validators = request.validators ?? rememberedValidators[request.url] ?? Validators()
+        var validators = request.validators ?? rememberedValidators[request.url] ?? Validators()
+        if let body = request.postBody {
+            validators = Validators()
+            wh_curl_easy_setopt_long(easy, CURLOPT_POSTFIELDSIZE, body.count)
+            // Copied by curl at once, so the bytes need not outlive this call.
+            if body.isEmpty {
+                wh_curl_easy_setopt_string(easy, CURLOPT_COPYPOSTFIELDS, "")
+            } else {
+                _ = body.withUnsafeBufferPointer { bytes in
+                    wh_curl_easy_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress!))
+                }
+            }
+        }
         transfer.sentValidators = validators
         if let etag = validators.etag { list = curl_slist_append(list, "If-None-Match: \(etag)") }
         if let date = validators.lastModified { list = curl_slist_append(list, "If-Modified-Since: \(date)") }
@@ -513,7 +525,11 @@ final class NetworkLoop {
         releaseEasy(transfer)
         releaseSlot(transfer.hostKey)
 
-        let outcome = classify(transfer, code: code, osErrno: osErrno, connected: connectTime > 0)
+        var outcome = classify(transfer, code: code, osErrno: osErrno, connected: connectTime > 0)
+        if case .retry(let failure, _) = outcome, transfer.request.postBody != nil, connectTime > 0 {
+            // The server may have acted on the POST already: not done twice.
+            outcome = .done(.failed(failure))
+        }
         switch outcome {
         case .done(let result):
             if case .downloaded(let file) = result, file.status == 200, !file.validators.isEmpty {

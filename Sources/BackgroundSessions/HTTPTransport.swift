@@ -123,14 +123,19 @@ public struct TransferRequest: Sendable, Equatable {
     public var headers: [String: String]
     /// Validators to send instead of the ones remembered for this URL (nil: use remembered ones).
     public var validators: Validators?
+    /// Non-nil: a `POST` of these bytes (an action, such as a hero's heal). A POST sends no
+    /// validators, follows no redirect, and is retried only when the server was never reached
+    /// (it may not be safe to do twice).
+    public var postBody: [UInt8]?
 
     public init(url: String, directory: String, fileName: String,
-                headers: [String: String] = [:], validators: Validators? = nil) {
+                headers: [String: String] = [:], validators: Validators? = nil, postBody: [UInt8]? = nil) {
         self.url = url
         self.directory = directory
         self.fileName = fileName
         self.headers = headers
         self.validators = validators
+        self.postBody = postBody
     }
 
     /// `directory/fileName`.

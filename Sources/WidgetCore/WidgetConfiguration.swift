@@ -15,6 +15,8 @@ public struct WidgetConfiguration<View: Sendable>: Sendable {
     public var view: @Sendable (any TimelineEntry, WidgetViewContext) -> View
     /// Handlers for background-session events, tried in order (see `onBackgroundSessionEvents`).
     public var backgroundSessionHandlers: [BackgroundSessionEventsHandler] = []
+    /// How the manifest's actions are performed, by key (see `action(_:_:)`).
+    public var actionPerformers: [String: WidgetActionPerform] = [:]
 
     /// Stable identifier used in configs and by `WidgetCenter.reloadTimelines(ofKind:)`.
     public var kind: String { manifest.kind }

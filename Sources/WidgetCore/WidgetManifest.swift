@@ -30,7 +30,7 @@ public struct WidgetManifest: Sendable, Equatable {
     /// reload budget; the scheduler treats a widget that neither uses the network nor pauses
     /// as computed locally (`pausable: false`).
     public var usesNetwork: Bool
-    /// Keys the widget answers to on its focused panel (declared only for now).
+    /// Keys the widget answers to on its focused panel; the status bar and `?` list them.
     public var actions: [WidgetAction]
     /// The name of the option holding the URL the widget's updates are pushed from
     /// (declared only for now); nil: no push.
@@ -64,17 +64,29 @@ public struct WidgetManifest: Sendable, Equatable {
     public var isPausable: Bool { pausesWithAutomaticReloads || usesNetwork }
 }
 
-/// A key a widget answers to on its focused panel.
+/// A key a widget answers to on its focused panel (WidgetKit's interactive widgets' intents).
+///
+/// The manifest declares it; the widget's `WidgetConfiguration.actionPerformers` say how it is
+/// performed. Key `r` is special: it is the host's own "reload the focused panel", and a widget
+/// may only give it a title (the command widget's "run now").
 public struct WidgetAction: Sendable, Equatable {
-    /// One printable character (`h`), not one of the host's own keys.
+    /// One printable character (`+`, `e`), not one of the host's own keys (`r` excepted, above).
     public var key: String
-    /// What it does, for the key help (`heal the hero`).
+    /// What it does, for the status bar and the key help (`heal the hero`).
     public var title: String
+    /// How long a perform may take before it fails as "timed out".
+    public var timeoutSeconds: Double
 
-    public init(key: String, title: String) {
+    public init(key: String, title: String, timeoutSeconds: Double = 10) {
         self.key = key
         self.title = title
+        self.timeoutSeconds = timeoutSeconds
     }
+
+    /// The host's own keys, which no action may take (`r` may be titled, see above).
+    public static let reservedKeys: Set<String> = ["q", "?", "h", "j", "k", "l", "r", "R", "t", "p", "[", "]"]
+    /// The one reserved key an action may name: the panel's reload.
+    public static let reloadKey = "r"
 }
 
 /// One option a widget kind accepts under a panel's `options`.

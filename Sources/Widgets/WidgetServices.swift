@@ -16,13 +16,20 @@ public struct WidgetIO: Sendable {
     /// The host's whole environment: `"$NAME"` header values of `http-json`, the environment a
     /// `command` runs with, `$EDITOR`.
     public var environment: [String: String]
+    /// Where short-lived files go (an action's answer): the host's temporary root.
+    public var temporary: String
+    /// The host's HTTP transport for requests outside background sessions (an action's POST);
+    /// nil when the host has none (previews).
+    public var transport: (any HTTPTransport)?
 
     public init(proc: String = "/proc", zoneinfo: String = "/usr/share/zoneinfo", processes: ProcessSpawner = ProcessSpawner(),
-                environment: [String: String] = [:]) {
+                environment: [String: String] = [:], temporary: String = "/tmp", transport: (any HTTPTransport)? = nil) {
         self.proc = proc
         self.zoneinfo = zoneinfo
         self.processes = processes
         self.environment = environment
+        self.temporary = temporary
+        self.transport = transport
     }
 }
 

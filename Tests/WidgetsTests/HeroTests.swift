@@ -114,3 +114,16 @@ struct HeroTests {
         }
     }
 }
+
+@Suite("Hero widget: the heal action's URL")
+struct HeroHealURLTests {
+    @Test("the heal URL sits next to the board's, the name percent-encoded")
+    func healURL() {
+        #expect(HeroWidget.healURL(board: "http://127.0.0.1:8787/leaderboard", hero: "Power Panda")
+                == "http://127.0.0.1:8787/heroes/Power%20Panda/heal")
+        #expect(HeroWidget.healURL(board: "http://h/api/v1/board?x=1#f", hero: "Mr. Spook") == "http://h/api/v1/heroes/Mr.%20Spook/heal")
+        #expect(HeroWidget.healURL(board: "http://h/board", hero: "a/b?🐼") == "http://h/heroes/a%2Fb%3F%F0%9F%90%BC/heal")
+        #expect(HeroWidget.healURL(board: "not a url", hero: "Octo") == nil)
+        #expect(HeroWidget.healURL(board: "http://host", hero: "Octo") == nil)
+    }
+}

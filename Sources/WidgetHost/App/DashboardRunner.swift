@@ -126,8 +126,10 @@ final class DashboardRunner {
             hop: { body in DispatchQueue.main.async { MainActor.assumeIsolated { body() } } }
         )
         var notice: String?
+        var widgetIO = io.widgets
         do {
             let transport = try io.makeTransport()
+            widgetIO.transport = transport
             // Event streams run on libcurl's loop: push needs the real transport.
             push = (transport as? CurlTransport).map { PushCenter(transport: $0) }
             let manager = try BackgroundSessionManager.open(stateDirectory: stateDirectory, transport: transport,
@@ -145,7 +147,7 @@ final class DashboardRunner {
         sessionsNotice = notice
         widgets = catalog.bind(
             services: WidgetServices(sessions: sessions, stateDirectory: stateDirectory, center: driver.center, now: { clock.now },
-                                     push: push, io: io.widgets),
+                                     push: push, io: widgetIO),
             registry: registry)
 
         let themes = Self.themeCycle(current: setup.theme)
@@ -153,6 +155,7 @@ final class DashboardRunner {
                               environment: environment.variables)
         dashboard.onFrameNeeded = { [weak self] in self?.scheduleFrame() }
         dashboard.onQuit = { [weak self] in self?.quit(status: 0) }
+        dashboard.onRunInTerminal = { [weak self] arguments in self?.runInTerminal(arguments) ?? "the dashboard is ending" }
         dashboard.onThemeChange = { [weak self] theme in
             self?.terminal.setTheme(theme)
             self?.scheduleFrame()
@@ -279,6 +282,25 @@ final class DashboardRunner {
         if let size = CursesBackend.windowSize(fd: 1) { terminal.resize(to: size) }
         dashboard.resize(to: terminal.size)
         present()
+    }
+
+    /// An action's program (`$EDITOR`): the screen is given back as for Ctrl-Z, the program
+    /// runs in the foreground, then the dashboard is drawn again. Returns why it failed, or nil.
+    private func runInTerminal(_ arguments: [String]) -> String? {
+        log?.info("running \(arguments.first ?? "") in the terminal")
+        terminal.suspend()
+        defer {
+            terminal.resume()
+            if let size = CursesBackend.windowSize(fd: 1) { terminal.resize(to: size) }
+            dashboard.resize(to: terminal.size)
+            present()
+        }
+        do {
+            let exit = try ForegroundProcess.run(arguments, environment: io.widgetEnvironment)
+            return exit == .exited(0) ? nil : "\(arguments[0]) \(exit)"
+        } catch {
+            return "\(error)"
+        }
     }
 
     private func reloadConfig() {

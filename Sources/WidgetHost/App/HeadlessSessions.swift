@@ -31,7 +31,7 @@ final class HeadlessSessions: Sendable {
     ///     `CurlTransport()`.
     init?(clock: any WidgetClock, seed: String? = nil, io: HostIO? = nil) {
         let parent = io?.files.temporary ?? Self.parent
-        widgetIO = io?.widgets ?? WidgetIO()
+        var widgetIO = io?.widgets ?? WidgetIO(temporary: parent)
         Self.sweepAbandoned(in: parent)
         var template = Array("\(parent)/\(Self.prefix)\(getpid())-XXXXXX".utf8CString)
         guard let path = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!).map { String(cString: $0) } }) else {
@@ -42,10 +42,13 @@ final class HeadlessSessions: Sendable {
         let transport: any HTTPTransport
         do {
             transport = try io?.makeTransport() ?? CurlTransport()
+            widgetIO.transport = transport
         } catch {
+            self.widgetIO = widgetIO
             manager = nil
             return
         }
+        self.widgetIO = widgetIO
         manager = try? BackgroundSessionManager.open(stateDirectory: path, transport: transport, clock: clock)
     }
 

@@ -59,7 +59,8 @@ public struct HostIO: Sendable {
 
     /// What widgets may use of the host's I/O.
     public var widgets: WidgetIO {
-        WidgetIO(proc: files.proc, zoneinfo: files.zoneinfo, processes: processes, environment: widgetEnvironment)
+        WidgetIO(proc: files.proc, zoneinfo: files.zoneinfo, processes: processes, environment: widgetEnvironment,
+                 temporary: files.temporary)
     }
 
     /// Every `NAME=value` of this process's environment.

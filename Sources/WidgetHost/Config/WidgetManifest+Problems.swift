@@ -30,6 +30,12 @@ extension WidgetManifest {
                 found.append("\(kind): action key '\(action.key)' is not one printable character")
             }
             if !keys.insert(action.key).inserted { found.append("\(kind): action key '\(action.key)' is listed twice") }
+            if WidgetAction.reservedKeys.contains(action.key), action.key != WidgetAction.reloadKey {
+                found.append("\(kind): action key '\(action.key)' is one of the host's own keys")
+            }
+            if !(action.timeoutSeconds > 0 && action.timeoutSeconds <= 3600) {
+                found.append("\(kind): action '\(action.key)' needs a timeout of more than 0 and at most 3600 seconds")
+            }
         }
         return found
     }

@@ -55,6 +55,7 @@ extension Dashboard {
             if context.isPlaceholder { buffer.redact(rect, glyphs: glyphs) }
             if footer == nil, let status { footer = Self.footer(for: status, now: now, glyphs: glyphs) }
         }
+        if let action = actionFooter(for: panel) { footer = action }
         if let footer, frame.height >= 3, frame.width >= 8 {
             let line = Rect(x: frame.x + 2, y: frame.maxY - 1, width: frame.width - 4, height: 1)
             let text = DisplayWidth.truncate(" \(footer) ", toWidth: line.width, ellipsis: glyphs.ellipsis)
@@ -100,7 +101,8 @@ extension Dashboard {
         if isPaused { left += separator + "paused" }
         if let panel = focusedPanel { left += separator + panel.title }
         if isZoomed { left += " (zoomed, Esc back)" }
-        let right = "\(statusTime)  ? help  q quit "
+        let keys = focusedActions.map { "\($0.action.key) \($0.action.title)" }.joined(separator: "  ")
+        let right = (keys.isEmpty ? "" : keys + "  ") + "\(statusTime)  ? help  q quit "
         let rightWidth = DisplayWidth.of(right)
         buffer.write(right, x: row.maxX - rightWidth, y: row.y, style: CellStyle(.statusText), clip: row)
         let leftArea = Rect(x: 0, y: row.y, width: max(0, row.width - rightWidth - 1), height: 1)
@@ -127,15 +129,23 @@ extension Dashboard {
         ("q, Ctrl-C", "quit"),
     ]
 
+    /// The help's lines: the host's keys, then the focused panel's own.
+    var helpEntries: [(String, String)] {
+        let actions = focusedActions.filter { $0.action.key != WidgetAction.reloadKey }
+        guard !actions.isEmpty, let panel = focusedPanel else { return Self.helpLines }
+        return Self.helpLines + [("", ""), ("", "on \(panel.title):")] + actions.map { ($0.action.key, $0.action.title) }
+    }
+
     private func drawHelp(into buffer: inout CellBuffer) {
-        let keyWidth = Self.helpLines.map { DisplayWidth.of($0.0) }.max() ?? 0
-        let textWidth = Self.helpLines.map { DisplayWidth.of($0.1) }.max() ?? 0
+        let helpLines = helpEntries
+        let keyWidth = helpLines.map { DisplayWidth.of($0.0) }.max() ?? 0
+        let textWidth = helpLines.map { DisplayWidth.of($0.1) }.max() ?? 0
         let width = min(size.columns, keyWidth + textWidth + 7)
-        let height = min(max(0, size.rows - 1), Self.helpLines.count + 2)
+        let height = min(max(0, size.rows - 1), helpLines.count + 2)
         let frame = Rect(x: (size.columns - width) / 2, y: max(0, (size.rows - 1 - height) / 2), width: width, height: height)
         Box(title: "Keys", focused: true, glyphs: glyphs).draw(into: &buffer, in: frame)
         let inner = Box.inner(of: frame).inset(left: 1, right: 1)
-        for (i, line) in Self.helpLines.prefix(inner.height).enumerated() {
+        for (i, line) in helpLines.prefix(inner.height).enumerated() {
             let row = Rect(x: inner.x, y: inner.y + i, width: inner.width, height: 1)
             let after = buffer.write(line.0, x: row.x, y: row.y, style: CellStyle(.accent, .bold), clip: row)
             let column = max(after + 1, row.x + keyWidth + 2)

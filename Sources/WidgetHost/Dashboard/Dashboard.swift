@@ -30,8 +30,14 @@ final class Dashboard {
     /// The last panel frames laid out, for spatial focus moves.
     private var panelFrames: [Rect] = []
 
+    /// Actions running or failed, by the member performing them.
+    var actionStates: [WidgetInstanceID: PanelActionState] = [:]
+
     var onFrameNeeded: () -> Void = {}
     var onQuit: () -> Void = {}
+    /// Runs a program in the foreground with the terminal given back to it (an action such as
+    /// `$EDITOR`) and returns why it failed, or nil. Without a terminal (headless) it fails.
+    var onRunInTerminal: ([String]) -> String? = { _ in "no terminal to run it in" }
     var onThemeChange: (Theme) -> Void = { _ in }
 
     /// The smallest terminal the dashboard draws panels in; smaller shows a notice.
@@ -109,6 +115,7 @@ final class Dashboard {
             isZoomed = false
             scrollOffset = 0
         case .character("r"):
+            if let panel = focusedPanel { clearFailedActions(of: panel) }
             for member in focusedPanel?.members ?? [] { driver.reload(member.id, userInitiated: true) }
         case .character("R"):
             for panel in panels { for member in panel.members { driver.reload(member.id, userInitiated: true) } }
@@ -122,6 +129,10 @@ final class Dashboard {
             relayout()
         case .control("l"):
             break  // a plain redraw
+        case .character(let character):
+            // The focused panel's own keys come after every global one, so they never shadow it.
+            if let panel = focusedPanel { clearFailedActions(of: panel) }
+            guard performAction(key: String(character)) else { return }
         default:
             return
         }

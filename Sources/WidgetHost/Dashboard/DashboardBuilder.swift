@@ -37,7 +37,7 @@ enum DashboardBuilder {
                                         pausable: widget.manifest.isPausable,
                                         info: WidgetCenter.WidgetInfo(kind: widget.kind, family: panelConfig.family,
                                                                       title: memberTitle, options: options))
-                    panel.members.append(.init(id: id, widget: widget, title: memberTitle))
+                    panel.members.append(.init(id: id, widget: widget, title: memberTitle, options: options, environment: environment))
                 } catch {
                     panel.setupError = "\(widget.kind): \(error)"
                 }

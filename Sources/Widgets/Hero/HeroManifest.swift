@@ -15,5 +15,9 @@ extension HeroWidget {
         titleOption: "name",
         actions: [WidgetAction(key: "+", title: "heal the hero")])
 
-    public static let definition = WidgetDefinition(manifest: manifest) { configuration(services: $0.services) }
+    public static let definition = WidgetDefinition(manifest: manifest) {
+        configuration(services: $0.services).action("+") { [services = $0.services, sessions = $0.leaderboardSessions] context in
+            try await heal(context, services: services, sessions: sessions)
+        }
+    }
 }

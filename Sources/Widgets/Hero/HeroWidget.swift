@@ -28,6 +28,44 @@ public enum HeroWidget {
         )
     }
 
+    /// `+`: heals the hero through the leaderboard server its board comes from
+    /// (`POST /heroes/NAME/heal` next to the board's URL), then asks the leaderboard for the
+    /// changed board (a push stream brings it too; whichever is first shows it).
+    static func heal(_ context: WidgetActionContext, services: WidgetServices, sessions: LeaderboardSessionRegistry) async throws {
+        guard let name = context.options.string("name") else { throw WidgetActionError("no hero name") }
+        let session = context.options.string("session") ?? LeaderboardWidget.defaultSession
+        guard let board = sessions.url(for: session) else {
+            throw WidgetActionError("no leaderboard panel fetches session '\(session)'")
+        }
+        guard let url = healURL(board: board.absoluteString, hero: name) else {
+            throw WidgetActionError("cannot make a heal URL from the board's")
+        }
+        do {
+            _ = try await services.io.post(url)
+        } catch let error as WidgetActionError where error.description.contains("404") {
+            throw WidgetActionError("the server has no hero named \(name)")
+        }
+        services.center.reloadTimelines(ofKind: LeaderboardWidget.kind)
+    }
+
+    /// `http://host:port/heroes/Power%20Panda/heal` for a board at `http://host:port/leaderboard`
+    /// (the path's last segment replaced; query and fragment dropped), or nil.
+    static func healURL(board: String, hero: String) -> String? {
+        let withoutQuery = board.prefix { $0 != "?" && $0 != "#" }
+        guard let schemeEnd = withoutQuery.firstIndex(of: ":"), withoutQuery[schemeEnd...].hasPrefix("://") else { return nil }
+        let authority = withoutQuery.index(schemeEnd, offsetBy: 3)
+        guard let slash = withoutQuery[authority...].lastIndex(of: "/") else { return nil }
+        // RFC 3986 unreserved characters kept, every other byte of the UTF-8 `%XX`.
+        let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
+        let hex = Array("0123456789ABCDEF")
+        var encoded = ""
+        for byte in hero.utf8 {
+            if unreserved.contains(byte) { encoded.unicodeScalars.append(Unicode.Scalar(byte)) }
+            else { encoded += "%\(hex[Int(byte >> 4)])\(hex[Int(byte & 15)])" }
+        }
+        return withoutQuery[..<slash] + "/heroes/\(encoded)/heal"
+    }
+
     static func view(_ entry: HeroEntry, context: WidgetViewContext) -> PanelView {
         PanelView { glyphs in node(entry, context: context, glyphs: glyphs) }
     }
