@@ -92,6 +92,37 @@ struct CurlTransportTests {
         #expect(dir.fileNames.isEmpty)
     }
 
+    @Test("a POST sends its body, takes a 202, and is never retried once the server was reached")
+    func postIsNotRetried() async throws {
+        let calls = Counter()
+        let bodies = Mutex<[String]>([])
+        let (server, base) = try loopbackServer {
+            $0.route("/act", methods: ["POST"], maxBodyBytes: 64) { request in
+                bodies.withLock { $0.append(request.method + " " + String(decoding: request.body, as: UTF8.self)) }
+                return calls.next() == 1 ? .text("busy", status: 503) : .text("Accepted", status: 202)
+            }
+        }
+        defer { server.stop() }
+        let transport = try loopbackTransport()
+        let dir = ScratchDirectory()
+        let failed = await run(transport, TransferRequest(url: base + "/act", directory: dir.path, fileName: "a", postBody: Array("heal".utf8)))
+        #expect(failed.result.failure?.reason == "server answered 503 Service Unavailable")
+        #expect(failed.result.failure?.attempts == 1 && failed.retries.isEmpty, "a 503 to a POST is not tried again")
+        let accepted = await run(transport, TransferRequest(url: base + "/act", directory: dir.path, fileName: "a", postBody: []))
+        #expect(accepted.result.file?.status == 202)
+        #expect(bodies.withLock { $0 } == ["POST heal", "POST "])
+    }
+
+    @Test("a POST to a closed port is retried: the server never saw it")
+    func postRetriedBeforeConnecting() async throws {
+        let transport = try loopbackTransport()
+        let dir = ScratchDirectory()
+        let port = closedLoopbackPort()
+        let outcome = await run(transport, TransferRequest(url: "http://127.0.0.1:\(port)/act", directory: dir.path, fileName: "a",
+                                                           postBody: Array("x".utf8)))
+        #expect(outcome.result.failure?.attempts == 3)
+    }
+
     @Test("a 404 is not retried")
     func notFoundIsFinal() async throws {
         let (server, base) = try loopbackServer { _ in }
@@ -207,15 +238,7 @@ struct CurlTransportTests {
 
     @Test("a closed port is reported as connection refused after the retries")
     func connectionRefused() async throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        close(fd)
-        let port = UInt16(bigEndian: addr.sin_port)
+        let port = closedLoopbackPort()
 
         let transport = try loopbackTransport()
         let dir = ScratchDirectory()
@@ -472,4 +495,17 @@ struct CurlTransportTests {
         let failure = try #require(await downloadFailure("http://127.0.0.1:1/", with: transport, into: dir.path))
         #expect(failure.reason == "the transport was shut down")
     }
+}
+
+/// A loopback port nothing listens on (bound, read, closed).
+private func closedLoopbackPort() -> UInt16 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var addr = sockaddr_in()
+    addr.sin_family = sa_family_t(AF_INET)
+    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+    _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+    close(fd)
+    return UInt16(bigEndian: addr.sin_port)
 }
