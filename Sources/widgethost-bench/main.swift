@@ -73,7 +73,10 @@ if needsHarness {
         if wanted("2") { await RenderBench.measure(into: report, harness: harness, quick: quick) }
         if wanted("5") { NetworkBench.measure(into: report, harness: harness, duration: quick ? 0.5 : 2) }
         if wanted("3") || wanted("5") || wanted("6") { TerminalBench.measure(into: report, harness: harness, quick: quick) }
-        if wanted("9") { PushBench.measure(into: report, harness: harness, quick: quick) }
+        if wanted("9") {
+            PushBench.measure(into: report, harness: harness, quick: quick)
+            HealBench.measure(into: report, harness: harness, quick: quick)
+        }
         if wanted("4") || wanted("6") { IdleBench.measure(into: report, harness: harness, duration: quick ? 15 : 60) }
         if wanted("8") { FetchCostBench.measure(into: report, harness: harness, quick: quick) }
         harness.close()

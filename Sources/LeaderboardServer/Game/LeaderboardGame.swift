@@ -100,6 +100,17 @@ public struct LeaderboardGame: Sendable {
         return true
     }
 
+    /// Takes `amount` of the health of the hero named `name`, not below `rules.healthFloor`;
+    /// `at` becomes `updated` as for a heal. False if there is no such hero.
+    @discardableResult
+    public mutating func hurt(_ name: String, by amount: Double, at seconds: Int) -> Bool {
+        guard let i = heroesInPlay.firstIndex(where: { $0.name == name }) else { return false }
+        let before = heroesInPlay[i].health
+        hurt(i, by: max(0, amount))
+        if heroesInPlay[i].health != before { updated = max(updated, seconds) }
+        return true
+    }
+
     /// The level after exp goes from `oldExp` to `newExp`:
     /// `level + ⌊newExp / expPerLevel⌋ − ⌊oldExp / expPerLevel⌋`.
     ///

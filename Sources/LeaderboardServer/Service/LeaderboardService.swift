@@ -137,6 +137,15 @@ public final class LeaderboardService: Sendable {
         return found
     }
 
+    /// Takes `amount` of the health of the hero named `name` (not below the floor), as a lost
+    /// battle would; false if there is none. For benchmarks and tests that need a hero to heal.
+    @discardableResult
+    public func hurt(_ name: String, by amount: Double) -> Bool {
+        var found = false
+        change { game in found = game.hurt(name, by: amount, at: HTTPDate.nowSecondsSince1970()) }
+        return found
+    }
+
     /// Changes the game; when the board's bytes changed, a new version is published to streams.
     private func change(_ body: (inout LeaderboardGame) -> Void) {
         let published = state.withLock { s -> BoardEventHub.Board? in
