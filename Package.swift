@@ -71,7 +71,7 @@ let package = Package(
                     dependencies: ["Widgets", "WidgetCore", "TerminalUI", "BackgroundSessions", "LeaderboardServer",
                                    "WidgetTestSupport"],
                     exclude: ["__Snapshots__"]),
-        .testTarget(name: "WidgetHostTests", dependencies: ["WidgetHost", "HostProcesses", "WidgetCore", "JSONTree", "Widgets", "BackgroundSessions", "LeaderboardServer",
+        .testTarget(name: "WidgetHostTests", dependencies: ["WidgetHost", "HostProcesses", "CLinux", "WidgetCore", "JSONTree", "Widgets", "BackgroundSessions", "LeaderboardServer",
                                                          "WidgetTestSupport"],
                     exclude: ["__Snapshots__"]),
         .testTarget(name: "BackgroundSessionsTests",

@@ -37,12 +37,24 @@ final class MainLoop {
         let handle = unsafeBitCast(handleSymbol, to: (@convention(c) () -> Int32).self)
         drainMainQueue = unsafeBitCast(drainSymbol, to: (@convention(c) (UnsafeMutableRawPointer?) -> Void).self)
         mainQueueFD = handle()
-        guard mainQueueFD >= 0 else { throw .missingDispatchRunLoopSupport }
+        // The entry points are libdispatch's private interface to CoreFoundation's run loop
+        // (swift-corelibs-foundation's RunLoop drives the main queue through the same two).
+        // Should they ever change shape, refuse to start rather than read or call garbage:
+        // the handle must be an eventfd of ours before the drain function is ever called.
+        guard mainQueueFD >= 0, Self.isEventFD(mainQueueFD) else { throw .missingDispatchRunLoopSupport }
         watch(mainQueueFD) { [drainMainQueue, mainQueueFD] in
             var count: UInt64 = 0
             _ = read(mainQueueFD, &count, 8)
             drainMainQueue(nil)
         }
+    }
+
+    /// Whether `fd` is an open eventfd (`/proc/self/fd/N` reads `anon_inode:[eventfd]`).
+    nonisolated static func isEventFD(_ fd: Int32) -> Bool {
+        var buffer = [CChar](repeating: 0, count: 64)
+        let count = readlink("/proc/self/fd/\(fd)", &buffer, buffer.count - 1)
+        guard count > 0 else { return false }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) == "anon_inode:[eventfd]"
     }
 
     /// Calls `handler` on the main thread whenever `fd` has input (level-triggered: the handler
