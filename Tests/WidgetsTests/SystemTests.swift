@@ -218,6 +218,15 @@ struct SystemTests {
                        named: "system-medium-placeholder-ascii")
     }
 
+    @Test("the sparkline is scaled to 100 %, newest reading at the right edge, at most 4 rows")
+    func sparkline() {
+        var entry = sampleEntry
+        entry.history = [0.5, 0.25, 1]
+        let lines = TextBackend.lines(render(entry, family: .medium, width: 20, height: 10))
+        #expect(Array(lines.suffix(5)) == ["", "                   █", "                   █", "                 █ █",
+                                           "                 ███"], "\(lines)")
+    }
+
     @Test("many cores that do not fit say how many more there are")
     func manyCores() {
         var entry = sampleEntry

@@ -27,10 +27,10 @@ public enum SystemWidget {
 
     static let defaultInterval = 2
     /// Most rows the sparkline takes.
-    static let maximumSparklineRows = 6
+    static let maximumSparklineRows = 4
 
-    /// The entry: rows of text and bars (`node`), then the CPU sparkline in the rows left
-    /// below them, scaled to 100 % so a quiet machine looks quiet.
+    /// The entry: rows of text and bars (`node`), then the CPU sparkline at the bottom of the
+    /// rows left below them (at most 4), scaled to 100 % so a quiet machine looks quiet.
     static func view(_ entry: SystemEntry, context: WidgetViewContext) -> PanelView {
         PanelView { buffer, rect, glyphs in
             let (node, rows) = Self.node(entry, context: context, glyphs: glyphs)
@@ -38,8 +38,10 @@ public enum SystemWidget {
             let left = rect.height - rows
             guard left >= 1, !entry.history.isEmpty, !context.isPlaceholder else { return }
             let height = min(left, maximumSparklineRows)
+            // The newest reading at the right edge, as the line fills up from the right.
+            let width = min(rect.width, entry.history.count)
             Sparkline(values: entry.history, maximum: 1, style: CellStyle(.accent), glyphs: glyphs)
-                .draw(into: &buffer, in: Rect(x: rect.x, y: rect.maxY - height, width: rect.width, height: height))
+                .draw(into: &buffer, in: Rect(x: rect.maxX - width, y: rect.maxY - height, width: width, height: height))
         }
     }
 
