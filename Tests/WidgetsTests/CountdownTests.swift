@@ -88,7 +88,7 @@ struct CountdownTests {
         let timeline = try await provider.timeline(in: TimelineProviderContext(family: .small, size: CellSize(columns: 18, rows: 9)))
         let first = try #require(timeline.entries.first as? CountdownEntry)
         #expect(first.remaining == "59m", "23:59 in Berlin is 22:59 UTC")
-        #expect(first.target == "Thu 31 Dec 2026 23:59")
+        #expect(first.target == "Thu 31 Dec 2026 23:59" && first.shortTarget == "31 Dec 23:59")
         #expect(throws: OptionError.self) { _ = try widget.makeProvider(["to": .string("soon")], environment) }
     }
 
@@ -104,11 +104,13 @@ struct CountdownTests {
 
     @Test("frames: small and medium, running and done; placeholder; tiny rectangles never crash")
     func frames() {
-        let running = CountdownEntry(date: testEpoch, label: "New Year", remaining: "12d 4h 5m", isDone: false, target: "Thu 31 Dec 2026 23:59")
+        let running = CountdownEntry(date: testEpoch, label: "New Year", remaining: "12d 4h 5m", isDone: false,
+                                     target: "Thu 31 Dec 2026 23:59", shortTarget: "31 Dec 23:59")
         var done = running
         done.remaining = "done"
         done.isDone = true
         expectSnapshot(text(render(running, family: .small, width: 24, height: 7)), named: "countdown-small-24x7")
+        expectSnapshot(text(render(running, family: .small, width: 18, height: 9)), named: "countdown-small-18x9")
         expectSnapshot(text(render(done, family: .medium, width: 38, height: 9)), named: "countdown-medium-done-38x9")
         expectSnapshot(text(render(running, family: .medium, width: 38, height: 9, placeholder: true)), named: "countdown-medium-placeholder")
         for (width, height) in [(0, 0), (1, 1), (2, 1), (1, 3), (5, 2), (30, 1)] {

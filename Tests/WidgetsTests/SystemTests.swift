@@ -101,6 +101,15 @@ struct SystemTests {
         #expect(third.history == [0.3, 1], "the sparkline's values, oldest first")
     }
 
+    @Test("a preview (one look) takes two readings a moment apart, so it shows CPU use (the host's real /proc)")
+    func previewMeasures() async throws {
+        let preview = TimelineProviderContext(family: .medium, size: CellSize(columns: 38, rows: 9), isPreview: true)
+        let entry = try #require(try await SystemProvider(root: "/proc", now: { testEpoch }).timeline(in: preview).entries.first)
+        #expect(entry.cpu != nil)
+        let dashboard = try #require(try await SystemProvider(root: "/proc", now: { testEpoch }).timeline(in: mediumContext).entries.first)
+        #expect(dashboard.cpu == nil, "the dashboard does not wait: its next reading comes after 1 s")
+    }
+
     @Test("memory, swap, load and uptime are read from their files")
     func memoryLoadUptime() async throws {
         let proc = FakeProc.machine()

@@ -10,13 +10,16 @@ public struct CountdownEntry: TimelineEntry, Equatable {
     public var isDone: Bool
     /// The target in the local zone: "Thu 31 Dec 2026 23:59".
     public var target: String
+    /// The same, shorter, for narrow panels: "31 Dec 23:59".
+    public var shortTarget: String
 
-    public init(date: Date, label: String, remaining: String, isDone: Bool, target: String) {
+    public init(date: Date, label: String, remaining: String, isDone: Bool, target: String, shortTarget: String = "") {
         self.date = date
         self.label = label
         self.remaining = remaining
         self.isDone = isDone
         self.target = target
+        self.shortTarget = shortTarget
     }
 
     /// What is left from `seconds` before the end: minutes rounded up, seconds in the last

@@ -40,8 +40,9 @@ public struct CountdownProvider: TimelineProvider {
     /// The entry at `date`.
     func entry(at date: Date) -> CountdownEntry {
         let left = target.timeIntervalSince(date)
+        let (long, short) = Self.describe(target, in: zone)
         return CountdownEntry(date: date, label: label, remaining: CountdownEntry.remainingText(left), isDone: !(left > 0),
-                              target: Self.describe(target, in: zone))
+                              target: long, shortTarget: short)
     }
 
     /// The entries from `start`: `start` itself, then whole minutes before the target (at most
@@ -68,12 +69,13 @@ public struct CountdownProvider: TimelineProvider {
         return result
     }
 
-    /// "Thu 31 Dec 2026 23:59" in `zone`.
-    static func describe(_ date: Date, in zone: ZoneInfo) -> String {
+    /// "Thu 31 Dec 2026 23:59" and "31 Dec 23:59" in `zone`.
+    static func describe(_ date: Date, in zone: ZoneInfo) -> (String, String) {
         let seconds = date.timeIntervalSince1970
-        guard seconds.isFinite, abs(seconds) < 3e11 else { return "" }
+        guard seconds.isFinite, abs(seconds) < 3e11 else { return ("", "") }
         let t = CivilTime(unixSeconds: Int64(seconds.rounded(.down)), offset: zone.offset(at: date).seconds)
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(CivilTime.weekdayNames[t.weekday]) \(t.day) \(CivilTime.monthNames[t.month - 1]) \(t.year) \(two(t.hour)):\(two(t.minute))"
+        let day = "\(t.day) \(CivilTime.monthNames[t.month - 1])", time = "\(two(t.hour)):\(two(t.minute))"
+        return ("\(CivilTime.weekdayNames[t.weekday]) \(day) \(t.year) \(time)", "\(day) \(time)")
     }
 }

@@ -31,7 +31,8 @@ public enum CountdownWidget {
         PanelView(node: node(entry, context: context))
     }
 
-    /// The label, the time left (bold) and, from 3 rows, the target date, centred.
+    /// The label, the time left (bold) and, from 3 rows, the target date (shorter when narrow),
+    /// centred.
     static func node(_ entry: CountdownEntry, context: WidgetViewContext) -> ViewNode {
         let placeholder = context.isPlaceholder
         let other: StyleRole = placeholder ? .placeholder : .muted
@@ -40,7 +41,10 @@ public enum CountdownWidget {
         if !entry.label.isEmpty, context.size.rows >= 2 { lines.append(.text(entry.label, role: other, alignment: .center)) }
         lines.append(.text(entry.remaining, role: main, bold: !placeholder, alignment: .center))
         if context.size.rows >= 3, !entry.target.isEmpty {
-            lines.append(.text((entry.isDone ? "since " : "to ") + entry.target, role: other, alignment: .center))
+            let word = entry.isDone ? "since " : "to "
+            let full = word + entry.target
+            let line = full.count <= context.size.columns || entry.shortTarget.isEmpty ? full : word + entry.shortTarget
+            lines.append(.text(line, role: other, alignment: .center))
         }
         return .vstack([.spacer] + lines + [.spacer])
     }

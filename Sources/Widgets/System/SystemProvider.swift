@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import FoundationEssentials
 import WidgetCore
 
@@ -16,6 +19,8 @@ public struct SystemProvider: TimelineProvider {
     public let interval: TimeInterval
     public let now: @Sendable () -> Date
     private let history = SystemHistory()
+    /// Nanoseconds between a preview's two readings.
+    static let previewPause = 250_000_000
 
     public init(root: String, interval: TimeInterval = 2, now: @escaping @Sendable () -> Date) {
         self.root = root
@@ -39,9 +44,16 @@ public struct SystemProvider: TimelineProvider {
     }
 
     public func timeline(in context: Context) async throws -> Timeline<SystemEntry> {
-        let sample = SystemSample.read(root: root)
+        var sample = SystemSample.read(root: root)
         guard !sample.isEmpty else { throw Unreadable(problems: sample.problems) }
         let first = !history.hasPrevious
+        if first, context.isPreview, sample.cpu != nil {
+            // A preview is one look: a second reading a moment later gives it a CPU figure.
+            _ = history.record(sample, at: now())
+            var pause = timespec(tv_sec: 0, tv_nsec: Self.previewPause)
+            nanosleep(&pause, nil)
+            sample = SystemSample.read(root: root)
+        }
         let entry = history.record(sample, at: now())
         // The first reading has no CPU use yet: the next one comes sooner.
         let wait = first && sample.cpu != nil ? min(1, interval) : interval
