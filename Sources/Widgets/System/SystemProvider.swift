@@ -56,7 +56,7 @@ public struct SystemProvider: TimelineProvider {
         }
         let entry = history.record(sample, at: now())
         // The first reading has no CPU use yet: the next one comes sooner.
-        let wait = first && sample.cpu != nil ? min(1, interval) : interval
+        let wait = first && entry.cpu == nil && sample.cpu != nil ? min(1, interval) : interval
         return Timeline(entries: [entry], policy: .after(entry.date + wait))
     }
 }
