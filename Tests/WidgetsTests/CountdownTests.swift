@@ -92,6 +92,21 @@ struct CountdownTests {
         #expect(throws: OptionError.self) { _ = try widget.makeProvider(["to": .string("soon")], environment) }
     }
 
+    @Test("the local zone comes from the host's zoneinfo root (WidgetIO.zoneinfo)")
+    func zoneinfoRoot() async throws {
+        let root = makeTemporaryDirectory(prefix: "zoneinfo")
+        defer { removeTree(root) }
+        try FileManager.default.createDirectory(atPath: root + "/Test", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: ZoneInfo.defaultDirectory + "/Asia/Tokyo", toPath: root + "/Test/Home")
+        let services = WidgetServices(sessions: nil, stateDirectory: nil, center: WidgetCenter(), io: WidgetIO(zoneinfo: root))
+        let widget = CountdownWidget.definition.widget(WidgetDefinition.Binding(services: services))
+        let environment = WidgetEnvironment(now: { utc(2026, 12, 31, 14, 0) }, variables: ["TZ": "Test/Home"])
+        let provider = try widget.makeProvider(["to": .string("2026-12-31T23:59"), "label": .string("Tokyo")], environment)
+        let first = try #require(try await provider.timeline(in: smallContext).entries.first as? CountdownEntry)
+        #expect(first.remaining == "59m", "23:59 JST is 14:59 UTC")
+        #expect(first.label == "Tokyo")
+    }
+
     @Test("remaining text for any number of seconds, NaN and infinity included")
     func remainingText() {
         #expect(CountdownEntry.remainingText(.nan) == "done")

@@ -110,6 +110,18 @@ struct SystemTests {
         #expect(dashboard.cpu == nil, "the dashboard does not wait: its next reading comes after 1 s")
     }
 
+    @Test("the widget reads the proc root the host passes in (WidgetIO.proc) and its intervalSeconds")
+    func hostRoot() async throws {
+        let proc = FakeProc.machine()
+        let services = WidgetServices(sessions: nil, stateDirectory: nil, center: WidgetCenter(), io: WidgetIO(proc: proc.path))
+        let widget = SystemWidget.definition.widget(WidgetDefinition.Binding(services: services))
+        let provider = try widget.makeProvider(["intervalSeconds": .integer(5)], WidgetEnvironment(now: { testEpoch }))
+        let first = try await provider.timeline(in: mediumContext)
+        #expect((first.entries.first as? SystemEntry)?.uptime == 273_600.45, "read from the fake tree")
+        #expect(first.policy == .after(at(1)))
+        #expect(try await provider.timeline(in: mediumContext).policy == .after(at(5)))
+    }
+
     @Test("memory, swap, load and uptime are read from their files")
     func memoryLoadUptime() async throws {
         let proc = FakeProc.machine()
