@@ -18,8 +18,8 @@ import FoundationEssentials
 ///   capped exponential backoff and jitter;
 /// - reloads asked for while a request is in flight coalesce into one follow-up;
 /// - system-initiated reloads keep the minimum interval (policy reloads from the last reload of
-///   any kind; `WidgetCenter` reloads may come in a burst of `centerBurst`, then one per
-///   interval) and the daily budget; user-initiated ones are exempt, and cut a retry wait short;
+///   any kind, or `localReloadFloor` for instances computed locally; `WidgetCenter` reloads
+///   may come in a burst of `centerBurst`, then one per interval) and the daily budget; user-initiated ones are exempt, and cut a retry wait short;
 /// - the daily budget counts only policy reloads and `WidgetCenter` reloads that do not answer
 ///   a user reload (those within `userAnswerWindow` of one); retries, environment reloads
 ///   (clock set, panel resized) and instances computed locally (`pausable: false`: clocks)
@@ -122,6 +122,9 @@ public final class TimelineScheduler {
 
     /// `WidgetCenter` reloads allowed back to back within one minimum interval.
     public static let centerBurst = 3
+    /// Least time between policy reloads of an instance computed locally (`pausable: false`),
+    /// which `minimumReloadInterval` does not hold back.
+    public static let localReloadFloor: TimeInterval = 1
 
     public init(configuration: SchedulerConfiguration = .init()) {
         self.configuration = configuration
@@ -464,7 +467,9 @@ public final class TimelineScheduler {
                 due = max(due, recent[recent.count - Self.centerBurst] + configuration.minimumReloadInterval)
             }
         } else if let last = i.lastReloadStart {
-            due = max(due, last + configuration.minimumReloadInterval)
+            // The minimum interval spares servers; an instance computed locally (a system
+            // monitor every 2 s) only has to be kept from spinning.
+            due = max(due, last + (i.pausable ? configuration.minimumReloadInterval : Self.localReloadFloor))
         }
         if let backoff = i.backoffUntil { due = max(due, backoff) }
         var heldByBudget: Date?

@@ -135,6 +135,9 @@ public enum OptionType: Sendable, Equatable {
     case url(schemes: [String])
     /// An IANA time zone name (`Europe/Paris`), `UTC`/`GMT`, or `local`.
     case timeZone
+    /// A date and time: ISO 8601 with an offset (`2026-12-31T23:59:00+01:00`, `…Z`), or a
+    /// local `2026-12-31T23:59` (or `2026-12-31`) read in the host's zone.
+    case dateTime
     /// A duration in whole seconds within the range. A refresh interval is raised to the
     /// config's `minimumReloadSeconds` (with a warning when the config gave a lower value).
     case seconds(ClosedRange<Int>, refreshInterval: Bool)

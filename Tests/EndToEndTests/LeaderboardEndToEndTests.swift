@@ -20,7 +20,7 @@ import WidgetTestSupport
 struct LeaderboardEndToEndTests {
     // MARK: - Default dashboard
 
-    @Test("the default dashboard shows all six heroes with aligned borders within 5 s at 80x24 and at 100x30",
+    @Test("the default dashboard shows all six heroes and the system panel with aligned borders within 5 s at 80x24 and at 100x30",
           arguments: [(cols: 80, rows: 24), (cols: 100, rows: 30)])
     func defaultDashboard(size: (cols: Int, rows: Int)) throws {
         let home = try ScratchDirectory()
@@ -28,10 +28,18 @@ struct LeaderboardEndToEndTests {
         let host = LeaderboardHost(home: home, size: size)
         defer { host.stop() }
         try host.start()
-        let screen = host.tmux.waitFor(timeout: .seconds(5), description: "all six heroes at \(size.cols)x\(size.rows)") {
-            showsAllHeroes($0) && boxProblems($0).isEmpty
+        let screen = host.tmux.waitFor(timeout: .seconds(5), description: "all six heroes and CPU use at \(size.cols)x\(size.rows)") {
+            showsAllHeroes($0) && showsSystem($0) && boxProblems($0).isEmpty
         }
         expectWholeBoard(screen, cols: size.cols)
+        #expect(showsSystem(screen), "no system panel with CPU use and memory:\n\(text(screen))")
+    }
+
+    /// The system panel with a measured CPU use (a second reading came) and memory.
+    func showsSystem(_ screen: [String]) -> Bool {
+        screen.contains { $0.contains("┌ System ") }
+            && screen.contains { $0.contains("│CPU ") && $0.contains("%│") }
+            && screen.contains { $0.contains("│Mem ") }
     }
 
     @Test("a storm of 40 resizes, ending at 100x30, leaves the board whole")

@@ -432,3 +432,23 @@ struct SchedulerScaleTests {
         #expect(shownLabel(scheduler.status(of: ids[0])) == "t\(99 * 864 + 1)")
     }
 }
+
+@Suite("TimelineScheduler: locally computed instances")
+struct SchedulerLocalInstanceTests {
+    @Test("an instance computed locally (system every 2 s) reloads at its .after date, not the minimum interval; one that asks sooner is held to a 1 s floor")
+    func localFloor() {
+        let scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 5))
+        let system = scheduler.add(kind: "system", now: testEpoch, pausable: false)
+        let board = scheduler.add(kind: "leaderboard", now: testEpoch)
+        for request in scheduler.advance(to: testEpoch).reloads {
+            _ = scheduler.deliver(timeline([0], policy: .after(at(2))), to: request.instance, generation: request.generation, now: testEpoch)
+        }
+        #expect(scheduler.nextWakeDate == at(2))
+        let due = scheduler.advance(to: at(2)).reloads
+        #expect(due.map(\.instance) == [system], "the network widget still waits the minimum interval")
+        _ = scheduler.deliver(timeline([2], policy: .after(at(2.1))), to: system, generation: due[0].generation, now: at(2))
+        #expect(scheduler.nextWakeDate == at(3), "a local instance asking again at once waits the 1 s floor")
+        #expect(scheduler.advance(to: at(3)).reloads.map(\.instance) == [system])
+        #expect(scheduler.advance(to: at(5)).reloads.map(\.instance) == [board])
+    }
+}

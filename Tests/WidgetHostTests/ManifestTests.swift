@@ -70,7 +70,7 @@ struct ManifestTests {
     @Test("every built-in option is listed by widgets and preview --help, and the built-in manifests have no problems")
     func builtinsDerived() {
         let catalog = Catalog.builtin()
-        #expect(catalog.manifests.map(\.kind) == ["clock", "leaderboard", "hero"])
+        #expect(catalog.manifests.map(\.kind) == ["clock", "leaderboard", "hero", "system", "countdown"])
         #expect(catalog.manifests.flatMap(\.problems) == [])
         #expect(catalog.bind().widgets.map(\.manifest) == catalog.manifests, "each widget carries its manifest")
         let widgets = run(["widgets"], catalog: catalog).standardOutput
@@ -85,6 +85,8 @@ struct ManifestTests {
         #expect(help.split(separator: "\n").allSatisfy { $0.count <= 100 })
         #expect(catalog.manifest(kind: "clock")?.isPausable == false, "a clock is computed locally")
         #expect(catalog.manifest(kind: "leaderboard")?.isPausable == true)
+        #expect(catalog.manifest(kind: "system")?.isPausable == false, "readings of /proc cost no reload budget")
+        #expect(catalog.manifest(kind: "countdown")?.isPausable == false)
     }
 
     @Test("lists, maps and lists of objects decode into WidgetOptions, defaults filled inside objects")

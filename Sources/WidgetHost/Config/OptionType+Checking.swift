@@ -30,6 +30,7 @@ extension OptionType {
         case .oneOf(let choices): return "one of " + choices.map { "'\($0)'" }.joined(separator: ", ")
         case .url(let schemes): return "a URL (" + schemes.joined(separator: " or ") + ")"
         case .timeZone: return "a time zone name like 'Europe/Paris', 'UTC' or 'local'"
+        case .dateTime: return "an ISO 8601 date and time like '2026-12-31T23:59' or '2026-12-31T23:59:00+01:00'"
         case .seconds(let range, _): return "an integer" + OptionType.describe(range)
         case .stringList: return "a list of strings"
         case .stringMap: return "an object of strings"
@@ -66,6 +67,8 @@ extension OptionType {
                 : "expected \(expectation), got \(JSONValue.string(URLRedaction.redacted(text)).shortDescription)"
         case (.timeZone, .string(let text)):
             return (text == "local" || ZoneInfo.isWellFormedName(text)) && isKnownTimeZone(text) ? nil : mismatch
+        case (.dateTime, .string(let text)):
+            return CountdownTarget.parse(text) != nil ? nil : mismatch
         case (.stringList, .array(let items)), (.objectList, .array(let items)):
             return items.count <= Self.maximumListCount ? nil
                 : "expected at most \(Self.maximumListCount) elements, got \(items.count)"
@@ -84,7 +87,7 @@ extension OptionType {
     /// (`--option 'argv=["ls", "-l"]'`).
     public func value(fromCommandLine text: String) -> JSONValue? {
         switch self {
-        case .string, .oneOf, .url, .timeZone: return .string(text)
+        case .string, .oneOf, .url, .timeZone, .dateTime: return .string(text)
         case .integer, .seconds: return Int(text).map(JSONValue.integer)
         case .stringList, .stringMap, .objectList:
             return try? JSONParser(maximumBytes: 64 << 10, maximumDepth: 8).parse(text)

@@ -59,7 +59,7 @@ enum DashboardBuilder {
     nonisolated static let defaultLeaderboardURL = "http://127.0.0.1:8787/leaderboard"
 
     /// The dashboard shown when no config file exists (DESIGN.md §4): the leaderboard (all six
-    /// heroes), Spouty, and a clock.
+    /// heroes), Spouty, a clock, and the system (medium, sampled every 2 s).
     nonisolated static func defaultConfig(leaderboardURL: String) -> DashboardConfig {
         // The bundled server's event stream sits next to its board.
         let push = leaderboardURL.hasSuffix("/leaderboard") ? String(leaderboardURL.dropLast("/leaderboard".count)) + "/events" : nil
@@ -72,6 +72,7 @@ enum DashboardBuilder {
                         options: ["name": .string("Spouty"), "session": .string("leaderboard")]),
             PanelConfig(kind: "clock", family: .small, title: "Clock",
                         options: ["timeZone": .string("local"), "seconds": .bool(false), "hour24": .bool(true), "showDate": .bool(true)]),
+            PanelConfig(kind: "system", family: .medium, title: "System", options: ["intervalSeconds": .integer(2)]),
         ])
     }
 }

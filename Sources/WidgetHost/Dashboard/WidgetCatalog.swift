@@ -20,6 +20,8 @@ public struct Catalog: Sendable {
             ClockWidget.definition,
             LeaderboardWidget.definition,
             HeroWidget.definition,
+            SystemWidget.definition,
+            CountdownWidget.definition,
         ])
     }
 

@@ -1,0 +1,51 @@
+import FoundationEssentials
+import TerminalUI
+import WidgetCore
+
+/// The `countdown` widget: the time left until `to`, under an optional `label`; "done" after.
+///
+/// Options: `to` (required; ISO 8601 with an offset, or a local `2026-12-31T23:59`), `label`.
+public enum CountdownWidget {
+    public static let kind = "countdown"
+
+    /// The countdown reading the local zone from the tz database at `zoneinfo`.
+    public static func configuration(zoneinfo: String = ZoneInfo.defaultDirectory) -> TerminalWidget {
+        TerminalWidget(
+            manifest: manifest,
+            makeProvider: { options, environment in
+                guard let text = options.string("to"), let target = CountdownTarget.parse(text) else {
+                    throw OptionError("to: expected an ISO 8601 date and time")
+                }
+                let zone = ZoneInfo.local(environment: environment.variables, directory: zoneinfo)
+                return AnyTimelineProvider(CountdownProvider(target: target.date(in: zone), label: options.string("label") ?? "",
+                                                             zone: zone, now: environment.now))
+            },
+            view: { entry, context in
+                guard let entry = entry as? CountdownEntry else { return PanelView { _, _, _ in } }
+                return view(entry, context: context)
+            }
+        )
+    }
+
+    static func view(_ entry: CountdownEntry, context: WidgetViewContext) -> PanelView {
+        PanelView(node: node(entry, context: context))
+    }
+
+    /// The label, the time left (bold) and, from 3 rows, the target date (shorter when narrow),
+    /// centred.
+    static func node(_ entry: CountdownEntry, context: WidgetViewContext) -> ViewNode {
+        let placeholder = context.isPlaceholder
+        let other: StyleRole = placeholder ? .placeholder : .muted
+        let main: StyleRole = placeholder ? .placeholder : entry.isDone ? .positive : .accent
+        var lines: [ViewNode] = []
+        if !entry.label.isEmpty, context.size.rows >= 2 { lines.append(.text(entry.label, role: other, alignment: .center)) }
+        lines.append(.text(entry.remaining, role: main, bold: !placeholder, alignment: .center))
+        if context.size.rows >= 3, !entry.target.isEmpty {
+            let word = entry.isDone ? "since " : "to "
+            let full = word + entry.target
+            let line = full.count <= context.size.columns || entry.shortTarget.isEmpty ? full : word + entry.shortTarget
+            lines.append(.text(line, role: other, alignment: .center))
+        }
+        return .vstack([.spacer] + lines + [.spacer])
+    }
+}

@@ -1,0 +1,19 @@
+import WidgetCore
+
+extension SystemWidget {
+    /// The system widget's kind and options. It reads local files, not the network: `p`
+    /// does not stop it, its readings cost no reload budget, and the scheduler holds it only
+    /// to the one-second floor of locally computed widgets, not to `minimumReloadSeconds`.
+    public static let manifest = WidgetManifest(
+        kind: kind, displayName: "System",
+        description: "CPU (total, per core), memory, swap, load, uptime and a CPU sparkline, from /proc.",
+        supportedFamilies: WidgetFamily.allCases, defaultFamily: .medium,
+        options: [
+            OptionSpec(name: "intervalSeconds", type: .seconds(1...3600, refreshInterval: false),
+                       defaultValue: .integer(defaultInterval),
+                       doc: "seconds between readings of /proc", example: "5"),
+        ],
+        pausesWithAutomaticReloads: false, usesNetwork: false)
+
+    public static let definition = WidgetDefinition(manifest: manifest) { configuration(proc: $0.services.io.proc) }
+}

@@ -1,0 +1,170 @@
+import FoundationEssentials
+import TerminalUI
+import WidgetCore
+
+/// The `system` widget: CPU use (total, and per core in large and extraLarge), memory and
+/// swap, load averages, uptime and a sparkline of recent CPU use, read from the host's proc
+/// file system.
+///
+/// Options: `intervalSeconds` (default 2).
+public enum SystemWidget {
+    public static let kind = "system"
+
+    /// The widget reading the proc file system at `proc` (the host's `WidgetIO.proc`).
+    public static func configuration(proc: String = "/proc") -> TerminalWidget {
+        TerminalWidget(
+            manifest: manifest,
+            makeProvider: { options, environment in
+                let interval = options.integer("intervalSeconds") ?? defaultInterval
+                return AnyTimelineProvider(SystemProvider(root: proc, interval: TimeInterval(interval), now: environment.now))
+            },
+            view: { entry, context in
+                guard let entry = entry as? SystemEntry else { return PanelView { _, _, _ in } }
+                return view(entry, context: context)
+            }
+        )
+    }
+
+    static let defaultInterval = 2
+    /// Most rows the sparkline takes.
+    static let maximumSparklineRows = 4
+
+    /// The entry: rows of text and bars (`node`), then the CPU sparkline at the bottom of the
+    /// rows left below them (at most 4), scaled to 100 % so a quiet machine looks quiet.
+    static func view(_ entry: SystemEntry, context: WidgetViewContext) -> PanelView {
+        PanelView { buffer, rect, glyphs in
+            let (node, rows) = Self.node(entry, context: context, glyphs: glyphs)
+            node.draw(into: &buffer, in: Rect(x: rect.x, y: rect.y, width: rect.width, height: min(rows, rect.height)), glyphs: glyphs)
+            let left = rect.height - rows
+            guard left >= 1, !entry.history.isEmpty, !context.isPlaceholder else { return }
+            let height = min(left, maximumSparklineRows)
+            // The newest reading at the right edge, as the line fills up from the right.
+            let width = min(rect.width, entry.history.count)
+            Sparkline(values: entry.history, maximum: 1, style: CellStyle(.accent), glyphs: glyphs)
+                .draw(into: &buffer, in: Rect(x: rect.maxX - width, y: rect.maxY - height, width: width, height: height))
+        }
+    }
+
+    /// The rows above the sparkline and how many there are: CPU, memory and swap bars, the
+    /// files that could not be read, load and uptime, then the cores (large and extraLarge).
+    static func node(_ entry: SystemEntry, context: WidgetViewContext, glyphs: GlyphSet) -> (ViewNode, Int) {
+        let placeholder = context.isPlaceholder
+        let small = context.family == .small
+        var meters: [(name: String, fraction: Double, value: String)] = []
+        meters.append(("CPU", entry.cpu ?? 0, entry.cpu.map(percent) ?? "…"))
+        if let memory = entry.memory {
+            meters.append(("Mem", memory.usedFraction,
+                           small ? percent(memory.usedFraction) : "\(bytes(memory.used))/\(bytes(memory.total))"))
+            if memory.swapTotal > 0 {
+                meters.append(("Swap", memory.swapUsedFraction,
+                               small ? percent(memory.swapUsedFraction) : "\(bytes(memory.swapUsed))/\(bytes(memory.swapTotal))"))
+            }
+        }
+        let nameWidth = 4
+        let valueWidth = meters.map { $0.value.count }.max() ?? 0
+        var rows: [ViewNode] = meters.map { meter in
+            let value = placeholder ? String(repeating: "-", count: valueWidth) : meter.value
+            return meterRow(name: pad(meter.name, nameWidth), fraction: placeholder ? 0 : meter.fraction,
+                            value: String(repeating: " ", count: max(0, valueWidth - value.count)) + value,
+                            role: placeholder ? .placeholder : role(for: meter.fraction))
+        }
+        if !entry.problems.isEmpty {
+            rows += entry.problems.prefix(4).map { .text($0, role: .negative) }
+        }
+        var facts: [String] = []
+        if let load = entry.load {
+            facts.append(small ? "load \(decimal(load.one))"
+                               : "load \(decimal(load.one)) \(decimal(load.five)) \(decimal(load.fifteen))")
+        }
+        if let uptime = entry.uptime { facts.append("up \(DurationText.duration(uptime))") }
+        if !facts.isEmpty {
+            let line = placeholder ? facts.map { String($0.prefix { $0 != " " }) + " --" } : facts
+            if small {
+                rows += line.map { .text($0, role: placeholder ? .placeholder : .muted) }
+            } else {
+                rows.append(.text(line.joined(separator: LeaderboardView.separator(glyphs)), role: placeholder ? .placeholder : .muted))
+            }
+        }
+        if context.family == .large || context.family == .extraLarge, !entry.cores.isEmpty, !placeholder {
+            rows += coreRows(entry.cores, perRow: context.family == .large ? 2 : 4,
+                             room: context.size.rows - rows.count - 2)
+        }
+        return (.vstack(rows), rows.count)
+    }
+
+    /// Per-core bars, `perRow` to a row, in at most `room` rows (a blank row first); when
+    /// they do not all fit, the last row says how many more there are.
+    static func coreRows(_ cores: [SystemEntry.CoreUsage], perRow: Int, room: Int) -> [ViewNode] {
+        guard room >= 2 else { return [] }
+        var shown = cores
+        var more = 0
+        if (cores.count + perRow - 1) / perRow > room - 1 {
+            shown = Array(cores.prefix((room - 2) * perRow))
+            more = cores.count - shown.count
+        }
+        let nameWidth = shown.map { "\($0.index)".count }.max() ?? 1
+        var rows: [ViewNode] = [.text("")]
+        var index = 0
+        while index < shown.count {
+            let cells = shown[index..<min(index + perRow, shown.count)].map { core in
+                meterRow(name: "cpu" + pad("\(core.index)", nameWidth), fraction: core.usage,
+                         value: String(repeating: " ", count: 4 - percent(core.usage).count) + percent(core.usage),
+                         role: role(for: core.usage))
+            }
+            let padding = Array(repeating: ViewNode.spacer, count: perRow - cells.count)
+            rows.append(.hstack(cells + padding, gap: 2, weights: Array(repeating: 1, count: perRow)))
+            index += perRow
+        }
+        if more > 0 { rows.append(.text("+\(more) more cores", role: .muted)) }
+        return rows
+    }
+
+    static func meterRow(name: String, fraction: Double, value: String, role: StyleRole) -> ViewNode {
+        .hstack([.text(name + " ", role: .muted), .bar(fraction, role: role), .text(" " + value, role: role)])
+    }
+
+    /// Calm up to 70 %, a warning to 90 %, alarming above.
+    static func role(for fraction: Double) -> StyleRole {
+        fraction >= 0.9 ? .negative : fraction >= 0.7 ? .warning : .positive
+    }
+
+    static func pad(_ text: String, _ width: Int) -> String {
+        text + String(repeating: " ", count: max(0, width - text.count))
+    }
+
+    /// "0%" … "100%", rounded; any input (NaN counts as 0).
+    static func percent(_ fraction: Double) -> String {
+        let clamped = fraction.isNaN ? 0 : min(1, max(0, fraction))
+        return "\(Int((clamped * 100).rounded()))%"
+    }
+
+    /// "0.52", "12.3", "140": two or three significant figures; input already bounded.
+    static func decimal(_ value: Double) -> String {
+        let clamped = value.isFinite ? min(max(0, value), 1_000_000) : 0
+        if clamped < 10 { return fixed(clamped, digits: 2) }
+        if clamped < 100 { return fixed(clamped, digits: 1) }
+        return "\(Int(clamped.rounded()))"
+    }
+
+    /// `value` (0…1e6) with `digits` decimals.
+    static func fixed(_ value: Double, digits: Int) -> String {
+        var scale = 1
+        for _ in 0..<digits { scale *= 10 }
+        let scaled = Int((value * Double(scale)).rounded())
+        let fraction = "\(scaled % scale)"
+        return "\(scaled / scale)." + String(repeating: "0", count: digits - fraction.count) + fraction
+    }
+
+    /// Bytes in binary units: "512B", "980K", "6.2G", "15G", "1.5T".
+    static func bytes(_ count: UInt64) -> String {
+        let units = ["B", "K", "M", "G", "T", "P", "E"]
+        var value = Double(count)
+        var unit = 0
+        while value >= 1000, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        if unit == 0 { return "\(count)B" }
+        return (value < 10 ? fixed(value, digits: 1) : "\(Int(value.rounded()))") + units[unit]
+    }
+}
