@@ -14,7 +14,7 @@ struct BundledServerLogTests {
         var setup = DashboardSetup(config: DashboardBuilder.defaultConfig(leaderboardURL: DashboardBuilder.defaultLeaderboardURL),
                                    configPath: nil, theme: Theme.default)
         let lines = LockedLines()
-        guard case .success(let started) = setup.startBundledServer(log: { lines.append($0) }),
+        guard case .success(let started) = setup.startBundledServer(log: { lines.append($0) }, catalog: .builtin()),
               let service = started, let port = service.port else {
             Issue.record("the bundled server did not start")
             return

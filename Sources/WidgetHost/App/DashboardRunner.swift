@@ -91,7 +91,7 @@ final class DashboardRunner {
         // requests) was a write per fetch for nobody.
         var serverLog: (@Sendable (String) -> Void)?
         if let log, options.debug { serverLog = { line in log.debug("leaderboard-server: \(line)") } }
-        switch setup.startBundledServer(log: serverLog) {
+        switch setup.startBundledServer(log: serverLog, catalog: catalog) {
         case .success(let service):
             bundledServer = service
             if let url = service?.url { log?.info("bundled leaderboard server at \(url)") }

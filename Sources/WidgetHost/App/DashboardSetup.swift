@@ -15,7 +15,7 @@ struct DashboardSetup {
     /// else the default). Errors are exit code 2 with every problem listed.
     static func load(configPath explicitPath: String?, theme themeOverride: String?, environment: HostEnvironment,
                      catalog: Catalog) -> Result<DashboardSetup, CommandOutput> {
-        var config = DashboardBuilder.defaultConfig(leaderboardURL: DashboardBuilder.defaultLeaderboardURL)
+        var config = DashboardBuilder.defaultConfig(leaderboardURL: DashboardBuilder.defaultLeaderboardURL, catalog: catalog)
         var path: String?
         do throws(ConfigLoadError) {
             if case .file(let found) = try ConfigLocator.locateConfig(explicitPath: explicitPath, environment: environment) {
@@ -42,7 +42,7 @@ extension DashboardSetup {
     /// For the default dashboard: starts the bundled leaderboard server in this process on
     /// 127.0.0.1:8787, or a free port when that one is taken, and points the leaderboard at it.
     /// Its access log goes to `log`. Returns the running service (nil when not needed).
-    mutating func startBundledServer(log: (@Sendable (String) -> Void)?) -> Result<LeaderboardService?, CommandOutput> {
+    mutating func startBundledServer(log: (@Sendable (String) -> Void)?, catalog: Catalog) -> Result<LeaderboardService?, CommandOutput> {
         guard isDefaultDashboard else { return .success(nil) }
         var configuration = LeaderboardServiceConfiguration(host: "127.0.0.1", port: 8787)
         configuration.fallbackToFreePort = true
@@ -50,7 +50,7 @@ extension DashboardSetup {
         let service = LeaderboardService(configuration: configuration, log: log)
         do {
             let port = try service.start()
-            config = DashboardBuilder.defaultConfig(leaderboardURL: "http://127.0.0.1:\(port)/leaderboard")
+            config = DashboardBuilder.defaultConfig(leaderboardURL: "http://127.0.0.1:\(port)/leaderboard", catalog: catalog)
             return .success(service)
         } catch {
             return .failure(CommandOutput(exitCode: 1, standardError: "widgethost: cannot start the bundled leaderboard server: \(error)\n"))

@@ -48,7 +48,7 @@ package final class HeadlessDashboard {
         case .failure(let output): return .failure(output)
         }
         let server: LeaderboardService?
-        switch setup.startBundledServer(log: nil) {
+        switch setup.startBundledServer(log: nil, catalog: catalog) {
         case .success(let service): server = service
         case .failure(let output): return .failure(output)
         }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import JSONTree
 import WidgetCore
 import Widgets
 
@@ -59,20 +60,33 @@ enum DashboardBuilder {
     nonisolated static let defaultLeaderboardURL = "http://127.0.0.1:8787/leaderboard"
 
     /// The dashboard shown when no config file exists (DESIGN.md §4): the leaderboard (all six
-    /// heroes), Spouty, a clock, and the system (medium, sampled every 2 s).
-    nonisolated static func defaultConfig(leaderboardURL: String) -> DashboardConfig {
+    /// heroes, live from the server's event stream), Spouty, a clock, and the system.
+    ///
+    /// Written as a config file would be, with only what differs from the manifests' defaults,
+    /// and read through the catalogue's validator like any config, so its options get their
+    /// defaults from one place (`DefaultDashboardTests` asserts it is valid, without warnings).
+    nonisolated static func defaultConfigJSON(leaderboardURL: String, kinds: Set<String>? = nil) -> String {
         // The bundled server's event stream sits next to its board.
         let push = leaderboardURL.hasSuffix("/leaderboard") ? String(leaderboardURL.dropLast("/leaderboard".count)) + "/events" : nil
-        var options: WidgetOptions = ["url": .string(leaderboardURL), "refreshSeconds": .integer(10),
-                                             "session": .string("leaderboard"), "maxRows": .integer(10)]
-        if let push { options.values["push"] = .string(push) }
-        return DashboardConfig(panels: [
-            PanelConfig(kind: "leaderboard", family: .large, title: "Ranger Leaderboard", options: options),
-            PanelConfig(kind: "hero", family: .small, title: "Spouty",
-                        options: ["name": .string("Spouty"), "session": .string("leaderboard")]),
-            PanelConfig(kind: "clock", family: .small, title: "Clock",
-                        options: ["timeZone": .string("local"), "seconds": .bool(false), "hour24": .bool(true), "showDate": .bool(true)]),
-            PanelConfig(kind: "system", family: .medium, title: "System", options: ["intervalSeconds": .integer(2)]),
-        ])
+        let pushOption = push.map { #", "push": \#(JSONValue.quoted($0, limit: nil))"# } ?? ""
+        let panels: [(kind: String, json: String)] = [
+            ("leaderboard", #"{"kind": "leaderboard", "family": "large", "title": "Ranger Leaderboard", "#
+                + #""options": {"url": \#(JSONValue.quoted(leaderboardURL, limit: nil))\#(pushOption)}}"#),
+            ("hero", #"{"kind": "hero", "family": "small", "title": "Spouty", "options": {"name": "Spouty"}}"#),
+            ("clock", #"{"kind": "clock", "family": "small", "title": "Clock"}"#),
+            ("system", #"{"kind": "system", "family": "medium", "title": "System"}"#),
+        ]
+        let shown = panels.filter { kinds?.contains($0.kind) ?? true }.map { "  " + $0.json }
+        return "{\"panels\": [\n" + shown.joined(separator: ",\n") + "\n]}\n"
+    }
+
+    /// The default dashboard for `catalog` (see `defaultConfigJSON`), with the panels of the
+    /// kinds it offers.
+    nonisolated static func defaultConfig(leaderboardURL: String, catalog: Catalog = .builtin()) -> DashboardConfig {
+        let json = defaultConfigJSON(leaderboardURL: leaderboardURL, kinds: Set(catalog.manifests.map(\.kind)))
+        let report = try? ConfigLoader(validator: catalog.validator()).load(bytes: Array(json.utf8), path: "the default dashboard")
+        // `DefaultDashboardTests` keeps it valid; should it ever not be, an empty dashboard
+        // (which says so) beats a crash.
+        return report?.config ?? DashboardConfig(panels: [])
     }
 }
