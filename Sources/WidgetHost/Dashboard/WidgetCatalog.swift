@@ -18,6 +18,7 @@ public struct Catalog: Sendable {
     public static func builtin() -> Catalog {
         Catalog([
             ClockWidget.definition,
+            CommandWidget.definition,
             LeaderboardWidget.definition,
             HeroWidget.definition,
         ])
