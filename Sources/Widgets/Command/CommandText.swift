@@ -10,14 +10,15 @@ import TerminalUI
 enum CommandText {
     /// Lines of `text`; only the first or last `limit` lines are styled and returned.
     static func lines(_ text: String, keepLast: Bool, limit: Int) -> [[ViewNode.Span]] {
-        var raw = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // Split on the scalar: "\r\n" is one Character, so a String split would miss it.
+        var raw = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
         if raw.last?.isEmpty == true { raw.removeLast() }   // the final newline ends a line
         let chosen = keepLast ? raw.suffix(max(0, limit)) : raw.prefix(max(0, limit))
         // The style carries over lines, as in a terminal; start from the default when the
         // earlier lines were dropped (their escapes are not seen).
         var style = Style()
         return chosen.map { line in
-            var line = Substring(line)
+            var line = line
             while line.last == "\r" { line.removeLast() }
             return spans(of: line, style: &style)
         }
@@ -31,7 +32,7 @@ enum CommandText {
         var role: StyleRole { color ?? (dim ? .muted : .foreground) }
     }
 
-    static func spans(of line: Substring, style: inout Style) -> [ViewNode.Span] {
+    static func spans(of line: Substring.UnicodeScalarView, style: inout Style) -> [ViewNode.Span] {
         var spans: [ViewNode.Span] = []
         var current = String.UnicodeScalarView()
         func flush(_ style: Style) {
@@ -39,7 +40,7 @@ enum CommandText {
             spans.append(ViewNode.Span(String(current), role: style.role, bold: style.bold))
             current = String.UnicodeScalarView()
         }
-        let scalars = Array(line.unicodeScalars)
+        let scalars = Array(line)
         var index = 0
         while index < scalars.count {
             if scalars[index] == "\u{1B}", index + 1 < scalars.count, scalars[index + 1] == "[",
