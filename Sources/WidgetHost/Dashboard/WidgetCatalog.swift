@@ -19,6 +19,7 @@ public struct Catalog: Sendable {
         Catalog([
             ClockWidget.definition,
             CommandWidget.definition,
+            TextWidget.definition,
             LeaderboardWidget.definition,
             HeroWidget.definition,
         ])
