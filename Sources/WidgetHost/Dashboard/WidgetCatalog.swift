@@ -18,10 +18,10 @@ public struct Catalog: Sendable {
     public static func builtin() -> Catalog {
         Catalog([
             ClockWidget.definition,
-            CommandWidget.definition,
-            TextWidget.definition,
             LeaderboardWidget.definition,
             HeroWidget.definition,
+            CommandWidget.definition,
+            TextWidget.definition,
         ])
     }
 

@@ -7,9 +7,9 @@ extension TextWidget {
         description: "Static text or a file's contents, wrapped; reloaded when the file changes.",
         supportedFamilies: WidgetFamily.allCases, defaultFamily: .medium,
         options: [
-            OptionSpec(name: "text", type: .string, doc: "the text to show (or give file)", example: "Hello"),
+            OptionSpec(name: "text", type: .string, doc: "the text to show (or file)", example: "Hello"),
             OptionSpec(name: "file", type: .string,
-                       doc: "a file to show, ~ for HOME; reloaded when it changes (or give text)", example: "~/notes.txt"),
+                       doc: "a file to show (~ for HOME), reloaded on change (or text)", example: "~/notes.txt"),
             OptionSpec(name: "wrap", type: .bool, defaultValue: .bool(true),
                        doc: "wrap long lines to the panel; false cuts them", example: "false"),
         ],
