@@ -122,6 +122,8 @@ struct CommandRunTests {
         #expect(tail.output.bytes.count <= 2 * 4096)
         #expect(tail.output.text.utf8.count == 4096)
         #expect(tail.output.text.hasSuffix("xxx\nlast\n"))
+        let lines = CommandText.lines(tail.output.text, keepLast: true, limit: 10)
+        #expect(lines.map { $0.map(\.text).joined().count } == [CommandText.maximumLineScalars, 4])
         let head = await run(spec("printf first; " + command, timeout: 30, maxBytes: 4096, tail: false))
         #expect(head.outcome == .exited(0), "the command is not stopped by the limit")
         #expect(head.output.bytes.count == 4096)

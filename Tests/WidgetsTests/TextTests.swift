@@ -101,8 +101,12 @@ struct TextTests {
         defer { removeTree(directory) }
         write(directory + "/big.txt", String(repeating: "abcdefgh", count: 200_000))
         let big = TextProvider(source: .file(directory + "/big.txt"), wrap: true, watcher: nil, now: { at(0) }).entry()
-        #expect(big.text.utf8.count == TextProvider.maximumFileBytes)
         #expect(big.notice == "only the first 1 MiB is shown")
+        #expect(big.text.unicodeScalars.count == TextProvider.maximumLineScalars, "one line, cut to what a panel can show")
+        write(directory + "/lines.txt", String(repeating: "line\n", count: 200_000))
+        let lines = TextProvider(source: .file(directory + "/lines.txt"), wrap: true, watcher: nil, now: { at(0) }).entry()
+        #expect(lines.text.split(separator: "\n").count == TextProvider.maximumLines)
+        #expect(lines.notice == nil, "1,000,000 bytes: read whole")
         #expect(TextProvider(source: .file(directory), wrap: true, watcher: nil, now: { at(0) }).entry().notice
             == "cannot read \(directory): Is a directory")
         mkfifo(directory + "/fifo", 0o600)

@@ -8,6 +8,9 @@ import TerminalUI
 /// white and 39 → the default; SGR 1 is bold. Backgrounds, 256-colour and direct colours
 /// are dropped. A CR before a line's end (CRLF) is removed.
 enum CommandText {
+    /// Scalars kept of a line (escapes included): more than any panel is wide.
+    static let maximumLineScalars = 1000
+
     /// Lines of `text`; only the first or last `limit` lines are styled and returned.
     static func lines(_ text: String, keepLast: Bool, limit: Int) -> [[ViewNode.Span]] {
         // Split on the scalar: "\r\n" is one Character, so a String split would miss it.
@@ -20,6 +23,8 @@ enum CommandText {
         return chosen.map { line in
             var line = line
             while line.last == "\r" { line.removeLast() }
+            // Wider than any panel; a 64 KiB line would cost its glyphs on every frame.
+            if line.count > maximumLineScalars { line = line.prefix(maximumLineScalars) }
             return spans(of: line, style: &style)
         }
     }

@@ -49,17 +49,32 @@ struct TextProvider: TimelineProvider {
         let date = now()
         switch source {
         case .text(let text):
-            return TextEntry(date: date, text: Self.tidy(text), wrap: wrap)
+            return TextEntry(date: date, text: Self.fitted(Self.tidy(text)), wrap: wrap)
         case .file(let path):
             switch Self.readFile(path, limit: Self.maximumFileBytes) {
             case .success(let (bytes, complete)):
-                let text = Self.tidy(String(decoding: bytes, as: UTF8.self))
+                let text = Self.fitted(Self.tidy(String(decoding: bytes, as: UTF8.self)))
                 return TextEntry(date: date, text: text, notice: complete ? nil : "only the first 1 MiB is shown", wrap: wrap)
             case .failure(let error):
                 let notice = error.code == ENOENT ? "no file at \(path)" : "cannot read \(path): \(error)"
                 return TextEntry(date: date, text: "", notice: notice, isError: true, wrap: wrap)
             }
         }
+    }
+
+    /// Lines kept, and scalars kept of each: more than any panel shows, so a frame never
+    /// lays out a megabyte (the view wraps on every frame).
+    static let maximumLines = 500
+    static let maximumLineScalars = 2000
+
+    /// The first `maximumLines` lines of `text`, each cut to `maximumLineScalars`.
+    static func fitted(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        guard scalars.count > maximumLineScalars || text.utf8.count(where: { $0 == 0x0A }) >= maximumLines else { return text }
+        let lines = scalars.split(separator: "\n", maxSplits: maximumLines, omittingEmptySubsequences: false)
+            .prefix(maximumLines)
+            .map { String(String.UnicodeScalarView($0.prefix(maximumLineScalars))) }
+        return lines.joined(separator: "\n")
     }
 
     /// CRLF and lone CR as LF, tabs as four spaces; everything else is left for the cell
