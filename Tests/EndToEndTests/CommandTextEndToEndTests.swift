@@ -28,6 +28,10 @@ struct CommandTextEndToEndTests {
             anyRow(screen, containsAll: "timed out after 2s") && anyRow(screen, containsAll: "exit 3 · ran <1m ago")
                 && anyRow(screen, containsAll: "red ok") && anyRow(screen, containsAll: "flood-done")
         }
+        if try host.tmux.exitStatus != nil {
+            Issue.record("widgethost ended: \(text(try host.tmux.capture(history: true)))")
+            return
+        }
         #expect(anyRow(screen, containsAll: "started"), "\(text(screen))")
         #expect(anyRow(screen, containsAll: "three"), "\(text(screen))")
         // The escapes are shown as pictures; the screen was not cleared and the boxes are whole.

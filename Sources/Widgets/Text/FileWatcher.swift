@@ -52,7 +52,8 @@ final class FileWatcher: Sendable {
                     state.names[wd, default: []].insert(name)
                     continue
                 }
-                let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE | IN_ONLYDIR)
+                // Not IN_CREATE (an empty file, CLOSE_WRITE follows) nor IN_MODIFY (every write of a file being written).
+                let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_ONLYDIR)
                 let wd = inotify_add_watch(state.fd, directory, mask)
                 guard wd >= 0 else { added = false; continue }
                 state.directories[directory] = wd
