@@ -13,7 +13,7 @@ extension CommandWidget {
             OptionSpec(name: "argv", type: .stringList,
                        doc: "the program and its arguments, found in PATH (or command)"),
             OptionSpec(name: "intervalSeconds", type: .seconds(0...86_400, refreshInterval: false), defaultValue: .integer(10),
-                       doc: "seconds from the end of one run to the next; 0: only on r", example: "30"),
+                       doc: "seconds between runs (≥ minimumReloadSeconds); 0: only on r", example: "30"),
             OptionSpec(name: "timeoutSeconds", type: .seconds(1...maximumTimeoutSeconds, refreshInterval: false),
                        defaultValue: .integer(10),
                        doc: "kill the command's process group after this long", example: "5"),
