@@ -128,21 +128,23 @@ public final class ProcessSpawner: Sendable {
 
         var pid: pid_t = 0
         // Under the lock: a SIGCHLD reaping concurrently must find the child registered.
-        let result = children.withLock { table -> Int32 in
+        // The process is returned from here, not looked up again after: a child that exits at
+        // once may be reaped (and removed) by the loop before this function returns.
+        let (result, spawned) = children.withLock { table -> (Int32, SpawnedProcess?) in
             let result = posix_spawn(&pid, argumentsToRun[0], &actions, &attributes, argv, envp)
-            guard result == 0 else { return result }
+            guard result == 0 else { return (result, nil) }
             let process = SpawnedProcess(pid: pid, standardInput: input?.write, standardOutput: output?.read,
                                          standardError: errors?.read)
             table[pid] = Child(process: process, onExit: onExit)
-            return 0
+            return (0, process)
         }
-        guard result == 0 else {
+        guard result == 0, let spawned else {
             closeOpened()
             throw Failure(call: "posix_spawn \(arguments[0])", code: result)
         }
         // The child's ends are its own now.
         for end in [input?.read, output?.write, errors?.write] { if let end { close(end) } }
-        return children.withLock { $0[pid]!.process }
+        return spawned
     }
 
     /// Collects every child of this spawner that has ended and calls its `onExit`.

@@ -35,12 +35,15 @@ public struct WidgetManifest: Sendable, Equatable {
     /// The name of the option holding the URL the widget's updates are pushed from
     /// (declared only for now); nil: no push.
     public var pushSourceOption: String?
+    /// Groups of options of which a panel must give exactly one (`command` or `argv`); the
+    /// config's errors name the group. Their options have no default and are not `required`.
+    public var exactlyOneOf: [[String]]
 
     public init(kind: String, displayName: String, description: String,
                 supportedFamilies: [WidgetFamily] = WidgetFamily.allCases, defaultFamily: WidgetFamily,
                 options: [OptionSpec] = [], titleOption: String? = nil,
                 pausesWithAutomaticReloads: Bool = true, usesNetwork: Bool = true,
-                actions: [WidgetAction] = [], pushSourceOption: String? = nil) {
+                actions: [WidgetAction] = [], pushSourceOption: String? = nil, exactlyOneOf: [[String]] = []) {
         self.kind = kind
         self.displayName = displayName
         self.description = description
@@ -52,6 +55,7 @@ public struct WidgetManifest: Sendable, Equatable {
         self.usesNetwork = usesNetwork
         self.actions = actions
         self.pushSourceOption = pushSourceOption
+        self.exactlyOneOf = exactlyOneOf
     }
 
     /// The option named `name`, if the kind has one.

@@ -303,8 +303,21 @@ public struct ConfigValidator: Sendable {
     /// Decodes a panel's `options` object; nil when it is not an object.
     private func options(_ value: JSONValue, for manifest: WidgetManifest, at path: ConfigPath,
                          minimumReloadSeconds: Int, into report: inout ConfigReport) -> [String: WidgetOptions.Value]? {
-        OptionDecoder(isKnownTimeZone: isKnownTimeZone, minimumReloadSeconds: minimumReloadSeconds)
+        let decoded = OptionDecoder(isKnownTimeZone: isKnownTimeZone, minimumReloadSeconds: minimumReloadSeconds)
             .decode(value, specs: manifest.options, owner: "'\(manifest.kind)'", at: path, into: &report)
+        if case .object(let object) = value {
+            for group in manifest.exactlyOneOf {
+                let given = group.filter { object[$0] != nil }
+                let names = group.map { "'\($0)'" }.joined(separator: " or ")
+                if given.isEmpty {
+                    report.errors.append(ConfigDiagnostic(path: path, message: "missing option: give \(names)"))
+                } else if given.count > 1 {
+                    report.errors.append(ConfigDiagnostic(path: path.appending(key: given[1]),
+                        message: "give only one of \(names), not both"))
+                }
+            }
+        }
+        return decoded
     }
 
     // MARK: Helpers

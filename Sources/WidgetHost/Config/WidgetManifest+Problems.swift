@@ -24,6 +24,18 @@ extension WidgetManifest {
         if usesNetwork, !pausesWithAutomaticReloads {
             found.append("\(kind): a widget that uses the network pauses with automatic reloads")
         }
+        for group in exactlyOneOf {
+            if group.count < 2 { found.append("\(kind): an exactly-one-of group needs two options or more") }
+            for name in group {
+                guard let option = option(named: name) else {
+                    found.append("\(kind): exactly-one-of option '\(name)' is not an option")
+                    continue
+                }
+                if option.required || option.defaultValue != nil {
+                    found.append("\(kind): exactly-one-of option '\(name)' is required or has a default")
+                }
+            }
+        }
         var keys: Set<String> = []
         for action in actions {
             if action.key.count != 1 || action.key.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F }) {

@@ -22,6 +22,8 @@ public struct Catalog: Sendable {
             HeroWidget.definition,
             SystemWidget.definition,
             CountdownWidget.definition,
+            CommandWidget.definition,
+            TextWidget.definition,
         ])
     }
 

@@ -1,0 +1,84 @@
+import HostProcesses
+import TerminalUI
+import WidgetCore
+
+/// The `command` widget: a command's output in a panel, run every `intervalSeconds`.
+///
+/// Options (DESIGN.md §4): `command` (for `/bin/sh -c`) or `argv` (exactly one), `intervalSeconds`
+/// (default 10; 0: only when reloaded with `r`), `timeoutSeconds` (default 10), `maxOutputBytes`
+/// (default 65536), `workingDirectory`, `env` (added to the host's environment), `show`
+/// (`tail` or `head`). See `CommandRunner` for how a run is bounded.
+public enum CommandWidget {
+    public static let kind = "command"
+
+    /// An option the config validator lets through but the widget cannot use.
+    public struct OptionError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The widget, starting processes with `spawner` in `hostEnvironment` (plus `env`).
+    public static func configuration(spawner: ProcessSpawner, hostEnvironment: [String: String]) -> TerminalWidget {
+        TerminalWidget(
+            manifest: manifest,
+            makeProvider: { options, environment in
+                let spec = try spec(options, hostEnvironment: hostEnvironment)
+                return AnyTimelineProvider(CommandProvider(spec: spec, spawner: spawner, now: environment.now))
+            },
+            view: { entry, context in
+                guard let entry = entry as? CommandEntry else { return PanelView { _, _, _ in } }
+                return view(entry, context: context)
+            })
+    }
+
+    /// The run described by validated `options`.
+    ///
+    /// - Throws: `OptionError` naming the key path when neither or both of `command` and
+    ///   `argv` are given, or `argv` is empty (the validator catches the first two in configs).
+    static func spec(_ options: WidgetOptions, hostEnvironment: [String: String]) throws -> CommandSpec {
+        var environment = hostEnvironment
+        for (name, value) in options.stringMap("env") ?? [:] { environment[name] = value }
+        let arguments: [String]
+        switch (options.string("command"), options.strings("argv")) {
+        case (let command?, nil):
+            arguments = ["/bin/sh", "-c", command]
+        case (nil, let argv?):
+            guard let program = argv.first else { throw OptionError(description: "options.argv: expected a program to run, got []") }
+            // A program not found stays as given: the spawn fails and the panel says so.
+            arguments = [CommandRunner.resolve(program, path: environment["PATH"]) ?? program] + argv.dropFirst()
+        case (nil, nil):
+            throw OptionError(description: "options: missing option: give 'command' or 'argv'")
+        case (_?, _?):
+            throw OptionError(description: "options.argv: give only one of 'command' or 'argv', not both")
+        }
+        let directory = options.string("workingDirectory")
+        return CommandSpec(arguments: arguments, environment: environment,
+                           workingDirectory: directory?.isEmpty == false ? directory : nil,
+                           intervalSeconds: max(0, options.integer("intervalSeconds") ?? 10),
+                           timeoutSeconds: min(maximumTimeoutSeconds, max(1, options.integer("timeoutSeconds") ?? 10)),
+                           maxOutputBytes: min(maximumOutputBytes, max(1, options.integer("maxOutputBytes") ?? 65_536)),
+                           showsTail: options.string("show") != "head")
+    }
+
+    static func view(_ entry: CommandEntry, context: WidgetViewContext) -> PanelView {
+        PanelView(node: node(entry, context: context))
+    }
+
+    /// The output lines that fit above a status line ("exit 3 · ran 2m ago"): the last ones
+    /// for `tail`, the first for `head`; each line is cut with `…`, never wrapped.
+    static func node(_ entry: CommandEntry, context: WidgetViewContext) -> ViewNode {
+        let rows = context.size.rows
+        guard rows > 0 else { return .spacer }
+        let status = entry.status
+        let statusRole: StyleRole = context.isPlaceholder ? .placeholder : status.role
+        let statusLine = ViewNode.text(status.text, role: statusRole)
+        guard rows > 1 else { return statusLine }
+        let room = rows - 1
+        let shown = entry.showsTail ? entry.lines.suffix(room) : entry.lines.prefix(room)
+        var children: [ViewNode] = shown.map { spans in
+            let styled = context.isPlaceholder ? spans.map { ViewNode.Span($0.text, role: .placeholder) } : spans
+            return .text(styled.isEmpty ? [ViewNode.Span("")] : styled)
+        }
+        if entry.ranAt != nil, entry.lines.isEmpty { children.append(.text("(no output)", role: .muted)) }
+        return .vstack(children + [.spacer, statusLine])
+    }
+}
