@@ -47,6 +47,50 @@ struct ActionEndToEndTests {
     }
 }
 
+extension ActionEndToEndTests {
+    @Test("text e: the editor gets the terminal and the panel shows what it saved; Ctrl-C in the editor ends only the editor")
+    func editorTakesTheTerminal() throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        let notes = try home.write("notes.txt", "first line\n")
+        // An editor that needs the terminal: it prints, reads a line, appends it to the file.
+        let editor = try home.write("fake-editor", "#!/bin/sh\nprintf 'FAKE EDITOR %s\\n' \"$1\"\nread line\necho \"$line\" >> \"$1\"\n")
+        #expect(chmod(editor, 0o755) == 0)
+        let config = try home.write("config.json", """
+            {"panels": [{"kind": "text", "family": "medium", "title": "Notes", "options": {"file": "\(notes)"}}]}
+            """)
+        var environment = TmuxHarness.isolatedEnvironment(home: home.path)
+        environment["EDITOR"] = editor
+        let tmux = TmuxHarness()
+        defer {
+            try? tmux.kill(signal: SIGTERM)
+            tmux.stop()
+        }
+        try tmux.start(command: [try BuiltProducts.executable("widgethost"), "--state-dir", home.path + "/state", "--config", config],
+                       size: (80, 20), environment: environment)
+        tmux.waitFor(description: "the notes and the e key") { screen in
+            screen.contains { $0.contains("first line") } && screen.last?.contains("e edit the file") == true
+        }
+        try tmux.sendKeys("e")
+        tmux.waitFor(description: "the editor on the normal screen") { $0.contains { $0.contains("FAKE EDITOR \(notes)") } }
+        try tmux.sendText("written in the editor")
+        try tmux.sendKeys("Enter")
+        let back = tmux.waitFor(description: "the dashboard again, with the new line") { screen in
+            screen.contains { $0.contains("┌ Notes") } && screen.contains { $0.contains("written in the editor") }
+        }
+        #expect(!back.contains { $0.contains("failed") }, "\(back.joined(separator: "\n"))")
+
+        try tmux.sendKeys("e")
+        tmux.waitFor(description: "the editor again") { screen in !screen.contains { $0.contains("┌ Notes") } }
+        try tmux.sendKeys("C-c")
+        let after = tmux.waitFor(description: "the dashboard, the editor's end shown") { screen in
+            screen.contains { $0.contains("┌ Notes") } && screen.contains { $0.contains("edit the file failed") }
+        }
+        #expect(after.contains { $0.contains("fake-editor killed by signal 2") }, "\(after.joined(separator: "\n"))")
+        #expect(try tmux.exitStatus == nil, "Ctrl-C reached the editor, not the host")
+    }
+}
+
 /// Power Panda's health as the hero card's bar and the leaderboard row's bar show it (0…1).
 private struct Health: CustomStringConvertible {
     var hero: Double

@@ -155,7 +155,10 @@ final class DashboardRunner {
                               environment: environment.variables)
         dashboard.onFrameNeeded = { [weak self] in self?.scheduleFrame() }
         dashboard.onQuit = { [weak self] in self?.quit(status: 0) }
-        dashboard.onRunInTerminal = { [weak self] arguments in self?.runInTerminal(arguments) ?? "the dashboard is ending" }
+        dashboard.onRunInTerminal = { [weak self] arguments in
+            guard let self else { return "the dashboard is ending" }
+            return self.runInTerminal(arguments)
+        }
         dashboard.onThemeChange = { [weak self] theme in
             self?.terminal.setTheme(theme)
             self?.scheduleFrame()
@@ -297,7 +300,8 @@ final class DashboardRunner {
         }
         do {
             let exit = try ForegroundProcess.run(arguments, environment: io.widgetEnvironment)
-            return exit == .exited(0) ? nil : "\(arguments[0]) \(exit)"
+            let program = arguments[0].split(separator: "/").last.map(String.init) ?? arguments[0]
+            return exit == .exited(0) ? nil : "\(program) \(exit)"
         } catch {
             return "\(error)"
         }

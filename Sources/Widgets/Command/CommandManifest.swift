@@ -26,6 +26,9 @@ extension CommandWidget {
         ],
         titleOption: "command",
         pausesWithAutomaticReloads: true, usesNetwork: false,
+        // The host's own `r` (reload the focused panel) runs the command now: titled here so
+        // the status bar says what it does on this panel.
+        actions: [WidgetAction(key: WidgetAction.reloadKey, title: "run now")],
         exactlyOneOf: [["command", "argv"]])
 
     /// The longest `timeoutSeconds`: the host's request timeout (30 s) would end a longer run

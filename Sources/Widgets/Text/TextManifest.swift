@@ -15,11 +15,24 @@ extension TextWidget {
         ],
         titleOption: "file",
         pausesWithAutomaticReloads: false, usesNetwork: false,
+        // The editor has the terminal as long as the user wants: the timeout only bounds
+        // task actions, and the manifest's limit is an hour.
+        actions: [WidgetAction(key: "e", title: "edit the file", timeoutSeconds: 3600)],
         exactlyOneOf: [["text", "file"]])
 
     public static let definition = WidgetDefinition(manifest: manifest) { binding in
         let center = binding.services.center
+        let environment = binding.services.io.environment
         return configuration(watcher: FileWatcher { center.reloadTimelines(ofKind: kind) },
-                             hostEnvironment: binding.services.io.environment)
+                             hostEnvironment: environment)
+            .action("e", .terminal { context in try editArguments(context.options, environment: environment) })
+    }
+
+    /// `e`: `$EDITOR` (default `vi`) on the panel's file; a panel of static text has none to edit.
+    static func editArguments(_ options: WidgetOptions, environment: [String: String]) throws -> [String] {
+        guard let file = options.string("file") else {
+            throw WidgetActionError("this panel's text is in the config: no file to edit")
+        }
+        return editorCommand(file: path(file, environment: environment), environment: environment)
     }
 }
