@@ -26,7 +26,7 @@ extension Dashboard {
     }
 
     private func drawPanel(_ panel: DashboardPanel, in frame: Rect, focused: Bool, now: Date, scroll: Int, into buffer: inout CellBuffer) {
-        Box(title: panel.title, focused: focused, glyphs: glyphs).draw(into: &buffer, in: frame)
+        Box(title: panel.displayTitle, focused: focused, glyphs: glyphs).draw(into: &buffer, in: frame)
         if let error = panel.setupError {
             let inner = Box.inner(of: frame)
             PanelView.centeredLines([(error, CellStyle(.negative))]).draw(into: &buffer, in: inner, glyphs: glyphs)
@@ -34,11 +34,7 @@ extension Dashboard {
         }
         let rects = contentRects(for: panel, in: frame)
         var footer: String?
-        for (member, rect) in zip(panel.members, rects) {
-            if panel.members.count > 1 {
-                TextLine(member.title, style: CellStyle(.title), glyphs: glyphs)
-                    .draw(into: &buffer, in: Rect(x: rect.x, y: rect.y - 1, width: rect.width, height: 1))
-            }
+        for (index, (member, rect)) in zip(panel.members, rects).enumerated() where !panel.isStack || index == panel.shown {
             let status = driver.status(of: member.id)
             let entry = status?.entry ?? driver.placeholder(for: member.id)
             guard let entry else { continue }
@@ -98,7 +94,7 @@ extension Dashboard {
         let separator = " \(glyphs.vertical) "
         var left = " widgethost"
         if isPaused { left += separator + "paused" }
-        if let panel = focusedPanel { left += separator + panel.title }
+        if let panel = focusedPanel { left += separator + panel.displayTitle }
         if isZoomed { left += " (zoomed, Esc back)" }
         let right = "\(statusTime)  ? help  q quit "
         let rightWidth = DisplayWidth.of(right)
@@ -119,6 +115,7 @@ extension Dashboard {
         ("Enter", "zoom the focused panel"),
         ("Esc", "back from zoom"),
         ("↑ ↓ PgUp PgDn", "scroll when zoomed"),
+        ("[ ]", "flip through the focused stack"),
         ("r", "reload the focused panel"),
         ("R", "reload every panel"),
         ("t", "next theme"),

@@ -18,4 +18,32 @@ struct DashboardPanel {
     var setupError: String?
     /// The config it was built from: a reloaded config reuses panels whose config is unchanged.
     var config: PanelConfig?
+    /// A stack (Smart Stack): the member shown now.
+    var shown = 0
+    /// A stack flipped by hand (`[`, `]`): its members' relevances at the flip. The manual
+    /// choice holds while they stay the same; the next change gives the choice back to
+    /// relevance. Nil: relevance chooses.
+    var heldRelevances: [Float?]?
+
+    /// A stack of several widgets, showing one at a time.
+    var isStack: Bool { members.count > 1 }
+
+    /// The member on screen: the only one, or the stack's shown one.
+    var shownMember: Member? { members.indices.contains(shown) ? members[shown] : members.first }
+
+    /// The title on the panel's border: a stack names its shown member and says which of N it is
+    /// ("Octo 2/3"; after the stack's own title when the config gives one: "Heroes · Octo 2/3").
+    var displayTitle: String {
+        guard isStack, let member = shownMember else { return title }
+        return (config?.title.map { "\($0) · " } ?? "") + "\(member.title) \(shown + 1)/\(members.count)"
+    }
+
+    /// The member a Smart Stack shows for these relevances (a member without one counts as
+    /// 0): the most relevant; on a tie the current one stays, else the first of the tied.
+    static func mostRelevant(_ relevances: [Float?], current: Int) -> Int {
+        let scores = relevances.map { $0 ?? 0 }
+        guard let best = scores.max() else { return 0 }
+        if scores.indices.contains(current), scores[current] == best { return current }
+        return scores.firstIndex(of: best) ?? 0
+    }
 }
