@@ -44,16 +44,21 @@ private func stackDashboard(_ children: [(String, Scripted)], clock: ManualClock
                                 provider: try! scripted.widget.makeProvider(WidgetOptions(), WidgetEnvironment(now: { clock.now })))
             return DashboardPanel.Member(id: id, widget: scripted.widget, title: title)
         }
-        dashboard.setPanels([DashboardPanel(title: "stack", family: .medium, members: members)])
+        dashboard.setPanels([DashboardPanel(title: children.map(\.0).joined(separator: " · "), family: .medium, members: members)])
     }
     return dashboard
 }
 
+/// What the stack panel shows: its border's title, then each non-blank row inside, trimmed
+/// ("┌ A · B 2/2 ───┐ | B | B now": the title row of the member shown, then its content).
 @MainActor
 private func shown(_ dashboard: Dashboard) -> String {
     let lines = TextBackend.lines(dashboard.render())
-    let middle = lines[2].drop { $0 == "│" || $0 == " " }
-    return lines[0] + " " + String(middle.reversed().drop { $0 == "│" || $0 == " " }.reversed())
+    func trimmed(_ line: String) -> String {
+        let blank: (Character) -> Bool = { $0 == "│" || $0 == " " }
+        return String(String(line.drop(while: blank).reversed()).drop(while: blank).reversed())
+    }
+    return ([lines[0]] + lines[1..<5].map(trimmed).filter { !$0.isEmpty }).joined(separator: " | ")
 }
 
 @Suite("Smart Stack", .serialized)
@@ -67,15 +72,15 @@ struct SmartStackTests {
         let b = Scripted([(0, "B now", 5, 0), (120, "B later", 1, 0)])
         let dashboard = stackDashboard([("A", a), ("B", b)], clock: clock)
         await dashboard.driver.settle()
-        #expect(shown(dashboard).hasPrefix("┌ B 2/2 "))
-        #expect(shown(dashboard).hasSuffix("B now"))
+        #expect(shown(dashboard).hasPrefix("┌ A · B 2/2 "))
+        #expect(shown(dashboard).hasSuffix("| B | B now"))
         clock.advance(to: at(60))
         await dashboard.driver.settle()
-        #expect(shown(dashboard).hasSuffix("B now"), "1.0 against 1.0: the child shown stays")
+        #expect(shown(dashboard).hasSuffix("| B | B now"), "1.0 against 1.0: the child shown stays")
         clock.advance(to: at(120))
         await dashboard.driver.settle()
-        #expect(shown(dashboard).hasPrefix("┌ A 1/2 "))
-        #expect(shown(dashboard).hasSuffix("A busy"))
+        #expect(shown(dashboard).hasPrefix("┌ A · B 1/2 "))
+        #expect(shown(dashboard).hasSuffix("| A | A busy"))
     }
 
     @Test("a relevance whose duration runs out rotates the stack at that moment, with a wake-up of its own")
@@ -91,8 +96,8 @@ struct SmartStackTests {
         await dashboard.driver.settle()
         #expect(clock.nextScheduledDate == at(90), "the stack wakes when B's relevance ends")
         clock.advance(to: at(90))
-        #expect(shown(dashboard).hasSuffix("A"))
-        #expect(shown(dashboard).hasPrefix("┌ A 1/2 "))
+        #expect(shown(dashboard).hasSuffix("| A | A"))
+        #expect(shown(dashboard).hasPrefix("┌ A · B 1/2 "))
     }
 
     @Test("[ and ] flip the focused stack by hand; the choice holds until a relevance changes")
@@ -104,22 +109,22 @@ struct SmartStackTests {
         let c = Scripted([(0, "C one", 1, 0), (1000, "C top", 10, 0)])
         let dashboard = stackDashboard([("A", a), ("B", b), ("C", c)], clock: clock)
         await dashboard.driver.settle()
-        #expect(shown(dashboard).hasPrefix("┌ B 2/3 "))
+        #expect(shown(dashboard).hasPrefix("┌ A · B · C 2/3 "))
         dashboard.handle(.character("]"))
-        #expect(shown(dashboard).hasPrefix("┌ C 3/3 "))
+        #expect(shown(dashboard).hasPrefix("┌ A · B · C 3/3 "))
         dashboard.handle(.character("]"))
-        #expect(shown(dashboard).hasPrefix("┌ A 1/3 "), "] wraps around")
+        #expect(shown(dashboard).hasPrefix("┌ A · B · C 1/3 "), "] wraps around")
         dashboard.handle(.character("["))
         dashboard.handle(.character("["))
-        #expect(shown(dashboard).hasPrefix("┌ B 2/3 "), "[ goes back, wrapping too")
+        #expect(shown(dashboard).hasPrefix("┌ A · B · C 2/3 "), "[ goes back, wrapping too")
         dashboard.handle(.character("["))
-        #expect(shown(dashboard).hasSuffix("A one"))
+        #expect(shown(dashboard).hasSuffix("| A | A one"))
         clock.advance(to: at(30))
         await dashboard.driver.settle()
-        #expect(shown(dashboard).hasSuffix("A one"), "B's new entry has the same relevance: the flip holds")
+        #expect(shown(dashboard).hasSuffix("| A | A one"), "B's new entry has the same relevance: the flip holds")
         clock.advance(to: at(60))
         await dashboard.driver.settle()
-        #expect(shown(dashboard).hasSuffix("B two"), "A's relevance changed: the most relevant child is back")
+        #expect(shown(dashboard).hasSuffix("| B | B two"), "A's relevance changed: the most relevant child is back")
     }
 
     @Test("[ and ] do nothing on a panel that is not a stack")
@@ -128,8 +133,8 @@ struct SmartStackTests {
         let dashboard = stackDashboard([("A", Scripted([(0, "A only", 1, 0)]))], clock: clock)
         await dashboard.driver.settle()
         dashboard.handle(.character("]"))
-        #expect(shown(dashboard).hasPrefix("┌ stack ─"))
-        #expect(shown(dashboard).hasSuffix("A only"))
+        #expect(shown(dashboard).hasPrefix("┌ A ─"))
+        #expect(shown(dashboard).hasSuffix("| A only"))
     }
 
     @Test("frame: one child fills the stack, its title says which of N")
@@ -140,10 +145,22 @@ struct SmartStackTests {
         let dashboard = stackDashboard([("Octo", b), ("Cake", a)], clock: clock)
         await dashboard.driver.settle()
         expectFrame(dashboard.render(), equals: [
-            "┌ Octo 1/2 ────────────────────────────┐",
+            "┌ Octo · Cake 1/2 ─────────────────────┐",
+            "│Octo                                  │",
             "│                                      │",
             "│           second child 🐙            │",
             "│                                      │",
+            "└──────────────────────────────────────┘",
+            " widgethost │ Oc… 08:00  ? help  q quit",
+        ])
+        // A title too long for the border is cut; the position stays.
+        let long = stackDashboard([("Octo 🐙 the eight-armed ranger of the deep", b), ("Cake", a)], clock: clock)
+        await long.driver.settle()
+        expectFrame(long.render(), equals: [
+            "┌ Octo 🐙 the eight-armed ranger … 1/2 ┐",
+            "│Octo 🐙 the eight-armed ranger of the…│",
+            "│                                      │",
+            "│           second child 🐙            │",
             "│                                      │",
             "└──────────────────────────────────────┘",
             " widgethost │ Oc… 08:00  ? help  q quit",

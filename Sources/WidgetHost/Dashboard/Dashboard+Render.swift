@@ -26,7 +26,10 @@ extension Dashboard {
     }
 
     private func drawPanel(_ panel: DashboardPanel, in frame: Rect, focused: Bool, now: Date, scroll: Int, into buffer: inout CellBuffer) {
-        Box(title: panel.displayTitle, focused: focused, glyphs: glyphs).draw(into: &buffer, in: frame)
+        // A stack's position ("2/3") stays when its title is cut to fit the border.
+        let room = max(0, frame.width - 4 - DisplayWidth.of(panel.position))
+        let title = room > 0 ? DisplayWidth.truncate(panel.title, toWidth: room, ellipsis: glyphs.ellipsis) + panel.position : panel.title
+        Box(title: title, focused: focused, glyphs: glyphs).draw(into: &buffer, in: frame)
         if let error = panel.setupError {
             let inner = Box.inner(of: frame)
             PanelView.centeredLines([(error, CellStyle(.negative))]).draw(into: &buffer, in: inner, glyphs: glyphs)
@@ -35,6 +38,10 @@ extension Dashboard {
         let rects = contentRects(for: panel, in: frame)
         var footer: String?
         for (index, (member, rect)) in zip(panel.members, rects).enumerated() where !panel.isStack || index == panel.shown {
+            if panel.isStack {
+                TextLine(member.title, style: CellStyle(.title), glyphs: glyphs)
+                    .draw(into: &buffer, in: Rect(x: rect.x, y: rect.y - 1, width: rect.width, height: 1))
+            }
             let status = driver.status(of: member.id)
             let entry = status?.entry ?? driver.placeholder(for: member.id)
             guard let entry else { continue }

@@ -229,11 +229,12 @@ final class Dashboard {
             || (!panels.isEmpty && panelFrames.count != panels.count)
     }
 
-    /// Content rectangles of a panel's members: the box's inside, for each (a stack shows one
-    /// member at a time, each the size of the whole panel).
+    /// Content rectangles of a panel's members: the box's inside; in a stack, which shows one
+    /// member at a time, each member gets the inside below its title row.
     func contentRects(for panel: DashboardPanel, in frame: Rect) -> [Rect] {
         let inner = Box.inner(of: frame)
-        return Array(repeating: inner, count: max(1, panel.members.count))
+        guard panel.isStack else { return [inner] }
+        return Array(repeating: inner.inset(top: 1), count: panel.members.count)
     }
 
     // MARK: Smart Stacks

@@ -31,12 +31,11 @@ struct DashboardPanel {
     /// The member on screen: the only one, or the stack's shown one.
     var shownMember: Member? { members.indices.contains(shown) ? members[shown] : members.first }
 
-    /// The title on the panel's border: a stack names its shown member and says which of N it is
-    /// ("Octo 2/3"; after the stack's own title when the config gives one: "Heroes · Octo 2/3").
-    var displayTitle: String {
-        guard isStack, let member = shownMember else { return title }
-        return (config?.title.map { "\($0) · " } ?? "") + "\(member.title) \(shown + 1)/\(members.count)"
-    }
+    /// Which of N a stack shows (" 2/3"); empty for a single widget.
+    var position: String { isStack ? " \(shown + 1)/\(members.count)" : "" }
+
+    /// The panel's title with the stack's position ("Heroes 2/3"), as the status bar shows it.
+    var displayTitle: String { title + position }
 
     /// The member a Smart Stack shows for these relevances (a member without one counts as
     /// 0): the most relevant; on a tie the current one stays, else the first of the tied.
