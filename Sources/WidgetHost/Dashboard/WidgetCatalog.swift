@@ -20,6 +20,7 @@ public struct Catalog: Sendable {
             ClockWidget.definition,
             LeaderboardWidget.definition,
             HeroWidget.definition,
+            HTTPJSONWidget.definition,
         ])
     }
 

@@ -95,9 +95,9 @@ public enum LeaderboardPushMode: String, Sendable, Equatable {
 public struct LeaderboardState: Sendable, Equatable, Codable {
     /// The longest server's Retry-After kept: the transport's cap on its own waits
     /// (`RetryPolicy.maxRetryAfter`). A longer one must not lock a panel out for days.
-    public static let maximumRetryAfter: TimeInterval = RetryPolicy().maxRetryAfter.inSeconds
+    public static let maximumRetryAfter: TimeInterval = FetchSchedule.maximumRetryAfter
     /// The longest wait after failures in a row (the backoff doubles up to this).
-    public static let maximumBackoff: TimeInterval = 300
+    public static let maximumBackoff: TimeInterval = FetchSchedule.maximumBackoff
 
     public var board: LeaderboardBoard?
     public var previous: LeaderboardBoard?
@@ -190,11 +190,7 @@ public struct LeaderboardState: Sendable, Equatable, Codable {
     /// well; after failures in a row `refresh`, then doubling, up to `maximumBackoff` (or
     /// `refresh` when that is longer).
     public static func retryDelay(failures: Int, refresh: TimeInterval) -> TimeInterval {
-        let refresh = max(1, refresh)
-        guard failures > 1 else { return refresh }
-        let cap = max(refresh, maximumBackoff)
-        let doubled = refresh * Double(1 << min(failures - 1, 30))
-        return min(cap, doubled)
+        FetchSchedule.retryDelay(failures: failures, refresh: refresh)
     }
 
     /// A new board arrived: the current one becomes the previous, the error clears.
