@@ -12,37 +12,34 @@ enum HTTPJSONView {
 
     static func node(_ entry: HTTPJSONEntry, context: WidgetViewContext, glyphs: GlyphSet) -> ViewNode {
         let placeholder = context.isPlaceholder
-        let status = statusLine(entry, glyphs: glyphs)
-        // Rows that fit above the status line (all of them when it has the room).
-        let room = max(0, context.size.rows - (status == nil ? 0 : 1))
-        let shown = entry.rows.prefix(room)
+        var status = placeholder ? [] : statusLines(entry, glyphs: glyphs)
+        // The fields come first; the status keeps at least its first line.
+        if status.count > 1, context.size.rows < entry.rows.count + status.count { status.removeLast(status.count - 1) }
+        let room = max(0, context.size.rows - status.count)
         let missing = glyphs.isUnicode ? "—" : "-"
         let table = ViewNode.table(ViewNode.Table(
             columns: [ViewNode.Column(minimum: min(12, context.size.columns / 2)), ViewNode.Column(alignment: .right)],
-            rows: shown.map { row in
+            rows: entry.rows.prefix(room).map { row in
                 [ViewNode.Cell(row.label, role: placeholder ? .placeholder : .muted),
                  ViewNode.Cell(row.value ?? missing, role: placeholder ? .placeholder : (row.value == nil ? .muted : .accent),
                                bold: row.value != nil && !placeholder)]
             }))
-        var children: [ViewNode] = [table, .spacer]
-        if let status { children.append(status) }
-        return .vstack(children)
+        return .vstack([table, .spacer] + status)
     }
 
-    /// "updated 5m ago", "⚠ reason · data 5m old", "fetching…"; nil for the placeholder.
-    static func statusLine(_ entry: HTTPJSONEntry, glyphs: GlyphSet) -> ViewNode? {
-        let separator = glyphs.isUnicode ? " · " : " - "
+    /// "updated 5m ago"; "⚠ reason · retry in 40s" then "data 5m old"; "fetching…".
+    static func statusLines(_ entry: HTTPJSONEntry, glyphs: GlyphSet) -> [ViewNode] {
         if let error = entry.fetchError {
-            var text = (glyphs.isUnicode ? "⚠ " : "! ") + error
+            var lines: [ViewNode] = [.text((glyphs.isUnicode ? "⚠ " : "! ") + error, role: .warning)]
             if entry.hasData, let fetchedAt = entry.fetchedAt {
-                text += separator + "data \(DurationText.age(from: fetchedAt, to: entry.date)) old"
+                lines.append(.text("data \(DurationText.age(from: fetchedAt, to: entry.date)) old", role: .warning))
             }
-            return .text(text, role: .warning)
+            return lines
         }
         if let fetchedAt = entry.fetchedAt, entry.hasData {
-            return .text("updated \(DurationText.age(from: fetchedAt, to: entry.date)) ago", role: .muted)
+            return [.text("updated \(DurationText.age(from: fetchedAt, to: entry.date)) ago", role: .muted)]
         }
-        if entry.isFetching { return .text("fetching" + (glyphs.isUnicode ? "…" : "..."), role: .muted) }
-        return nil
+        if entry.isFetching { return [.text("fetching" + (glyphs.isUnicode ? "…" : "..."), role: .muted)] }
+        return []
     }
 }

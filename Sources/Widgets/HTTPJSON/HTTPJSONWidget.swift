@@ -75,9 +75,9 @@ public enum HTTPJSONWidget {
                 throw OptionError("headers.\(name): not a header name (letters, digits and !#$%&'*+-.^_`|~)")
             }
             var actual = value
-            if value.hasPrefix("$") {
-                let variable = String(value.dropFirst())
-                guard isToken(variable), let fromEnvironment = environment[variable] else {
+            let variable = String(value.dropFirst())
+            if value.hasPrefix("$"), isVariableName(variable) {
+                guard let fromEnvironment = environment[variable] else {
                     throw OptionError("headers.\(name): the environment variable \(variable) is not set")
                 }
                 actual = fromEnvironment
@@ -89,6 +89,19 @@ public enum HTTPJSONWidget {
             resolved[name] = actual
         }
         return resolved
+    }
+
+    /// `NAME` of a `"$NAME"` value: a letter or `_`, then letters, digits, `_` (POSIX); a value
+    /// like `"$"` or `"$5 off"` is sent as written.
+    private static func isVariableName(_ text: String) -> Bool {
+        guard let first = text.utf8.first, !(0x30...0x39).contains(first), text.utf8.count <= 256 else { return false }
+        return text.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "_"): true
+            default: false
+            }
+        }
     }
 
     private static func isToken(_ text: String) -> Bool {
