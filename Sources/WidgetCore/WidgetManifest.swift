@@ -123,6 +123,8 @@ public enum OptionType: Sendable, Equatable {
     case url(schemes: [String])
     /// An IANA time zone name (`Europe/Paris`), `UTC`/`GMT`, or `local`.
     case timeZone
+    /// A JSON Pointer (RFC 6901): empty, or `/` and reference tokens with `~0`/`~1` escapes.
+    case jsonPointer
     /// A duration in whole seconds within the range. A refresh interval is raised to the
     /// config's `minimumReloadSeconds` (with a warning when the config gave a lower value).
     case seconds(ClosedRange<Int>, refreshInterval: Bool)

@@ -30,6 +30,7 @@ extension OptionType {
         case .oneOf(let choices): return "one of " + choices.map { "'\($0)'" }.joined(separator: ", ")
         case .url(let schemes): return "a URL (" + schemes.joined(separator: " or ") + ")"
         case .timeZone: return "a time zone name like 'Europe/Paris', 'UTC' or 'local'"
+        case .jsonPointer: return "a JSON Pointer like '/data/0/price' (~1 for '/', ~0 for '~')"
         case .seconds(let range, _): return "an integer" + OptionType.describe(range)
         case .stringList: return "a list of strings"
         case .stringMap: return "an object of strings"
@@ -66,6 +67,13 @@ extension OptionType {
                 : "expected \(expectation), got \(JSONValue.string(URLRedaction.redacted(text)).shortDescription)"
         case (.timeZone, .string(let text)):
             return (text == "local" || ZoneInfo.isWellFormedName(text)) && isKnownTimeZone(text) ? nil : mismatch
+        case (.jsonPointer, .string(let text)):
+            do {
+                _ = try JSONPointer(text)
+                return nil
+            } catch {
+                return mismatch + ": \(error)"
+            }
         case (.stringList, .array(let items)), (.objectList, .array(let items)):
             return items.count <= Self.maximumListCount ? nil
                 : "expected at most \(Self.maximumListCount) elements, got \(items.count)"
@@ -84,7 +92,7 @@ extension OptionType {
     /// (`--option 'argv=["ls", "-l"]'`).
     public func value(fromCommandLine text: String) -> JSONValue? {
         switch self {
-        case .string, .oneOf, .url, .timeZone: return .string(text)
+        case .string, .oneOf, .url, .timeZone, .jsonPointer: return .string(text)
         case .integer, .seconds: return Int(text).map(JSONValue.integer)
         case .stringList, .stringMap, .objectList:
             return try? JSONParser(maximumBytes: 64 << 10, maximumDepth: 8).parse(text)

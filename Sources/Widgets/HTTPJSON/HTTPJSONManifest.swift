@@ -14,7 +14,7 @@ extension HTTPJSONWidget {
                        example: nil),
             OptionSpec(name: "fields", type: .objectList([
                 OptionSpec(name: "label", type: .string, required: true, doc: "the row's label", example: "Price"),
-                OptionSpec(name: "pointer", type: .string, required: true,
+                OptionSpec(name: "pointer", type: .jsonPointer, required: true,
                            doc: "JSON Pointer (RFC 6901; ~1 for '/', ~0 for '~') to the value", example: "/data/0/price"),
                 OptionSpec(name: "format", type: .oneOf(HTTPJSONFormat.allCases.map(\.rawValue)),
                            defaultValue: .string(HTTPJSONFormat.text.rawValue), doc: "how the value is shown", example: "number"),
