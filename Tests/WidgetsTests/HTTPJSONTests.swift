@@ -1,3 +1,4 @@
+import BackgroundSessions
 import FoundationEssentials
 import JSONTree
 import TerminalUI
@@ -185,5 +186,64 @@ struct HTTPJSONViewTests {
             _ = render(entry(), family: .small, width: width, height: height)
         }
         #expect(text(render(entry(body: nil), family: .small, width: 24, height: 7, glyphs: .ascii)).contains("-"))
+    }
+}
+
+@Suite("http-json provider")
+struct HTTPJSONProviderTests {
+    @Test("starts one fetch with its headers; r joins it and cuts a backoff wait short, an automatic reload does not")
+    func userReloadExpedites() async throws {
+        let transport = FakeTransport()
+        let state = makeTemporaryDirectory(prefix: "httpjson")
+        defer { removeTree(state) }
+        let manager = try BackgroundSessionManager.open(stateDirectory: state, transport: transport, now: { at(0) })
+        defer { manager.close() }
+        var services = WidgetServices(sessions: manager, stateDirectory: state, center: WidgetCenter(), now: { at(0) })
+        services.io.environment = ["TOKEN": "Bearer s3cret"]
+        let provider = try HTTPJSONWidget.configuration(services: services).makeProvider(
+            ["url": .string("http://127.0.0.1:9/feed"), "headers": .object(["Authorization": .string("$TOKEN")]),
+             "fields": .list([.object(["label": .string("A"), "pointer": .string("/a")])])],
+            WidgetEnvironment(now: { at(0) }))
+        let automatic = TimelineProviderContext(family: .medium, size: CellSize(columns: 50, rows: 7))
+        let user = TimelineProviderContext(family: .medium, size: CellSize(columns: 50, rows: 7), isUserInitiated: true)
+
+        let first = try await provider.timeline(in: automatic)
+        #expect((first.entries.first as? HTTPJSONEntry)?.isFetching == true)
+        #expect(transport.startedRequests.map(\.headers) == [["Authorization": "Bearer s3cret"]])
+        let id = try #require(transport.runningIDs.first)
+        transport.emit(id, .retrying(attempt: 1, delay: .seconds(60), reason: "connection refused"))
+        _ = try await provider.timeline(in: automatic)
+        #expect(transport.expeditedIDs.isEmpty, "an automatic reload leaves the backoff alone")
+        _ = try await provider.timeline(in: user)
+        #expect(transport.expeditedIDs == [id], "r cuts the backoff wait")
+        #expect(transport.startedRequests.count == 1, "and joins the running fetch")
+    }
+}
+
+@Suite("http-json fuzz")
+struct HTTPJSONFuzzTests {
+    @Test("any value in any format, and any pointer text, formats or resolves without trapping, within the length bound")
+    func fuzz() {
+        let seed: UInt64 = 0x6874_7470_6a73_6f6e
+        var random = FuzzRandom(seed: seed)
+        let document = json(#"{"a": [1, {"b~/c": [true, null, "x"]}], "": {"": 2}, "0": [[[]]]}"#)
+        let alphabet: [String] = ["/", "~", "0", "1", "a", "b~/c", "-", "01", "", "\u{1B}[31m", "99999999999999999999", "é"]
+        for iteration in 0..<3000 {
+            let value: JSONValue
+            switch random.below(6) {
+            case 0: value = .number(Double(bitPattern: random.next()))
+            case 1: value = .integer(Int(truncatingIfNeeded: random.next()))
+            case 2: value = .string(String((0..<random.below(300)).map { _ in Character(Unicode.Scalar(UInt8(random.below(128)))) }))
+            case 3: value = .number(random.pick([0, -0.0, 1e15, -1e15, 1e300, .greatestFiniteMagnitude, .leastNonzeroMagnitude, 9.999e14]))
+            case 4: value = .string(random.pick(["2026-11-30T05:00:00Z", "9999-12-31T23:59:59.999Z", "0001-01-01T00:00:00Z", "2026-13-45T99:00:00Z"]))
+            default: value = document
+            }
+            let format = random.pick(HTTPJSONFormat.allCases)
+            let now = Date(timeIntervalSince1970: Double(Int32(truncatingIfNeeded: random.next())))
+            let text = format.format(value, now: now)
+            #expect(text.count <= HTTPJSONFormat.maximumLength, "seed \(seed) iteration \(iteration): \(format) \(value.shortDescription)")
+            let pointer = (0..<random.below(6)).map { _ in random.pick(alphabet) }.joined()
+            if let parsed = try? JSONPointer(pointer) { _ = parsed.resolve(in: document) }
+        }
     }
 }

@@ -56,6 +56,9 @@ public struct HTTPJSONProvider: TimelineProvider {
                                           url: url, refresh: refresh, now: date)
             if tasks.contains(where: { $0.state == .running }) {
                 isFetching = true
+                // `r` joins the running fetch and cuts its backoff wait short (a server's
+                // Retry-After the transport is honouring stays).
+                if context.isUserInitiated { for task in tasks where task.state == .running { _ = task.retryNow() } }
             } else if wait == nil || tasks.contains(where: { $0.state == .suspended }) {
                 // Due; or a download a crashed host left: taken up again, with the headers
                 // (which the journal never holds).
