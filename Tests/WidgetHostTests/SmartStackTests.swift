@@ -127,6 +127,25 @@ struct SmartStackTests {
         #expect(shown(dashboard).hasSuffix("| B | B two"), "A's relevance changed: the most relevant child is back")
     }
 
+    @Test("a relevance running out ends a flip by hand too")
+    func durationEndsFlip() async {
+        let clock = ManualClock(now: at(0))
+        let a = Scripted([(0, "A half", 1, 0), (1000, "A later", 2, 0)])
+        let b = Scripted([(0, "B for 90 s", 5, 90)])
+        let c = Scripted([(0, "C quarter", 1, 0), (1000, "C later", 4, 0)])
+        let dashboard = stackDashboard([("A", a), ("B", b), ("C", c)], clock: clock)
+        await dashboard.driver.settle()
+        #expect(shown(dashboard).hasSuffix("| B | B for 90 s"))
+        dashboard.handle(.character("]"))
+        #expect(shown(dashboard).hasSuffix("| C | C quarter"))
+        clock.advance(to: at(60))
+        await dashboard.driver.settle()
+        #expect(shown(dashboard).hasSuffix("| C | C quarter"), "nothing changed: the flip holds")
+        #expect(clock.nextScheduledDate == at(90), "still woken when B's relevance ends")
+        clock.advance(to: at(90))
+        #expect(shown(dashboard).hasSuffix("| A | A half"), "B's relevance ended: A (0.5) beats C (0.25)")
+    }
+
     @Test("[ and ] do nothing on a panel that is not a stack")
     func flipOnlyStacks() async {
         let clock = ManualClock(now: at(0))

@@ -196,8 +196,9 @@ final class Dashboard {
     private var maximumScroll: Int {
         guard isZoomed, let panel = focusedPanel else { return 0 }
         let rects = contentRects(for: panel, in: panelArea)
-        return zip(panel.members, rects).enumerated().filter { !panel.isStack || $0.offset == panel.shown }.map(\.element)
-            .map { member, rect -> Int in
+        // A stack scrolls the member it shows.
+        let shown = zip(panel.members, rects).enumerated().filter { !panel.isStack || $0.offset == panel.shown }.map(\.element)
+        return shown.map { member, rect -> Int in
             guard let entry = driver.status(of: member.id)?.entry else { return 0 }
             let view = member.widget.view(entry, WidgetViewContext(family: panel.family, size: CellSize(columns: rect.width, rows: rect.height)))
             return max(0, (view.contentHeight ?? rect.height) - rect.height)
@@ -246,18 +247,19 @@ final class Dashboard {
         let now = driver.clock.now
         var expiry: Date?
         for index in panels.indices where panels[index].isStack {
-            let relevances = panels[index].members.map { driver.scheduler.relevance(of: $0.id, now: now) }
-            if let held = panels[index].heldRelevances {
-                if held == relevances { continue }
-                panels[index].heldRelevances = nil
-            }
-            panels[index].shown = DashboardPanel.mostRelevant(relevances, current: panels[index].shown)
+            // A relevance running out is a change too, also for a stack flipped by hand.
             for member in panels[index].members {
                 guard let entry = driver.status(of: member.id)?.entry, let relevance = entry.relevance,
                       relevance.duration > 0, relevance.duration.isFinite else { continue }
                 let end = entry.date.addingTimeInterval(relevance.duration)
                 if end > now, expiry.map({ end < $0 }) ?? true { expiry = end }
             }
+            let relevances = panels[index].members.map { driver.scheduler.relevance(of: $0.id, now: now) }
+            if let held = panels[index].heldRelevances {
+                if held == relevances { continue }
+                panels[index].heldRelevances = nil
+            }
+            panels[index].shown = DashboardPanel.mostRelevant(relevances, current: panels[index].shown)
         }
         guard expiry != stackTimerDate else { return }
         stackTimer?.cancel()
