@@ -50,10 +50,7 @@ public struct HTTPJSONProvider: TimelineProvider {
         } else if let manager = services.sessions {
             let backgroundSession = manager.session(identifier: identifier)
             let tasks = backgroundSession.allTasks.filter { $0.url.absoluteString == url.absoluteString }
-            let wait = context.isUserInitiated ? nil
-                : FetchSchedule.nextFetch(lastAttempt: state.lastAttempt, failures: state.consecutiveFailures,
-                                          retryAfterUntil: state.retryAfterUntil, attemptURL: state.attemptURL,
-                                          url: url, refresh: refresh, now: date)
+            let wait = context.isUserInitiated ? nil : state.nextFetch(url: url, refresh: refresh, now: date)
             if tasks.contains(where: { $0.state == .running }) {
                 isFetching = true
                 // `r` joins the running fetch and cuts its backoff wait short (a server's

@@ -33,7 +33,7 @@ final class HTTPJSONSessionDelegate: BackgroundSessionDelegate {
         do throws(JSONSyntaxError) {
             let value = try HTTPJSONStore.parser.parse(bytes)
             store.update(session: session.identifier, url: url, body: (bytes, value)) { state in
-                state.received(at: date)
+                state.succeeded(at: date)
                 state.attemptURL = url.absoluteString
             }
         } catch {
@@ -51,7 +51,7 @@ final class HTTPJSONSessionDelegate: BackgroundSessionDelegate {
         let haveBody = store.load(session: session.identifier, url: url).body != nil
         store.update(session: session.identifier, url: url) { state in
             switch error {
-            case .notModified: state.confirmed(at: date, haveBody: haveBody)
+            case .notModified: state.confirmed(at: date, haveData: haveBody)
             case .failed(let reason, _, let retryAfter): state.failed(reason, at: date, retryAfter: retryAfter)
             case .cancelled: return
             case .unavailable(let message), .fileMissing(let message): state.failed(message, at: date)

@@ -23,7 +23,7 @@ public struct HTTPJSONStore: Sendable {
 
     /// What the panel needs: the state, the body (parsed), and why it could not be saved.
     public struct Stored: Sendable {
-        public var state = HTTPJSONState()
+        public var state = FetchRecord()
         public var body: JSONValue?
         public var saveError: String?
     }
@@ -51,7 +51,7 @@ public struct HTTPJSONStore: Sendable {
         var stored = Stored()
         guard let container else { return stored }
         if let bytes = try? container.read(stem + ".state.json"),
-           let state = try? JSONDecoder().decode(HTTPJSONState.self, from: Data(bytes)) {
+           let state = try? JSONDecoder().decode(FetchRecord.self, from: Data(bytes)) {
             stored.state = state.sanitized()
         }
         if let bytes = try? container.read(stem + ".body.json", limit: Self.maximumBodyBytes) {
@@ -67,7 +67,7 @@ public struct HTTPJSONStore: Sendable {
     /// Applies `change` to the state of `session` and `url`, with `body` (raw bytes and its
     /// parsed value) as the new body when given, and saves both.
     public func update(session: String, url: URL, body: (bytes: [UInt8], value: JSONValue)? = nil,
-                       _ change: (inout HTTPJSONState) -> Void) {
+                       _ change: (inout FetchRecord) -> Void) {
         let stem = Self.stem(session: session, url: url)
         var stored = load(session: session, url: url)
         change(&stored.state)

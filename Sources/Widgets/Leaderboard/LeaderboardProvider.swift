@@ -88,9 +88,7 @@ public struct LeaderboardProvider: TimelineProvider {
     /// says nothing about now: fetch. A state about another URL owes this one nothing either:
     /// the config changed, fetch now.
     static func nextFetch(_ state: LeaderboardState, url: URL, refresh: TimeInterval, now: Date) -> Date? {
-        FetchSchedule.nextFetch(lastAttempt: state.lastAttempt, failures: state.consecutiveFailures,
-                                retryAfterUntil: state.retryAfterUntil, attemptURL: state.attemptURL,
-                                url: url, refresh: refresh, now: now)
+        state.fetch.nextFetch(url: url, refresh: refresh, now: now)
     }
 
     /// A user reload joining running downloads: a backoff wait is cut short; a server's
