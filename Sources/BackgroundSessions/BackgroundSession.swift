@@ -21,8 +21,12 @@ public final class BackgroundSession: Sendable {
     /// The task is journalled before it starts, so it survives a crash of the host. In a host
     /// whose background sessions are unavailable the task completes at once with
     /// `BackgroundTaskError.unavailable`.
-    public func downloadTask(with url: URL, taskDescription: String? = nil) -> BackgroundDownloadTask {
-        manager.downloadTask(session: identifier, url: url, taskDescription: taskDescription)
+    ///
+    /// - Parameter headers: extra request headers (`Authorization`, `Accept`…). They live in
+    ///   memory only — never in the journal — and go with this start of the task; a task
+    ///   already in flight for `url` keeps the headers it started with.
+    public func downloadTask(with url: URL, taskDescription: String? = nil, headers: [String: String] = [:]) -> BackgroundDownloadTask {
+        manager.downloadTask(session: identifier, url: url, taskDescription: taskDescription, headers: headers)
     }
 
     /// Tasks not yet completed (running, or journalled and waiting to be resumed), oldest first.

@@ -276,7 +276,8 @@ public final class BackgroundSessionManager: Sendable {
 
     // MARK: - Tasks
 
-    func downloadTask(session identifier: String, url: URL, taskDescription: String?) -> BackgroundDownloadTask {
+    func downloadTask(session identifier: String, url: URL, taskDescription: String?,
+                      headers: [String: String] = [:]) -> BackgroundDownloadTask {
         let urlString = url.absoluteString
         enum Next { case existing(BackgroundDownloadTask), start(BackgroundDownloadTask), failed(BackgroundDownloadTask) }
         let next = state.withLock { s -> Next in
@@ -317,7 +318,7 @@ public final class BackgroundSessionManager: Sendable {
             schedulePump(identifier)
             return task
         case .start(let task):
-            startTransfer(task)
+            startTransfer(task, headers: headers)
             return task
         }
     }
@@ -334,7 +335,10 @@ public final class BackgroundSessionManager: Sendable {
         FilePaths.join(FilePaths.join(stateDirectory, "sessions"), FilePaths.component(forIdentifier: identifier))
     }
 
-    private func startTransfer(_ task: BackgroundDownloadTask) {
+    /// - Parameter headers: extra request headers, kept in memory only (never journalled: they
+    ///   may carry credentials), so a task resumed after a restart goes without them until a
+    ///   widget asks for it again with its headers.
+    private func startTransfer(_ task: BackgroundDownloadTask, headers: [String: String] = [:]) {
         let directory = filesDirectory(session: task.sessionIdentifier)
         do {
             try SessionFiles.prepareDirectory(stateDirectory: stateDirectory,
@@ -344,7 +348,7 @@ public final class BackgroundSessionManager: Sendable {
             return
         }
         let request = TransferRequest(url: task.url.absoluteString, directory: directory,
-                                      fileName: SessionFiles.bodyName(task.taskIdentifier))
+                                      fileName: SessionFiles.bodyName(task.taskIdentifier), headers: headers)
         let id = task.taskIdentifier
         let transferID = transport.start(request) { [weak self] event in
             switch event {

@@ -142,6 +142,8 @@ public enum OptionType: Sendable, Equatable {
     /// A date and time: ISO 8601 with an offset (`2026-12-31T23:59:00+01:00`, `…Z`), or a
     /// local `2026-12-31T23:59` (or `2026-12-31`) read in the host's zone.
     case dateTime
+    /// A JSON Pointer (RFC 6901): empty, or `/` and reference tokens with `~0`/`~1` escapes.
+    case jsonPointer
     /// A duration in whole seconds within the range. A refresh interval is raised to the
     /// config's `minimumReloadSeconds` (with a warning when the config gave a lower value).
     case seconds(ClosedRange<Int>, refreshInterval: Bool)

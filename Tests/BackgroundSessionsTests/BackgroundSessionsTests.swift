@@ -200,6 +200,24 @@ struct BackgroundSessionsTests {
         #expect(await eventually { manager.isIdle })
     }
 
+    @Test("request headers go to the transport with the task and never into the journal")
+    func headers() throws {
+        let transport = FakeTransport()
+        let manager = try makeManager(transport)
+        defer { manager.close(); removeTree(manager.stateDirectory) }
+        let url = URL(string: "http://127.0.0.1:9/feed")!
+        let task = manager.session(identifier: "h").downloadTask(with: url, headers: ["Authorization": "Bearer s3cret-42"])
+        #expect(transport.startedRequests.map(\.headers) == [["Authorization": "Bearer s3cret-42"]])
+        #expect(manager.session(identifier: "h").downloadTask(with: url, headers: ["Authorization": "other"]).taskIdentifier
+                == task.taskIdentifier, "joins the running task, which keeps its headers")
+        #expect(transport.startedRequests.count == 1)
+        let journal = BackgroundSessionManager.journalPath(stateDirectory: manager.stateDirectory)
+        for path in [journal, journal + "-wal"] {
+            let bytes = (try? FileContents.bytes(at: path)) ?? []
+            #expect(!String(decoding: bytes, as: UTF8.self).contains("s3cret"), "\(path)")
+        }
+    }
+
     @Test("a cancelled task is delivered as cancelled")
     func cancelled() async throws {
         let transport = FakeTransport()

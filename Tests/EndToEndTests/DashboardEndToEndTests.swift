@@ -231,6 +231,45 @@ struct DashboardEndToEndTests {
         #expect(log.contains("the terminal is gone") && log.contains("exiting with status 0"), "log:\n\(log)")
     }
 
+    @Test("a stack shows one child at a time; [ and ] flip through it, the title says which of N")
+    func stackFlips() throws {
+        let config = """
+        { "panels": [
+            { "kind": "stack", "family": "medium", "title": "Asia",
+              "panels": [ { "kind": "clock", "title": "Seoul 서울", "options": { "timeZone": "Asia/Seoul" } },
+                          { "kind": "clock", "title": "Kolkata", "options": { "timeZone": "Asia/Kolkata" } },
+                          { "kind": "clock", "title": "Tokyo", "options": { "timeZone": "Asia/Tokyo" } } ] },
+            { "kind": "clock", "family": "small", "title": "UTC", "options": { "timeZone": "UTC" } }
+        ] }
+        """
+        let session = try DashboardSession(config: config, size: (80, 24))
+        // Clocks give no relevance: a tie, so the first child stays until flipped.
+        let first = session.waitForDashboard(focused: "Asia 1/3", boxes: 2)
+        #expect(anyRow(first, containsAll: "┌ Asia 1/3") && anyRow(first, containsAll: "│Seoul 서울"), "\(text(first))")
+        #expect(!anyRow(first, containsAll: "Kolkata"), "one child at a time\n\(text(first))")
+        try session.tmux.sendText("]")
+        let second = session.waitForDashboard(focused: "Asia 2/3", boxes: 2)
+        #expect(anyRow(second, containsAll: "┌ Asia 2/3") && anyRow(second, containsAll: "│Kolkata"), "\(text(second))")
+        try session.tmux.sendText("[")
+        try session.tmux.sendText("[")
+        let wrapped = session.waitForDashboard(focused: "Asia 3/3", boxes: 2)
+        #expect(anyRow(wrapped, containsAll: "│Tokyo"), "\(text(wrapped))")
+        // On a panel that is not a stack the keys do nothing.
+        try session.tmux.sendKeys("Tab")
+        session.waitForDashboard(focused: "UTC", boxes: 2)
+        try session.tmux.sendText("]")
+        try session.tmux.sendKeys("BTab")
+        let still = session.waitForDashboard(focused: "Asia 3/3", boxes: 2)
+        #expect(ScreenGrid(still).boxes().problems.isEmpty, "\(text(still))")
+        try session.tmux.sendText("?")
+        let help = session.tmux.waitFor(description: "the help box listing [ ]") {
+            anyRow($0, containsAll: "[ ]", "flip through the focused stack")
+        }
+        #expect(anyRow(help, containsAll: "┌ Keys"), "\(text(help))")
+        try session.tmux.sendText("x")
+        try session.quit()
+    }
+
     @Test("a symlinked config is watched where it really lives; pointing the link elsewhere needs SIGHUP")
     func sighupReloads() throws {
         // The config path is a symlink into another directory. Editing the file it points to is

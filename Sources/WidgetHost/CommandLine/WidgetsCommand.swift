@@ -19,7 +19,7 @@ public enum WidgetsCommand {
                 out += "  key \(action.key): \(action.title)\n"
             }
         }
-        out += "\(ConfigValidator.stackKind): Stack. Several widgets in one panel, one above the other.\n"
+        out += "\(ConfigValidator.stackKind): Smart Stack. Several widgets in one panel, the most relevant shown; [ and ] flip through them.\n"
         out += "  families: all (default \(ConfigValidator.defaultStackFamily.rawValue)); \"panels\": the widgets, each with kind and options\n"
         return CommandOutput(exitCode: 0, standardOutput: out)
     }

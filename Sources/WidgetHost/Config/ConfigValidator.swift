@@ -12,7 +12,7 @@ import Widgets
 ///
 /// Pure and synchronous apart from the time-zone lookup, which is injectable.
 public struct ConfigValidator: Sendable {
-    /// The built-in kind that shows several widgets in one panel, one above the other.
+    /// The built-in kind that shows several widgets in one panel, one at a time (a Smart Stack).
     public static let stackKind = "stack"
     /// Most panels a dashboard may have.
     public static let maximumPanels = 64

@@ -31,6 +31,7 @@ extension OptionType {
         case .url(let schemes): return "a URL (" + schemes.joined(separator: " or ") + ")"
         case .timeZone: return "a time zone name like 'Europe/Paris', 'UTC' or 'local'"
         case .dateTime: return "an ISO 8601 date and time like '2026-12-31T23:59' or '2026-12-31T23:59:00+01:00'"
+        case .jsonPointer: return "a JSON Pointer like '/data/0/price' (~1 for '/', ~0 for '~')"
         case .seconds(let range, _): return "an integer" + OptionType.describe(range)
         case .stringList: return "a list of strings"
         case .stringMap: return "an object of strings"
@@ -69,6 +70,13 @@ extension OptionType {
             return (text == "local" || ZoneInfo.isWellFormedName(text)) && isKnownTimeZone(text) ? nil : mismatch
         case (.dateTime, .string(let text)):
             return CountdownTarget.parse(text) != nil ? nil : mismatch
+        case (.jsonPointer, .string(let text)):
+            do {
+                _ = try JSONPointer(text)
+                return nil
+            } catch {
+                return mismatch + ": \(error)"
+            }
         case (.stringList, .array(let items)), (.objectList, .array(let items)):
             return items.count <= Self.maximumListCount ? nil
                 : "expected at most \(Self.maximumListCount) elements, got \(items.count)"
@@ -87,7 +95,7 @@ extension OptionType {
     /// (`--option 'argv=["ls", "-l"]'`).
     public func value(fromCommandLine text: String) -> JSONValue? {
         switch self {
-        case .string, .oneOf, .url, .timeZone, .dateTime: return .string(text)
+        case .string, .oneOf, .url, .timeZone, .dateTime, .jsonPointer: return .string(text)
         case .integer, .seconds: return Int(text).map(JSONValue.integer)
         case .stringList, .stringMap, .objectList:
             return try? JSONParser(maximumBytes: 64 << 10, maximumDepth: 8).parse(text)

@@ -11,18 +11,11 @@ enum PanelActionState: Equatable {
 }
 
 extension Dashboard {
-    /// The actions the focused panel answers to now, each with the member that performs it
-    /// (a stack's shown member first).
+    /// The actions the focused panel answers to now, each with the member that performs it:
+    /// the one on screen (a Smart Stack's shown child).
     var focusedActions: [(action: WidgetAction, member: DashboardPanel.Member)] {
-        guard let panel = focusedPanel else { return [] }
-        var seen: Set<String> = []
-        var found: [(WidgetAction, DashboardPanel.Member)] = []
-        for member in panel.members {
-            for action in member.widget.availableActions where seen.insert(action.key).inserted {
-                found.append((action, member))
-            }
-        }
-        return found
+        guard let member = focusedPanel?.shownMember else { return [] }
+        return member.widget.availableActions.map { ($0, member) }
     }
 
     /// Performs the focused panel's action for `key`; false when it has none (the key is ignored).

@@ -26,7 +26,10 @@ extension Dashboard {
     }
 
     private func drawPanel(_ panel: DashboardPanel, in frame: Rect, focused: Bool, now: Date, scroll: Int, into buffer: inout CellBuffer) {
-        Box(title: panel.title, focused: focused, glyphs: glyphs).draw(into: &buffer, in: frame)
+        // A stack's position ("2/3") stays when its title is cut to fit the border.
+        let room = max(0, frame.width - 4 - DisplayWidth.of(panel.position))
+        let title = room > 0 ? DisplayWidth.truncate(panel.title, toWidth: room, ellipsis: glyphs.ellipsis) + panel.position : panel.title
+        Box(title: title, focused: focused, glyphs: glyphs).draw(into: &buffer, in: frame)
         if let error = panel.setupError {
             let inner = Box.inner(of: frame)
             PanelView.centeredLines([(error, CellStyle(.negative))]).draw(into: &buffer, in: inner, glyphs: glyphs)
@@ -34,8 +37,8 @@ extension Dashboard {
         }
         let rects = contentRects(for: panel, in: frame)
         var footer: String?
-        for (member, rect) in zip(panel.members, rects) {
-            if panel.members.count > 1 {
+        for (index, (member, rect)) in zip(panel.members, rects).enumerated() where !panel.isStack || index == panel.shown {
+            if panel.isStack {
                 TextLine(member.title, style: CellStyle(.title), glyphs: glyphs)
                     .draw(into: &buffer, in: Rect(x: rect.x, y: rect.y - 1, width: rect.width, height: 1))
             }
@@ -99,7 +102,7 @@ extension Dashboard {
         let separator = " \(glyphs.vertical) "
         var left = " widgethost"
         if isPaused { left += separator + "paused" }
-        if let panel = focusedPanel { left += separator + panel.title }
+        if let panel = focusedPanel { left += separator + panel.displayTitle }
         if isZoomed { left += " (zoomed, Esc back)" }
         let keys = focusedActions.map { "\($0.action.key) \($0.action.title)" }.joined(separator: "  ")
         let right = (keys.isEmpty ? "" : keys + "  ") + "\(statusTime)  ? help  q quit "
@@ -121,6 +124,7 @@ extension Dashboard {
         ("Enter", "zoom the focused panel"),
         ("Esc", "back from zoom"),
         ("↑ ↓ PgUp PgDn", "scroll when zoomed"),
+        ("[ ]", "flip through the focused stack"),
         ("r", "reload the focused panel"),
         ("R", "reload every panel"),
         ("t", "next theme"),

@@ -29,6 +29,9 @@ final class Dashboard {
     private let statusClock: WidgetInstanceID
     /// The last panel frames laid out, for spatial focus moves.
     private var panelFrames: [Rect] = []
+    /// A wake-up when a stack member's relevance runs out (its `duration`), to rotate then.
+    private var stackTimer: ClockTimer?
+    private var stackTimerDate: Date?
 
     /// Actions running or failed, by the member performing them.
     var actionStates: [WidgetInstanceID: PanelActionState] = [:]
@@ -54,7 +57,10 @@ final class Dashboard {
         let provider = ClockProvider(zone: zone, style: ClockStyle(), now: { [clock = driver.clock] in clock.now })
         statusClock = driver.add(kind: "widgethost.status-clock", family: .small, size: .zero,
                                  provider: AnyTimelineProvider(provider), pausable: false, listed: false)
-        driver.onChange = { [weak self] _ in self?.onFrameNeeded() }
+        driver.onChange = { [weak self] _ in
+            self?.updateStacks()
+            self?.onFrameNeeded()
+        }
     }
 
     // MARK: Panels
@@ -69,6 +75,7 @@ final class Dashboard {
         scrollOffset = 0
         if panels.isEmpty { isZoomed = false }
         relayout()
+        updateStacks()
         onFrameNeeded()
     }
 
@@ -114,6 +121,10 @@ final class Dashboard {
         case .escape:
             isZoomed = false
             scrollOffset = 0
+        case .character("["):
+            flipFocusedStack(by: -1)
+        case .character("]"):
+            flipFocusedStack(by: 1)
         case .character("r"):
             if let panel = focusedPanel { clearFailedActions(of: panel) }
             for member in focusedPanel?.members ?? [] { driver.reload(member.id, userInitiated: true) }
@@ -196,7 +207,9 @@ final class Dashboard {
     private var maximumScroll: Int {
         guard isZoomed, let panel = focusedPanel else { return 0 }
         let rects = contentRects(for: panel, in: panelArea)
-        return zip(panel.members, rects).map { member, rect -> Int in
+        // A stack scrolls the member it shows.
+        let shown = zip(panel.members, rects).enumerated().filter { !panel.isStack || $0.offset == panel.shown }.map(\.element)
+        return shown.map { member, rect -> Int in
             guard let entry = driver.status(of: member.id)?.entry else { return 0 }
             let view = member.widget.view(entry, WidgetViewContext(family: panel.family, size: CellSize(columns: rect.width, rows: rect.height)))
             return max(0, (view.contentHeight ?? rect.height) - rect.height)
@@ -228,12 +241,62 @@ final class Dashboard {
             || (!panels.isEmpty && panelFrames.count != panels.count)
     }
 
-    /// Content rectangles of a panel's members: the box's inside, split in equal rows for a
-    /// stack (each member's first row is its title).
+    /// Content rectangles of a panel's members: the box's inside; in a stack, which shows one
+    /// member at a time, each member gets the inside below its title row.
     func contentRects(for panel: DashboardPanel, in frame: Rect) -> [Rect] {
         let inner = Box.inner(of: frame)
-        guard panel.members.count > 1 else { return [inner] }
-        return inner.rows(weights: Array(repeating: 1, count: panel.members.count)).map { $0.inset(top: 1) }
+        guard panel.isStack else { return [inner] }
+        return Array(repeating: inner.inset(top: 1), count: panel.members.count)
+    }
+
+    // MARK: Smart Stacks
+
+    /// Shows in each stack its most relevant member (`TimelineScheduler.relevance(of:now:)`;
+    /// ties keep the member shown), unless the user flipped it by hand and no relevance has
+    /// changed since; then arms a wake-up for the first relevance that runs out.
+    func updateStacks() {
+        let now = driver.clock.now
+        var expiry: Date?
+        for index in panels.indices where panels[index].isStack {
+            // A relevance running out is a change too, also for a stack flipped by hand.
+            for member in panels[index].members {
+                guard let entry = driver.status(of: member.id)?.entry, let relevance = entry.relevance,
+                      relevance.duration > 0, relevance.duration.isFinite else { continue }
+                let end = entry.date.addingTimeInterval(relevance.duration)
+                if end > now, expiry.map({ end < $0 }) ?? true { expiry = end }
+            }
+            let relevances = panels[index].members.map { driver.scheduler.relevance(of: $0.id, now: now) }
+            if let held = panels[index].heldRelevances {
+                if held == relevances { continue }
+                panels[index].heldRelevances = nil
+            }
+            panels[index].shown = DashboardPanel.mostRelevant(relevances, current: panels[index].shown)
+        }
+        guard expiry != stackTimerDate else { return }
+        stackTimer?.cancel()
+        stackTimer = nil
+        stackTimerDate = expiry
+        guard let expiry else { return }
+        stackTimer = driver.clock.schedule(at: expiry) { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                self.stackTimer = nil
+                self.stackTimerDate = nil
+                self.updateStacks()
+                self.onFrameNeeded()
+            }
+        }
+    }
+
+    /// `[` / `]`: shows the previous / next member of the focused stack; the choice holds until
+    /// a member's relevance changes.
+    private func flipFocusedStack(by step: Int) {
+        guard panels.indices.contains(focus), panels[focus].isStack else { return }
+        let count = panels[focus].members.count
+        panels[focus].shown = ((panels[focus].shown + step) % count + count) % count
+        let now = driver.clock.now
+        panels[focus].heldRelevances = panels[focus].members.map { driver.scheduler.relevance(of: $0.id, now: now) }
+        scrollOffset = 0
     }
 
     // MARK: Status

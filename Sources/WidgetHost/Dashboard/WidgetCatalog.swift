@@ -24,6 +24,7 @@ public struct Catalog: Sendable {
             CountdownWidget.definition,
             CommandWidget.definition,
             TextWidget.definition,
+            HTTPJSONWidget.definition,
         ])
     }
 

@@ -95,27 +95,29 @@ public enum LeaderboardPushMode: String, Sendable, Equatable {
 public struct LeaderboardState: Sendable, Equatable, Codable {
     /// The longest server's Retry-After kept: the transport's cap on its own waits
     /// (`RetryPolicy.maxRetryAfter`). A longer one must not lock a panel out for days.
-    public static let maximumRetryAfter: TimeInterval = RetryPolicy().maxRetryAfter.inSeconds
+    public static let maximumRetryAfter: TimeInterval = FetchSchedule.maximumRetryAfter
     /// The longest wait after failures in a row (the backoff doubles up to this).
-    public static let maximumBackoff: TimeInterval = 300
+    public static let maximumBackoff: TimeInterval = FetchSchedule.maximumBackoff
 
     public var board: LeaderboardBoard?
     public var previous: LeaderboardBoard?
-    public var fetchedAt: Date?
     public var skipped: Int
-    public var lastError: String?
-    public var lastAttempt: Date?
+    /// How the fetches went (shared with `http-json`); stored flat, its fields next to the boards.
+    public var fetch = FetchRecord()
+    public var fetchedAt: Date? { get { fetch.fetchedAt } set { fetch.fetchedAt = newValue } }
+    public var lastError: String? { get { fetch.lastError } set { fetch.lastError = newValue } }
+    public var lastAttempt: Date? { get { fetch.lastAttempt } set { fetch.lastAttempt = newValue } }
     /// The server asked not to be asked again before this (Retry-After), capped at
     /// `maximumRetryAfter` after it was asked.
-    public var retryAfterUntil: Date?
+    public var retryAfterUntil: Date? { get { fetch.retryAfterUntil } set { fetch.retryAfterUntil = newValue } }
     /// The last body the server sent could not be read: a 304 for it confirms nothing.
-    public var lastBodyRejected = false
+    public var lastBodyRejected: Bool { get { fetch.lastBodyRejected } set { fetch.lastBodyRejected = newValue } }
     /// Fetches that failed in a row (0 after a board or a 304 that confirms one); the next
     /// fetch waits `retryDelay(failures:refresh:)` after `lastAttempt`.
-    public var consecutiveFailures = 0
+    public var consecutiveFailures: Int { get { fetch.consecutiveFailures } set { fetch.consecutiveFailures = newValue } }
     /// The URL the last attempt (and so `retryAfterUntil` and the failures) was for: another
     /// URL configured now owes nothing to them.
-    public var attemptURL: String?
+    public var attemptURL: String? { get { fetch.attemptURL } set { fetch.attemptURL = newValue } }
     /// Not stored: whether a fetch is in flight now.
     public var isFetching: Bool
     /// Not stored: why this state could not be saved (it is then held in memory).
@@ -127,11 +129,9 @@ public struct LeaderboardState: Sendable, Equatable, Codable {
                 lastError: String? = nil, lastAttempt: Date? = nil, isFetching: Bool = false) {
         self.board = board
         self.previous = previous
-        self.fetchedAt = fetchedAt
         self.skipped = skipped
-        self.lastError = lastError
-        self.lastAttempt = lastAttempt
         self.isFetching = isFetching
+        fetch = FetchRecord(fetchedAt: fetchedAt, lastError: lastError, lastAttempt: lastAttempt)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -142,15 +142,15 @@ public struct LeaderboardState: Sendable, Equatable, Codable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         board = try c.decodeIfPresent(LeaderboardBoard.self, forKey: .board)
         previous = try c.decodeIfPresent(LeaderboardBoard.self, forKey: .previous)
-        fetchedAt = try c.decodeIfPresent(Date.self, forKey: .fetchedAt)
         skipped = try c.decodeIfPresent(Int.self, forKey: .skipped) ?? 0
+        isFetching = false
+        fetchedAt = try c.decodeIfPresent(Date.self, forKey: .fetchedAt)
         lastError = try c.decodeIfPresent(String.self, forKey: .lastError)
         lastAttempt = try c.decodeIfPresent(Date.self, forKey: .lastAttempt)
         retryAfterUntil = try c.decodeIfPresent(Date.self, forKey: .retryAfterUntil)
         lastBodyRejected = try c.decodeIfPresent(Bool.self, forKey: .lastBodyRejected) ?? false
         consecutiveFailures = try c.decodeIfPresent(Int.self, forKey: .consecutiveFailures) ?? 0
         attemptURL = try c.decodeIfPresent(String.self, forKey: .attemptURL)
-        isFetching = false
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -175,70 +175,40 @@ public struct LeaderboardState: Sendable, Equatable, Codable {
         state.board = board.map(LeaderboardDecoder.sanitized)
         state.previous = previous.map(LeaderboardDecoder.sanitized)
         state.skipped = min(max(0, skipped), 1_000_000)
-        state.consecutiveFailures = min(max(0, consecutiveFailures), Self.maximumFailuresCounted)
-        func finite(_ date: Date?) -> Date? { date.flatMap { $0.timeIntervalSinceReferenceDate.isFinite ? $0 : nil } }
-        state.fetchedAt = finite(fetchedAt)
-        state.lastAttempt = finite(lastAttempt)
-        state.retryAfterUntil = finite(retryAfterUntil)
-        if let error = lastError, error.utf8.count > 1024 { state.lastError = String(error.prefix(256)) }
+        state.fetch = fetch.sanitized()
         return state
     }
-
-    static let maximumFailuresCounted = 64
 
     /// How long to wait after `lastAttempt` before fetching again: `refresh` while all is
     /// well; after failures in a row `refresh`, then doubling, up to `maximumBackoff` (or
     /// `refresh` when that is longer).
     public static func retryDelay(failures: Int, refresh: TimeInterval) -> TimeInterval {
-        let refresh = max(1, refresh)
-        guard failures > 1 else { return refresh }
-        let cap = max(refresh, maximumBackoff)
-        let doubled = refresh * Double(1 << min(failures - 1, 30))
-        return min(cap, doubled)
+        FetchSchedule.retryDelay(failures: failures, refresh: refresh)
     }
 
     /// A new board arrived: the current one becomes the previous, the error clears.
     public mutating func received(_ result: LeaderboardDecoder.Result, at date: Date) {
         if let board, board != result.board { previous = board }
         board = result.board
-        fetchedAt = date
         skipped = result.skipped
-        lastError = nil
-        lastAttempt = date
-        retryAfterUntil = nil
-        lastBodyRejected = false
-        consecutiveFailures = 0
+        fetch.succeeded(at: date)
     }
 
     /// The server's body could not be read: the board stays, and a later "not modified" for
     /// that same body confirms nothing.
     public mutating func rejected(_ reason: String, at date: Date) {
-        failed(reason, at: date)
-        lastBodyRejected = true
+        fetch.rejected(reason, at: date)
     }
 
     /// The server said nothing changed (304): the board is fresh as of `date` — unless what
-    /// did not change is a body that could not be read, whose error then stays (and counts as
-    /// one more failure, so the backoff goes on).
+    /// did not change is a body that could not be read (see `FetchRecord.confirmed`).
     public mutating func confirmed(at date: Date) {
-        guard !lastBodyRejected else {
-            lastAttempt = date
-            consecutiveFailures = min(consecutiveFailures + 1, Self.maximumFailuresCounted)
-            return
-        }
-        fetchedAt = board == nil ? nil : date
-        lastError = nil
-        lastAttempt = date
-        retryAfterUntil = nil
-        consecutiveFailures = 0
+        fetch.confirmed(at: date, haveData: board != nil)
     }
 
     /// A fetch failed: the board stays, the reason is kept for the panel, the backoff grows.
     /// A server's `retryAfter` is kept, at most `maximumRetryAfter`.
     public mutating func failed(_ reason: String, at date: Date, retryAfter: Duration? = nil) {
-        lastError = reason
-        lastAttempt = date
-        consecutiveFailures = min(consecutiveFailures + 1, Self.maximumFailuresCounted)
-        retryAfterUntil = retryAfter.map { wait in date + min(max(0, wait.inSeconds), Self.maximumRetryAfter) }
+        fetch.failed(reason, at: date, retryAfter: retryAfter)
     }
 }

@@ -88,15 +88,7 @@ public struct LeaderboardProvider: TimelineProvider {
     /// says nothing about now: fetch. A state about another URL owes this one nothing either:
     /// the config changed, fetch now.
     static func nextFetch(_ state: LeaderboardState, url: URL, refresh: TimeInterval, now: Date) -> Date? {
-        if let attempted = state.attemptURL, attempted != url.absoluteString { return nil }
-        guard let lastAttempt = state.lastAttempt, lastAttempt <= now + 1 else { return nil }
-        let delay = LeaderboardState.retryDelay(failures: state.consecutiveFailures, refresh: refresh)
-        var due = lastAttempt + delay
-        if let until = state.retryAfterUntil {
-            due = max(due, min(until, lastAttempt + LeaderboardState.maximumRetryAfter))
-        }
-        // Half a second early counts as due: a reload at the policy date must not miss it.
-        return due.timeIntervalSince(now) > 0.5 ? due : nil
+        state.fetch.nextFetch(url: url, refresh: refresh, now: now)
     }
 
     /// A user reload joining running downloads: a backoff wait is cut short; a server's

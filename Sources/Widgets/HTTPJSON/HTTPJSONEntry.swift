@@ -1,0 +1,79 @@
+import FoundationEssentials
+import JSONTree
+import WidgetCore
+
+/// One field of an `http-json` panel: a label, where its value is in the document, and how it
+/// is shown.
+public struct HTTPJSONField: Sendable, Equatable {
+    public var label: String
+    public var pointer: JSONPointer
+    public var format: HTTPJSONFormat
+
+    public init(label: String, pointer: JSONPointer, format: HTTPJSONFormat = .text) {
+        self.label = label
+        self.pointer = pointer
+        self.format = format
+    }
+}
+
+/// One moment of an `http-json` panel: each field's value formatted (nil where the pointer
+/// names nothing: the row shows `—`), and how the last fetch went.
+public struct HTTPJSONEntry: TimelineEntry, Equatable {
+    public struct Row: Sendable, Equatable {
+        public var label: String
+        /// The formatted value; nil when the document has nothing there (or no document yet).
+        public var value: String?
+    }
+
+    public var date: Date
+    public var rows: [Row]
+    /// Whether a good body was ever received (else the values are all missing).
+    public var hasData: Bool
+    /// When the values were received (or confirmed by the server).
+    public var fetchedAt: Date?
+    /// Why the last fetch failed (the values shown are then older), with "retry in Ns" while
+    /// a backoff or the server's Retry-After holds the next one back.
+    public var fetchError: String?
+    public var isFetching: Bool
+
+    public init(date: Date, rows: [Row], hasData: Bool, fetchedAt: Date? = nil, fetchError: String? = nil, isFetching: Bool = false) {
+        self.date = date
+        self.rows = rows
+        self.hasData = hasData
+        self.fetchedAt = fetchedAt
+        self.fetchError = fetchError
+        self.isFetching = isFetching
+    }
+
+    /// Entries in one timeline at most (an hour of minutes); the provider reloads when they
+    /// run out before the next fetch.
+    public static let maximumEntries = 60
+
+    /// The entries from `start` until `end`, one per minute boundary (at least one, at `start`),
+    /// each with the values formatted at its own date (ages and relative times move on) and
+    /// "· retry in Ns" counted from its date while `retryAt` is ahead.
+    static func timeline(fields: [HTTPJSONField], stored: HTTPJSONStore.Stored, isFetching: Bool, error: String?,
+                         from start: Date, until end: Date, retryAt: Date?) -> [HTTPJSONEntry] {
+        var dates = [start]
+        var next = (start.timeIntervalSince1970 / 60).rounded(.down) * 60 + 60
+        while next < end.timeIntervalSince1970, dates.count < maximumEntries {
+            dates.append(Date(timeIntervalSince1970: next))
+            next += 60
+        }
+        let values = fields.map { field in stored.body.flatMap { field.pointer.resolve(in: $0) } }
+        return dates.map { date in
+            let rows = zip(fields, values).map { field, value in
+                Row(label: field.label, value: value.map { field.format.format($0, now: date) })
+            }
+            var fetchError = error
+            if let reason = fetchError, let retryAt, retryAt > date {
+                fetchError = "\(reason) · retry in \(DurationText.wholeSeconds(retryAt.timeIntervalSince(date)))s"
+            }
+            if let saveError = stored.saveError {
+                fetchError = [saveError, fetchError].compactMap { $0 }.joined(separator: " · ")
+            }
+            return HTTPJSONEntry(date: date, rows: rows, hasData: stored.body != nil, fetchedAt: stored.state.fetchedAt,
+                                 fetchError: fetchError, isFetching: isFetching)
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import BackgroundSessions
+import FoundationEssentials
+import WidgetCore
+
+/// The `http-json` widget: values picked out of a JSON document fetched through a background
+/// session, by JSON Pointer, as labelled rows.
+///
+/// Options (DESIGN.md §4): `url`, `headers` (a value `"$NAME"` is taken from the host's
+/// environment — the value is never logged, stored or shown), `fields` (`label`, `pointer`,
+/// `format`), `refreshSeconds`, `session`.
+public enum HTTPJSONWidget {
+    public static let kind = "http-json"
+    public static let defaultSession = "http-json"
+    /// Background sessions of this widget are named `http-json.<session>`, so they never meet
+    /// the leaderboard's (a user naming both "leaderboard" gets two sessions, not one).
+    static let identifierPrefix = "http-json."
+
+    static func sessionIdentifier(_ session: String) -> String { identifierPrefix + session }
+
+    /// The widget, bound to the host's sessions, state directory and environment.
+    public static func configuration(services: WidgetServices) -> TerminalWidget {
+        TerminalWidget(
+            manifest: manifest,
+            makeProvider: { options, environment in
+                guard let text = options.string("url"), let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
+                    throw OptionError("url must be an http or https URL")
+                }
+                let session = options.string("session") ?? defaultSession
+                try LeaderboardWidget.validate(session: session)
+                let headers = try resolve(headers: options.stringMap("headers") ?? [:], environment: services.io.environment)
+                let fields = try parse(fields: options.objects("fields") ?? [])
+                return AnyTimelineProvider(HTTPJSONProvider(
+                    url: url, headers: headers, fields: fields,
+                    refreshSeconds: min(max(1, options.integer("refreshSeconds") ?? 60), LeaderboardWidget.maximumRefreshSeconds),
+                    session: session, services: services, now: environment.now))
+            },
+            view: { entry, context in
+                guard let entry = entry as? HTTPJSONEntry else { return PanelView { _, _, _ in } }
+                return HTTPJSONView.view(entry, context: context)
+            }
+        )
+        .onBackgroundSessionEvents(matching: { $0.hasPrefix(identifierPrefix) }) { identifier, completion in
+            guard let manager = services.sessions else { return completion() }
+            let delegate = HTTPJSONSessionDelegate(store: HTTPJSONStore(services: services), center: services.center,
+                                                   now: services.now, completion: completion)
+            _ = manager.session(identifier: identifier, delegate: delegate)
+        }
+    }
+
+    /// The fields, their pointers parsed; an error names the field's key path.
+    static func parse(fields: [WidgetOptions]) throws -> [HTTPJSONField] {
+        guard !fields.isEmpty else { throw OptionError("fields: give at least one field") }
+        return try fields.enumerated().map { index, field in
+            let text = field.string("pointer") ?? ""
+            let pointer: JSONPointer
+            do {
+                pointer = try JSONPointer(text)
+            } catch {
+                throw OptionError("fields[\(index)].pointer: \(error)")
+            }
+            let formatName = field.string("format") ?? HTTPJSONFormat.text.rawValue
+            guard let format = HTTPJSONFormat(rawValue: formatName) else {
+                throw OptionError("fields[\(index)].format: unknown format")
+            }
+            return HTTPJSONField(label: field.string("label") ?? "", pointer: pointer, format: format)
+        }
+    }
+
+    /// The request headers with `"$NAME"` values taken from `environment`. An error names the
+    /// header and the variable, never a value.
+    static func resolve(headers: [String: String], environment: [String: String]) throws -> [String: String] {
+        var resolved: [String: String] = [:]
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+            guard isToken(name) else {
+                throw OptionError("headers.\(name): not a header name (letters, digits and !#$%&'*+-.^_`|~)")
+            }
+            var actual = value
+            let variable = String(value.dropFirst())
+            if value.hasPrefix("$"), isVariableName(variable) {
+                guard let fromEnvironment = environment[variable] else {
+                    throw OptionError("headers.\(name): the environment variable \(variable) is not set")
+                }
+                actual = fromEnvironment
+            }
+            // A line break would end the header and start another: refused, without the value.
+            guard !actual.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F }) else {
+                throw OptionError("headers.\(name): the value holds a control character")
+            }
+            resolved[name] = actual
+        }
+        return resolved
+    }
+
+    /// `NAME` of a `"$NAME"` value: a letter or `_`, then letters, digits, `_` (POSIX); a value
+    /// like `"$"` or `"$5 off"` is sent as written.
+    private static func isVariableName(_ text: String) -> Bool {
+        guard let first = text.utf8.first, !(0x30...0x39).contains(first), text.utf8.count <= 256 else { return false }
+        return text.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "_"): true
+            default: false
+            }
+        }
+    }
+
+    private static func isToken(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 256 && text.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): true
+            default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
+            }
+        }
+    }
+}
