@@ -1,0 +1,247 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HostProcesses
+import JSONTree
+import Synchronization
+import WidgetCore
+
+/// Runs one extension for all its panels: launches its process on the first request, sends
+/// requests with a timeout each, relaunches it with backoff after a crash, and marks it
+/// failed after `maximumCrashes` crashes in a row (until a user reload or `resetFailures()`).
+///
+/// Nothing runs until a panel asks: discovery, `widgets`, `check-config` and placeholders
+/// never launch anything. Thread-safe; `request` blocks its caller (a provider thread) for
+/// at most the manifest's `requestSeconds`.
+public final class ExtensionHost: Sendable {
+    /// Crashes in a row after which the extension is failed.
+    public static let maximumCrashes = 5
+    /// The longest wait before a relaunch after crashes (seconds); it doubles from 1 s.
+    public static let maximumBackoffSeconds = 30.0
+
+    /// What the host knows about its process, for tests, the log and the closing note.
+    public struct Status: Sendable, Equatable {
+        public var isRunning: Bool
+        public var isFailed: Bool
+        /// Processes started so far.
+        public var launches: Int
+        public var crashesInARow: Int
+        public var protocolErrors: Int
+        /// The running process's id.
+        public var pid: pid_t?
+        public var lastFailure: String?
+    }
+
+    private struct State {
+        var spawner: ProcessSpawner?
+        var environment: [String: String] = [:]
+        var stateDirectory: String?
+        var connection: ExtensionConnection?
+        var generation: UInt64 = 0
+        var launches = 0
+        var crashesInARow = 0
+        var protocolErrors = 0
+        var relaunchAfter = 0.0
+        var lastFailure: String?
+        var failed = false
+        var instances = 0
+    }
+
+    public let manifest: ExtensionManifest
+    private let runtime: ExtensionRuntime.Shared
+    private let state = Mutex(State())
+
+    init(manifest: ExtensionManifest, runtime: ExtensionRuntime.Shared) {
+        self.manifest = manifest
+        self.runtime = runtime
+    }
+
+    /// Sets what launches use: the spawner (whose children the host's loop reaps), the host's
+    /// environment (for `PATH`, `HOME`, locale and `TZ` only) and the state directory (the
+    /// extension's data directory is `STATE/extensions/NAME`). The last binding wins.
+    public func bind(spawner: ProcessSpawner, environment: [String: String], stateDirectory: String?) {
+        state.withLock { state in
+            state.spawner = spawner
+            state.environment = environment
+            state.stateDirectory = stateDirectory
+        }
+    }
+
+    public var status: Status {
+        state.withLock { state in
+            Status(isRunning: state.connection != nil, isFailed: state.failed, launches: state.launches,
+                   crashesInARow: state.crashesInARow, protocolErrors: state.protocolErrors,
+                   pid: state.connection?.process.pid, lastFailure: state.lastFailure)
+        }
+    }
+
+    /// A name for a new panel's provider, unique in this host's life (`today#3`).
+    func newInstanceName(kind: String) -> String {
+        state.withLock { state in
+            state.instances += 1
+            return "\(kind)#\(state.instances)"
+        }
+    }
+
+    /// Clears a failed state and the backoff (the user pressed `R`, the config was reloaded).
+    public func resetFailures() {
+        state.withLock { state in
+            state.failed = false
+            state.crashesInARow = 0
+            state.relaunchAfter = 0
+        }
+    }
+
+    /// Stops the process now if one runs (SIGTERM to its group, stdin closed).
+    public func stop() {
+        let connection = state.withLock { state -> ExtensionConnection? in
+            defer { state.connection = nil }
+            return state.connection
+        }
+        connection?.stop()
+    }
+
+    // MARK: Requests
+
+    /// Sends `method` with `params` and waits for the answer's `result`.
+    ///
+    /// - Parameter userInitiated: a user's reload also retries a failed extension and skips
+    ///   the relaunch backoff.
+    /// - Throws: `ExtensionError` (timed out, stopped, failed, the extension's own error).
+    public func request(_ method: String, params: JSONValue?, userInitiated: Bool = false) async throws(ExtensionError) -> JSONValue {
+        // A connection that began its idle exit just as we took it: relaunch once.
+        for _ in 0..<3 {
+            let connection = try connectionForRequest(userInitiated: userInitiated)
+            guard let result = await connection.call(method, params: params) else { continue }
+            switch result {
+            case .success(let value):
+                state.withLock { $0.crashesInARow = 0 }
+                return value
+            case .failure(let error):
+                throw error
+            }
+        }
+        throw .stopped("it kept shutting down while a request was sent")
+    }
+
+    private func connectionForRequest(userInitiated: Bool) throws(ExtensionError) -> ExtensionConnection {
+        try state.withLock { state throws(ExtensionError) -> ExtensionConnection in
+            if state.failed {
+                guard userInitiated else { throw .failed(state.lastFailure ?? "crashed") }
+                state.failed = false
+                state.crashesInARow = 0
+            }
+            if let connection = state.connection { return connection }
+            let now = monotonicNow()
+            if now < state.relaunchAfter, !userInitiated {
+                throw .restarting(reason: state.lastFailure ?? "crashed", inSeconds: Int((state.relaunchAfter - now).rounded(.up)))
+            }
+            return try launch(&state)
+        }
+    }
+
+    /// Starts the process and sends `initialize`. Called with the lock held.
+    private func launch(_ state: inout State) throws(ExtensionError) -> ExtensionConnection {
+        guard let spawner = state.spawner else { throw .launchFailed("the host did not bind the extension to a process spawner") }
+        state.launches += 1
+        state.generation += 1
+        let program: String
+        switch ExtensionLauncher.resolve(manifest.exec[0], directory: manifest.directory, path: state.environment["PATH"]) {
+        case .success(let found): program = found
+        case .failure(let failure):
+            recordCrash(&state, reason: failure.message, protocolError: false)
+            throw .launchFailed(failure.message)
+        }
+        let dataDirectory = ExtensionLauncher.dataDirectory(name: manifest.name, stateDirectory: state.stateDirectory,
+                                                            environment: state.environment)
+        let environment = ExtensionLauncher.environment(from: state.environment, dataDirectory: dataDirectory)
+        let limits = ProcessLimits(addressSpaceBytes: UInt64(manifest.limits.memoryMiB) << 20,
+                                   cpuSeconds: UInt64(manifest.limits.cpuSeconds))
+        ExtensionLauncher.ignoreSIGPIPE()
+        let process: SpawnedProcess
+        do {
+            let name = manifest.name
+            let log = runtime.log
+            process = try spawner.spawn([program] + manifest.exec.dropFirst(), environment: environment,
+                                        workingDirectory: manifest.directory, standardInput: .pipe,
+                                        limits: limits) { exit in log(.info, "\(name): process \(exit)") }
+        } catch {
+            recordCrash(&state, reason: error.description, protocolError: false)
+            throw .launchFailed(error.description)
+        }
+        let connection = ExtensionConnection(
+            process: process, generation: state.generation, name: manifest.name, limits: manifest.limits,
+            callbacks: callbacks())
+        guard connection.start() else {
+            recordCrash(&state, reason: "cannot start a reader thread", protocolError: false)
+            throw .launchFailed("cannot start a reader thread")
+        }
+        runtime.log(.info, "\(manifest.name): started (pid \(process.pid), launch \(state.launches))")
+        state.connection = connection
+        let initialize = RPCMessage.object([
+            ("protocol", .integer(manifest.protocolVersion)),
+            ("host", RPCMessage.object([("name", .string("widgethost")), ("version", .string(runtime.hostVersion))])),
+        ])
+        _ = connection.send("initialize", params: initialize) { [weak connection] result in
+            switch result {
+            case .success(let value):
+                guard case .object(let answer) = value, case .integer(let version)? = answer["protocol"],
+                      ExtensionManifest.supportedProtocols.contains(version) else {
+                    connection?.abort("answered initialize without a protocol this host speaks (expected {\"protocol\": 1})")
+                    return
+                }
+            case .failure(.remote(let code, let message)):
+                connection?.abort("refused initialize: \(code) \(message)")
+            case .failure:
+                break  // it stopped, or the host gave up: the reader reports it
+            }
+        }
+        return connection
+    }
+
+    private func callbacks() -> ExtensionConnection.Callbacks {
+        let runtime = self.runtime
+        let name = manifest.name
+        let kinds = manifest.widgets.map(\.manifest.kind)
+        return ExtensionConnection.Callbacks(
+            ended: { [self] connection, end in ended(connection, end) },
+            detachIfIdle: { [self] connection in
+                state.withLock { state in
+                    guard connection.markClosingIfIdle() else { return false }
+                    if state.connection === connection { state.connection = nil }
+                    return true
+                }
+            },
+            incoming: { method, params, id throws(ExtensionConnection.ProtocolViolation) in
+                try runtime.incoming(extension: name, kinds: kinds, method: method, params: params, id: id)
+            },
+            log: runtime.log,
+            debugMessages: runtime.debug)
+    }
+
+    private func ended(_ connection: ExtensionConnection, _ end: ExtensionConnection.End) {
+        state.withLock { state in
+            if state.connection === connection { state.connection = nil }
+            switch end {
+            case .expected:
+                runtime.log(.info, "\(manifest.name): stopped")
+            case .crash(let reason, let protocolError):
+                recordCrash(&state, reason: reason, protocolError: protocolError)
+            }
+        }
+    }
+
+    private func recordCrash(_ state: inout State, reason: String, protocolError: Bool) {
+        state.crashesInARow += 1
+        if protocolError { state.protocolErrors += 1 }
+        state.lastFailure = reason
+        if state.crashesInARow >= Self.maximumCrashes {
+            state.failed = true
+            runtime.log(.error, "\(manifest.name): \(reason); failed \(state.crashesInARow) times in a row, not relaunched until R or a config reload")
+        } else {
+            let backoff = min(Self.maximumBackoffSeconds, Double(1 << min(state.crashesInARow - 1, 10)))
+            state.relaunchAfter = monotonicNow() + backoff
+            runtime.log(.error, "\(manifest.name): \(reason)\(protocolError ? " (protocol error)" : ""); relaunch in \(Int(backoff)) s at the earliest")
+        }
+    }
+}
