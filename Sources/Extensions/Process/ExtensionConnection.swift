@@ -62,6 +62,8 @@ final class ExtensionConnection: Sendable {
         var stopRequested = false
         /// Why the host ended it (a bad `initialize` answer), overriding what the reader saw.
         var abortReason: String?
+        /// Why it ended, once it has.
+        var endReason: String?
     }
 
     /// The longest line accepted from an extension (bytes, without the newline).
@@ -114,25 +116,32 @@ final class ExtensionConnection: Sendable {
     // MARK: Requests
 
     /// Sends a request and registers `complete` for its answer. Returns the id, or nil when
-    /// the connection takes no more requests (closing or ended: the caller relaunches).
+    /// the connection is shutting down for being idle (the caller relaunches). A connection
+    /// that has ended fails the request at once with the reason.
     func send(_ method: String, params: JSONValue?, complete: @escaping @Sendable (Result<JSONValue, ExtensionError>) -> Void) -> Int? {
-        let id: Int? = state.withLock { state in
-            guard !state.closing, !state.ended else { return nil }
+        enum Admission { case idle, ended(String), accepted(Int) }
+        let admission: Admission = state.withLock { state in
+            if state.ended { return .ended(state.endReason ?? "exited") }
+            if state.closing, state.abortReason == nil, !state.stopRequested { return .idle }
             let id = state.nextID
             state.nextID += 1
             state.pending[id] = Pending(method: method, complete: complete)
             state.lastActivity = monotonicNow()
-            return id
+            return .accepted(id)
         }
-        guard let id else { return nil }
+        let id: Int
+        switch admission {
+        case .idle: return nil
+        case .ended(let reason):
+            complete(.failure(.stopped(reason)))
+            return 0
+        case .accepted(let accepted): id = accepted
+        }
         let line = RPCMessage.request(id: id, method: method, params: params)
         if callbacks.debugMessages { callbacks.log(.debug, "\(name) ← \(RPCMessage.printable(line, limit: 2000))") }
-        if !write(line, deadline: monotonicNow() + Double(limits.requestSeconds)) {
-            // The request cannot go out (a full pipe past the deadline or a closed one):
-            // the reader thread reports the process's end; this request fails now.
-            abandon(id)
-            complete(.failure(.stopped("cannot write to the extension")))
-        }
+        // A write that fails leaves the request pending: the process's end (EOF) or the
+        // caller's deadline answers it, with the real reason.
+        write(line, deadline: monotonicNow() + Double(limits.requestSeconds))
         return id
     }
 
@@ -141,8 +150,8 @@ final class ExtensionConnection: Sendable {
     /// - Returns: nil when the connection takes no more requests (relaunch and try again).
     func call(_ method: String, params: JSONValue?) async -> Result<JSONValue, ExtensionError>? {
         let latch = Latch<Result<JSONValue, ExtensionError>>()
-        guard let id = send(method, params: params, complete: { latch.fulfil($0) }) else { return nil }
         let deadline = monotonicNow() + Double(limits.requestSeconds)
+        guard let id = send(method, params: params, complete: { latch.fulfil($0) }) else { return nil }
         let answer = await withTaskCancellationHandler {
             latch.wait(until: deadline)
         } onCancel: {
@@ -392,6 +401,10 @@ final class ExtensionConnection: Sendable {
             state.closing = true
             if let reason = state.abortReason { end = .crash(reason, protocolError: true) }
             else if state.stopRequested { end = .expected }
+            switch end {
+            case .expected: state.endReason = "it was shut down"
+            case .crash(let message, _): state.endReason = message
+            }
             defer { state.pending.removeAll() }
             return Array(state.pending.values)
         }
@@ -401,8 +414,9 @@ final class ExtensionConnection: Sendable {
         case .expected: reason = "it was shut down"
         case .crash(let message, _): reason = message
         }
-        for request in pending { request.complete(.failure(.stopped(reason))) }
+        // The host records the crash (backoff, count) before any caller hears of it.
         callbacks.ended(self, end)
+        for request in pending { request.complete(.failure(.stopped(reason))) }
     }
 
     private func stderrLoop() {

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Answers the first timeline request only after the host gave up on it (its requestSeconds
-# is 1), then answers the next one at once: the late answer must be dropped, not mistaken
+# is 2), then answers the next one at once: the late answer must be dropped, not mistaken
 # for the second.
 count=0
 while IFS= read -r line; do
@@ -10,7 +10,7 @@ while IFS= read -r line; do
     *'"method":"timeline"'*)
         count=$((count + 1))
         if [ "$count" = 1 ]; then
-            sleep 2
+            sleep 3
             text=late
         else
             text=fresh
