@@ -138,7 +138,7 @@ final class ExtensionConnection: Sendable {
         case .accepted(let accepted): id = accepted
         }
         let line = RPCMessage.request(id: id, method: method, params: params)
-        if callbacks.debugMessages { callbacks.log(.debug, "\(name) ← \(RPCMessage.printable(line, limit: 2000))") }
+        if callbacks.debugMessages { callbacks.log(.debug, "\(name) ← \(RPCMessage.printable(String(line.dropLast()), limit: 2000))") }
         // A write that fails leaves the request pending: the process's end (EOF) or the
         // caller's deadline answers it, with the real reason.
         write(line, deadline: monotonicNow() + Double(limits.requestSeconds))

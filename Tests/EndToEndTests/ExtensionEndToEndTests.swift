@@ -1,0 +1,83 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+import WidgetTestSupport
+
+/// The repository's `Examples/extensions`, found from this file.
+private let examples: String = {
+    var path = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+    path.removeLast(3)  // Tests/EndToEndTests/ExtensionEndToEndTests.swift
+    return path.joined(separator: "/") + "/Examples/extensions"
+}()
+
+/// An extension that answers `initialize` and never a timeline.
+private let stuckManifest = #"""
+{ "name": "stuck", "exec": ["/bin/sh", "stuck.sh"], "protocol": 1,
+  "widgets": [ { "kind": "wait", "displayName": "Stuck",
+                 "placeholder": { "type": "text", "spans": [{ "text": "waiting…", "role": "placeholder" }] } } ],
+  "limits": { "requestSeconds": 1 } }
+"""#
+private let stuckScript = #"""
+while IFS= read -r line; do
+    id=$(printf '%s\n' "$line" | sed -n 's/^{"jsonrpc":"2.0","id":\([0-9]*\),.*/\1/p')
+    case "$line" in *'"method":"initialize"'*) printf '{"jsonrpc":"2.0","id":%s,"result":{"protocol":1}}\n' "$id" ;; esac
+done
+"""#
+
+@Suite("extensions, end to end", .serialized)
+struct ExtensionEndToEndTests {
+    @Test("the POSIX sh example's panel shows its timeline; a hung extension's panel says it timed out; q stops both")
+    func examplePanel() throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        for folder in ["/.config", "/.config/widgethost", "/.config/widgethost/extensions", "/.config/widgethost/extensions/stuck", "/state"] {
+            mkdir(home.path + folder, 0o755)
+        }
+        try home.write(".config/widgethost/extensions/stuck/extension.json", stuckManifest)
+        try home.write(".config/widgethost/extensions/stuck/stuck.sh", stuckScript)
+        let config = try home.write("config.json", #"""
+            { "panels": [ { "kind": "hourglass/hour", "options": { "label": "the test" } },
+                          { "kind": "stuck/wait" },
+                          { "kind": "clock", "options": { "timeZone": "UTC" } } ] }
+            """#)
+        let tmux = TmuxHarness()
+        defer { tmux.stop() }
+        let environment = TmuxHarness.isolatedEnvironment(home: home.path, adding: ["TZ": "UTC"])
+        try tmux.start(command: [try BuiltProducts.executable("widgethost"), "--config", config, "--state-dir", home.path + "/state",
+                                 "--extensions-dir", examples],
+                       size: (100, 20), environment: environment)
+        tmux.waitFor(description: "the hourglass panel with minutes left in the test, and the stuck panel timed out") { screen in
+            screen.contains { $0.contains("min left in the test") } && screen.contains { $0.contains("load ") }
+                && screen.contains { $0.contains("timed out after 1 s") }
+        }
+        let log = { (try? FileContents.text(at: home.path + "/state/widgethost.log")) ?? "" }
+        #expect(log().contains("extension hourglass: started (pid "))
+        #expect(log().contains("extension hourglass stderr: hourglass: started"))
+        let pids = pids(in: log())
+        #expect(pids.count == 2, "\(log())")
+        #expect(pids.allSatisfy { kill($0, 0) == 0 })
+        try tmux.sendText("q")
+        #expect(tmux.waitForExit() == .exited(0))
+        // Quitting stops every extension (SIGTERM to its group); nothing is left behind.
+        #expect(pollUntil(seconds: 5) { pids.allSatisfy { kill($0, 0) != 0 } }, "still running: \(pids)")
+    }
+
+    /// The pids of "extension NAME: started (pid N, launch 1)" log lines.
+    private func pids(in log: String) -> [pid_t] {
+        log.split(separator: "\n").compactMap { line -> pid_t? in
+            let parts = line.split(separator: ": started (pid ", maxSplits: 1)
+            guard parts.count == 2, line.contains("extension ") else { return nil }
+            return pid_t(parts[1].prefix { $0.isNumber })
+        }
+    }
+
+    private func pollUntil(seconds: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = ContinuousClock.now + TestTimeScale.scaled(.milliseconds(Int64(seconds * 1000)))
+        while ContinuousClock.now < deadline {
+            if condition() { return true }
+            usleep(20_000)
+        }
+        return condition()
+    }
+}
