@@ -38,7 +38,8 @@ let package = Package(
 
         // Extensions: widgets as processes in any language (DESIGN §7): manifests, discovery,
         // one process per extension speaking JSON-RPC 2.0 over stdio, timelines as view data.
-        .target(name: "Extensions", dependencies: ["CLinux", "HostProcesses", "WidgetCore", "JSONTree", "TerminalUI", "Widgets"]),
+        .target(name: "Extensions", dependencies: ["CLinux", "HostProcesses", "WidgetCore", "JSONTree", "TerminalUI", "Widgets",
+                                                  "BackgroundSessions"]),
 
         // The application: event loop, layout, focus, keymap, config, CLI.
         .target(name: "WidgetHost", dependencies: ["CLinux", "HostProcesses", "WidgetCore", "JSONTree", "TerminalUI", "Widgets", "BackgroundSessions",
@@ -83,7 +84,8 @@ let package = Package(
                                    "session-crash-helper"]),
         .testTarget(name: "HostProcessesTests", dependencies: ["HostProcesses"]),
         .testTarget(name: "ExtensionsTests",
-                    dependencies: ["Extensions", "HostProcesses", "WidgetCore", "JSONTree", "TerminalUI", "Widgets", "WidgetTestSupport"],
+                    dependencies: ["Extensions", "HostProcesses", "WidgetCore", "JSONTree", "TerminalUI", "Widgets", "BackgroundSessions",
+                                   "WidgetTestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "LeaderboardServerTests", dependencies: ["LeaderboardServer", "WidgetTestSupport"]),
         // Real binaries in tmux. Depending on the executable targets makes `swift test` build

@@ -145,7 +145,22 @@ final class ExtensionConnection: Sendable {
         return id
     }
 
-    /// Sends a request and waits for its answer (at most `requestSeconds`).
+    /// Sends a request and waits for its answer (at most `requestSeconds`), blocking the
+    /// calling thread (never the loop's): for deliveries on a thread of their own.
+    ///
+    /// - Returns: nil when the connection takes no more requests (relaunch and try again).
+    func callBlocking(_ method: String, params: JSONValue?) -> Result<JSONValue, ExtensionError>? {
+        let latch = Latch<Result<JSONValue, ExtensionError>>()
+        let deadline = monotonicNow() + Double(limits.requestSeconds)
+        guard let id = send(method, params: params, complete: { latch.fulfil($0) }) else { return nil }
+        let answer = latch.wait(until: deadline)
+        if let answer, case .success = answer { return answer }
+        abandon(id)
+        return answer ?? .failure(.timedOut(seconds: limits.requestSeconds))
+    }
+
+    /// Sends a request and waits for its answer (at most `requestSeconds`); cancelling the
+    /// task ends the wait.
     ///
     /// - Returns: nil when the connection takes no more requests (relaunch and try again).
     func call(_ method: String, params: JSONValue?) async -> Result<JSONValue, ExtensionError>? {
@@ -458,7 +473,7 @@ final class ExtensionConnection: Sendable {
     }
 
     /// Starts a detached thread named `name` (at most 15 characters).
-    private static func thread(name: String, _ body: @escaping @Sendable () -> Void) -> Bool {
+    static func thread(name: String, _ body: @escaping @Sendable () -> Void) -> Bool {
         let context = Unmanaged.passRetained(ThreadBody(name: name, body: body)).toOpaque()
         var thread = pthread_t()
         var attributes = pthread_attr_t()

@@ -1,6 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import BackgroundSessions
+import FoundationEssentials
 import HostProcesses
 import JSONTree
 import Synchronization
@@ -45,6 +47,9 @@ public final class ExtensionHost: Sendable {
         var lastFailure: String?
         var failed = false
         var instances = 0
+        var sessions: BackgroundSessionManager?
+        /// Session events the extension has not answered: sent again on its next launch.
+        var held: [SessionDelivery] = []
     }
 
     public let manifest: ExtensionManifest
@@ -59,8 +64,10 @@ public final class ExtensionHost: Sendable {
     /// Sets what launches use: the spawner (whose children the host's loop reaps), the host's
     /// environment (for `PATH`, `HOME`, locale and `TZ` only) and the state directory (the
     /// extension's data directory is `STATE/extensions/NAME`). The last binding wins.
-    public func bind(spawner: ProcessSpawner, environment: [String: String], stateDirectory: String?) {
+    public func bind(spawner: ProcessSpawner, environment: [String: String], stateDirectory: String?,
+                     sessions: BackgroundSessionManager? = nil) {
         state.withLock { state in
+            state.sessions = sessions
             state.spawner = spawner
             state.environment = environment
             state.stateDirectory = stateDirectory
@@ -124,20 +131,41 @@ public final class ExtensionHost: Sendable {
         throw .stopped("it kept shutting down while a request was sent")
     }
 
+    /// `request` for a thread of the host's own (session deliveries), blocking it.
+    func requestBlocking(_ method: String, params: JSONValue?) throws(ExtensionError) -> JSONValue {
+        for _ in 0..<3 {
+            let connection = try connectionForRequest(userInitiated: false)
+            guard let result = connection.callBlocking(method, params: params) else { continue }
+            switch result {
+            case .success(let value):
+                state.withLock { $0.crashesInARow = 0 }
+                return value
+            case .failure(let error):
+                throw error
+            }
+        }
+        throw .stopped("it kept shutting down while a request was sent")
+    }
+
     private func connectionForRequest(userInitiated: Bool) throws(ExtensionError) -> ExtensionConnection {
-        try state.withLock { state throws(ExtensionError) -> ExtensionConnection in
+        let (connection, held) = try state.withLock { state throws(ExtensionError) -> (ExtensionConnection, [SessionDelivery]) in
             if state.failed {
                 guard userInitiated else { throw .failed(state.lastFailure ?? "crashed") }
                 state.failed = false
                 state.crashesInARow = 0
             }
-            if let connection = state.connection { return connection }
+            if let connection = state.connection { return (connection, []) }
             let now = monotonicNow()
             if now < state.relaunchAfter, !userInitiated {
                 throw .restarting(reason: state.lastFailure ?? "crashed", inSeconds: Int((state.relaunchAfter - now).rounded(.up)))
             }
-            return try launch(&state)
+            let connection = try launch(&state)
+            defer { state.held.removeAll() }
+            return (connection, state.held)
         }
+        // Events it did not answer last time go to the new process (`initialize` is out first).
+        for delivery in held { startDelivery(delivery) }
+        return connection
     }
 
     /// Starts the process and sends `initialize`. Called with the lock held.
@@ -212,8 +240,9 @@ public final class ExtensionHost: Sendable {
                     return true
                 }
             },
-            incoming: { method, params, id throws(ExtensionConnection.ProtocolViolation) in
-                try runtime.incoming(extension: name, kinds: kinds, method: method, params: params, id: id)
+            incoming: { [self] method, params, id throws(ExtensionConnection.ProtocolViolation) in
+                if method == "download" { return try download(params, id: id) }
+                return try runtime.incoming(extension: name, kinds: kinds, method: method, params: params, id: id)
             },
             log: runtime.log,
             debugMessages: runtime.debug)
@@ -243,5 +272,97 @@ public final class ExtensionHost: Sendable {
             state.relaunchAfter = monotonicNow() + backoff
             runtime.log(.error, "\(manifest.name): \(reason)\(protocolError ? " (protocol error)" : ""); relaunch in \(Int(backoff)) s at the earliest")
         }
+    }
+
+    // MARK: Background sessions
+
+    /// The prefix of the session identifiers the host uses on this extension's behalf.
+    var sessionPrefix: String { "ext.\(manifest.name)." }
+
+    /// Whether `identifier` is a session of this extension.
+    public func ownsSession(_ identifier: String) -> Bool { identifier.hasPrefix(sessionPrefix) }
+
+    /// `download {identifier, url, description?}` → `{task}`: a task in the host's session
+    /// manager and journal, under `ext.NAME.IDENTIFIER`.
+    private func download(_ params: JSONValue?, id: JSONValue?) throws(ExtensionConnection.ProtocolViolation) -> String? {
+        guard let id else { throw .init("sent download as a notification; it is a request") }
+        func refuse(_ code: Int, _ message: String) -> String { RPCMessage.error(id: id, code: code, message: message) }
+        guard case .object(let object)? = params else { return refuse(-32602, "download expects {identifier, url, description?}") }
+        for key in object.keys where !["identifier", "url", "description", "headers"].contains(key) {
+            return refuse(-32602, "download: unknown parameter '\(RPCMessage.printable(key, limit: 40))'")
+        }
+        guard case .string(let identifier)? = object["identifier"], ExtensionManifestParser.isValidName(identifier) else {
+            return refuse(-32602, "download: identifier must be a name (letters, digits, '-', '_', '.'; at most 40)")
+        }
+        guard case .string(let text)? = object["url"], text.utf8.count <= 4096,
+              text.hasPrefix("http://") || text.hasPrefix("https://"), let url = URL(string: text) else {
+            return refuse(-32602, "download: url must be an http or https URL")
+        }
+        var description: String?
+        switch object["description"] {
+        case nil: break
+        case .string(let given)? where given.utf8.count <= 200: description = given
+        default: return refuse(-32602, "download: description must be a string of at most 200 bytes")
+        }
+        if case .object(let headers)? = object["headers"], headers.count > 0 {
+            return refuse(-32602, "download: headers are not supported by this host version")
+        }
+        guard let manager = state.withLock({ $0.sessions }) else {
+            return refuse(-32000, "background sessions are off in this mode")
+        }
+        if case .unavailable(let message) = manager.availability { return refuse(-32000, message) }
+        let task = manager.session(identifier: sessionPrefix + identifier).downloadTask(with: url, taskDescription: description)
+        runtime.log(.info, "\(manifest.name): download \(task.taskIdentifier) in session \(identifier)")
+        return RPCMessage.result(id: id, RPCMessage.object([("task", .integer(task.taskIdentifier))]))
+    }
+
+    /// The events of session `identifier` are ready (the manager's router matched this
+    /// extension): a delegate collects them, then `sessionEvents` delivers them.
+    func receiveEvents(identifier: String, completion: @escaping @Sendable () -> Void) {
+        let (manager, directory) = state.withLock { state in
+            (state.sessions, ExtensionLauncher.dataDirectory(name: manifest.name, stateDirectory: state.stateDirectory,
+                                                             environment: state.environment))
+        }
+        guard let manager else { return completion() }
+        let delegate = ExtensionSessionDelegate(
+            identifier: String(identifier.dropFirst(sessionPrefix.count)),
+            downloads: directory.map { $0 + "/.downloads" }, completion: completion) { [self] delivery in startDelivery(delivery) }
+        _ = manager.session(identifier: identifier, delegate: delegate)
+    }
+
+    /// Sends `sessionEvents` on a thread of its own (launching the extension if need be);
+    /// acknowledges the events only once it answers, else holds them for its next launch.
+    private func startDelivery(_ delivery: SessionDelivery) {
+        let started = ExtensionConnection.thread(name: "wh-ext-deliver") { [self] in
+            let params = RPCMessage.object([("identifier", .string(delivery.identifier)), ("events", .array(delivery.events))])
+            // A crashed extension is relaunched for its events once the backoff has passed
+            // (this thread waits it out: it has work, it is not idle); an extension that takes
+            // the events and does not answer gets them again on its next launch.
+            var attempt = 0
+            while true {
+                attempt += 1
+                do throws(ExtensionError) {
+                    _ = try requestBlocking("sessionEvents", params: params)
+                    runtime.log(.info, "\(manifest.name): delivered \(delivery.events.count) event(s) of session \(delivery.identifier)")
+                    for file in delivery.files { unlink(file) }
+                    delivery.completion()
+                    return
+                } catch {
+                    switch error {
+                    case .restarting(_, let seconds) where attempt <= Self.maximumCrashes:
+                        usleep(UInt32(min(max(seconds, 1), 60)) * 1_000_000)
+                        continue
+                    case .stopped, .launchFailed:
+                        if attempt <= Self.maximumCrashes { continue }
+                    default:
+                        break
+                    }
+                    runtime.log(.error, "\(manifest.name): session \(delivery.identifier) events not answered (\(error)); delivered again on its next launch")
+                    state.withLock { $0.held.append(delivery) }
+                    return
+                }
+            }
+        }
+        if !started { state.withLock { $0.held.append(delivery) } }
     }
 }

@@ -12,7 +12,7 @@ public enum ExtensionWidgets {
             host.manifest.widgets.map { widget in
                 WidgetDefinition(manifest: widget.manifest) { binding in
                     host.bind(spawner: binding.services.io.processes, environment: binding.services.io.environment,
-                              stateDirectory: binding.services.stateDirectory)
+                              stateDirectory: binding.services.stateDirectory, sessions: binding.services.sessions)
                     return configuration(widget, host: host)
                 }
             }
@@ -30,6 +30,10 @@ public enum ExtensionWidgets {
                 guard let entry = entry as? ExtensionEntry else { return PanelView { _, _, _ in } }
                 return PanelView(node: entry.view)
             })
+        // Its downloads' events go back to it (`sessionEvents`), launching it if need be.
+        .onBackgroundSessionEvents(matching: { host.ownsSession($0) }) { identifier, completion in
+            host.receiveEvents(identifier: identifier, completion: completion)
+        }
     }
 
     /// Drawn while the first timeline loads when the manifest gives no placeholder.

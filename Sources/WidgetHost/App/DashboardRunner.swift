@@ -373,7 +373,14 @@ final class DashboardRunner {
     /// uses stay suspended until a config names them again.
     private func resumeTasks() {
         guard let manager = sessions, manager.availability == .available else { return }
-        let resumed = manager.resumeTasks { [registry] session, _ in registry.url(for: session) }
+        // An extension's downloads resume with the URL it asked for, while it is installed.
+        let extensionURLs = Dictionary(manager.suspendedTasks.compactMap { task -> (String, URL)? in
+            guard extensions.hosts.contains(where: { $0.ownsSession(task.sessionIdentifier) }) else { return nil }
+            return ("\(task.sessionIdentifier)\n\(task.taskDescription ?? "")", task.url)
+        }, uniquingKeysWith: { first, _ in first })
+        let resumed = manager.resumeTasks { [registry] session, description in
+            registry.url(for: session) ?? extensionURLs["\(session)\n\(description ?? "")"]
+        }
         if !resumed.isEmpty { log?.info("resumed \(resumed.count) background transfer(s)") }
     }
 
