@@ -63,6 +63,66 @@ struct ExtensionEndToEndTests {
         #expect(pollUntil(seconds: 5) { pids.allSatisfy { kill($0, 0) != 0 } }, "still running: \(pids)")
     }
 
+    @Test("the Python example shows the Emoji Rangers board it had the host download")
+    func pythonExample() throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        mkdir(home.path + "/state", 0o700)
+        let server = try LeaderboardProcess.start(arguments: ["--quiet"], logDirectory: home.path)
+        defer { server.stop() }
+        let config = try home.write("config.json", """
+            { "panels": [ { "kind": "rangers/team", "family": "large", "options": { "url": "\(server.url)" } } ] }
+            """)
+        let tmux = TmuxHarness()
+        defer { tmux.stop() }
+        try tmux.start(command: [try BuiltProducts.executable("widgethost"), "--config", config, "--state-dir", home.path + "/state",
+                                 "--extensions-dir", examples],
+                       size: (80, 24), environment: TmuxHarness.isolatedEnvironment(home: home.path, adding: ["TZ": "UTC"]))
+        tmux.waitFor(timeout: .seconds(20), description: "the rangers panel with the six heroes") { screen in
+            screen.contains { $0.contains("6 heroes") } && screen.contains { $0.contains("Octo") && $0.contains("86463") }
+                && screen.contains { $0.contains("team health") }
+        }
+        let log = (try? FileContents.text(at: home.path + "/state/widgethost.log")) ?? ""
+        #expect(log.contains("extension rangers: download 1 in session board"))
+        #expect(log.contains("extension rangers: delivered 1 event(s) of session board"))
+        try tmux.sendText("q")
+        #expect(tmux.waitForExit() == .exited(0))
+    }
+
+    @Test("stopped by idle exit while its download runs: the finished download relaunches it with the events")
+    func relaunchedForEvents() throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        for folder in ["/state", "/ext", "/ext/rangers"] { mkdir(home.path + folder, 0o755) }
+        // The example with a 1 s idle exit, beside a server that takes 4 s to answer.
+        let manifest = try FileContents.text(at: examples + "/rangers/extension.json")
+            .replacingIdleExit(with: 1)
+        try home.write("ext/rangers/extension.json", manifest)
+        try home.write("ext/rangers/rangers.py", try FileContents.text(at: examples + "/rangers/rangers.py"))
+        let server = try LeaderboardProcess.start(arguments: ["--quiet", "--delay-ms", "4000"], logDirectory: home.path)
+        defer { server.stop() }
+        let config = try home.write("config.json", """
+            { "panels": [ { "kind": "rangers/team", "family": "large", "options": { "url": "\(server.url)" } } ] }
+            """)
+        let tmux = TmuxHarness()
+        defer { tmux.stop() }
+        try tmux.start(command: [try BuiltProducts.executable("widgethost"), "--config", config, "--state-dir", home.path + "/state",
+                                 "--extensions-dir", home.path + "/ext"],
+                       size: (80, 24), environment: TmuxHarness.isolatedEnvironment(home: home.path, adding: ["TZ": "UTC"]))
+        tmux.waitFor(timeout: .seconds(30), description: "the rangers panel with the board") { screen in
+            screen.contains { $0.contains("6 heroes") }
+        }
+        let log = (try? FileContents.text(at: home.path + "/state/widgethost.log")) ?? ""
+        let lines = log.split(separator: "\n").map(String.init)
+        let idle = lines.firstIndex { $0.contains("extension rangers: idle for 1 s; shutting down") }
+        let relaunch = lines.firstIndex { $0.contains("extension rangers: started (pid") && $0.contains("launch 2)") }
+        let delivered = lines.firstIndex { $0.contains("extension rangers: delivered 1 event(s) of session board") }
+        #expect(idle != nil && relaunch != nil && delivered != nil, "\(log)")
+        if let idle, let relaunch, let delivered { #expect(idle < relaunch && relaunch < delivered, "\(log)") }
+        try tmux.sendText("q")
+        #expect(tmux.waitForExit() == .exited(0))
+    }
+
     /// The pids of "extension NAME: started (pid N, launch 1)" log lines.
     private func pids(in log: String) -> [pid_t] {
         log.split(separator: "\n").compactMap { line -> pid_t? in
@@ -79,5 +139,15 @@ struct ExtensionEndToEndTests {
             usleep(20_000)
         }
         return condition()
+    }
+}
+
+private extension String {
+    /// The manifest with `"idleExitSeconds": N` in place of the example's value.
+    func replacingIdleExit(with seconds: Int) -> String {
+        split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            guard line.contains("\"idleExitSeconds\"") else { return String(line) }
+            return "  \"limits\": { \"requestSeconds\": 10, \"idleExitSeconds\": \(seconds), \"memoryMiB\": 256, \"cpuSeconds\": 60 }"
+        }.joined(separator: "\n")
     }
 }
