@@ -97,6 +97,17 @@ struct ExtensionHostTests {
         #expect(fake.host.status.launches == 2)
     }
 
+    @Test("past its memory limit the process dies; the panel says it stopped, the host relaunches it later")
+    func memoryLimit() async throws {
+        let fake = try FakeExtension(script: "eats-memory.sh", limits: #"{"requestSeconds": 10, "memoryMiB": 32}"#)
+        defer { fake.close() }
+        let started = ContinuousClock.now
+        await #expect(throws: ExtensionError.stopped("exited")) { try await fake.timeline() }
+        #expect(ContinuousClock.now - started < .seconds(8))
+        #expect(fake.host.status.crashesInARow == 1)
+        #expect(await eventually { fake.logLines.contains { $0.hasPrefix("info: fake stderr: awk") } }, "\(fake.logLines)")
+    }
+
     @Test("garbage on stdout is a protocol error: logged, counted, the process killed")
     func garbage() async throws {
         let fake = try FakeExtension(script: "garbage.sh")

@@ -138,7 +138,7 @@ final class ExtensionConnection: Sendable {
         case .accepted(let accepted): id = accepted
         }
         let line = RPCMessage.request(id: id, method: method, params: params)
-        if callbacks.debugMessages { callbacks.log(.debug, "\(name) ← \(RPCMessage.printable(String(line.dropLast()), limit: 2000))") }
+        if callbacks.debugMessages { callbacks.log(.debug, "\(name) → \(RPCMessage.printable(String(line.dropLast()), limit: 2000))") }
         // A write that fails leaves the request pending: the process's end (EOF) or the
         // caller's deadline answers it, with the real reason.
         write(line, deadline: monotonicNow() + Double(limits.requestSeconds))
@@ -354,7 +354,7 @@ final class ExtensionConnection: Sendable {
         if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return nil }  // blank lines are allowed
         if callbacks.debugMessages {
-            callbacks.log(.debug, "\(name) → \(RPCMessage.printable(String(decoding: line.prefix(2000), as: UTF8.self), limit: 2000))")
+            callbacks.log(.debug, "\(name) ← \(RPCMessage.printable(String(decoding: line.prefix(2000), as: UTF8.self), limit: 2000))")
         }
         let value: JSONValue
         do {
