@@ -123,6 +123,45 @@ struct ExtensionEndToEndTests {
         #expect(tmux.waitForExit() == .exited(0))
     }
 
+    @Test("host SIGKILLed while the extension's download is in flight: the next host resumes it, launches the extension with the events")
+    func hostKilledMidDownload() throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        mkdir(home.path + "/state", 0o700)
+        let server = try LeaderboardProcess.start(arguments: ["--quiet", "--delay-ms", "3000"], logDirectory: home.path)
+        defer { server.stop() }
+        let config = try home.write("config.json", """
+            { "panels": [ { "kind": "rangers/team", "family": "large", "options": { "url": "\(server.url)" } } ] }
+            """)
+        let command = [try BuiltProducts.executable("widgethost"), "--config", config, "--state-dir", home.path + "/state",
+                       "--extensions-dir", examples]
+        let environment = TmuxHarness.isolatedEnvironment(home: home.path, adding: ["TZ": "UTC"])
+        let log = { (try? FileContents.text(at: home.path + "/state/widgethost.log")) ?? "" }
+        let first = TmuxHarness()
+        defer { first.stop() }
+        try first.start(command: command, size: (80, 24), environment: environment)
+        #expect(pollUntil(seconds: 10) { log().contains("extension rangers: download 1 in session board") }, "\(log())")
+        try first.kill(signal: SIGKILL)
+        #expect(first.waitForExit() == .signalled(SIGKILL))
+        #expect(!log().contains("delivered 1 event(s)"))
+
+        let second = TmuxHarness()
+        defer { second.stop() }
+        try second.start(command: command, size: (80, 24), environment: environment)
+        second.waitFor(timeout: .seconds(20), description: "the board, from the download the first host started") { screen in
+            screen.contains { $0.contains("6 heroes") }
+        }
+        let restarted = log().components(after: "starting widgethost")
+        #expect(restarted.contains("resumed 1 background transfer(s)"), "\(restarted)")
+        #expect(restarted.contains("extension rangers: delivered 1 event(s) of session board"), "\(restarted)")
+        try second.sendText("q")
+        #expect(second.waitForExit() == .exited(0))
+        // The journal is clean: nothing pending, nothing running.
+        let sessions = try Subprocess.run([try BuiltProducts.executable("widgethost"), "sessions", "--state-dir", home.path + "/state"],
+                                          environment: environment, timeout: TestTimeScale.scaled(.seconds(20)))
+        #expect(sessions.standardOutput == "No background sessions in \(home.path)/state.\n")
+    }
+
     /// The pids of "extension NAME: started (pid N, launch 1)" log lines.
     private func pids(in log: String) -> [pid_t] {
         log.split(separator: "\n").compactMap { line -> pid_t? in
@@ -143,6 +182,13 @@ struct ExtensionEndToEndTests {
 }
 
 private extension String {
+    /// What follows the last occurrence of `marker` (the whole text when it is absent).
+    func components(after marker: String) -> String {
+        var rest = Substring(self)
+        while let index = rest.firstRange(of: marker) { rest = rest[index.upperBound...] }
+        return String(rest)
+    }
+
     /// The manifest with `"idleExitSeconds": N` in place of the example's value.
     func replacingIdleExit(with seconds: Int) -> String {
         split(separator: "\n", omittingEmptySubsequences: false).map { line in
