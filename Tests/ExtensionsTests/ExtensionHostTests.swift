@@ -4,6 +4,7 @@ import Glibc
 @testable import Extensions
 import HostProcesses
 import Testing
+import WidgetCore
 import WidgetTestSupport
 
 /// Real processes (sh scripts in Fixtures/) behind one `ExtensionHost` each. Waits are on
@@ -106,6 +107,24 @@ struct ExtensionHostTests {
         #expect(ContinuousClock.now - started < .seconds(8))
         #expect(fake.host.status.crashesInARow == 1)
         #expect(await eventually { fake.logLines.contains { $0.hasPrefix("info: fake stderr: awk") } }, "\(fake.logLines)")
+    }
+
+    @Test("reloadTimelines goes through the WidgetCenter (one kind, or all the extension's); log reaches the log sanitised; --debug logs every message")
+    func notifications() async throws {
+        let fake = try FakeExtension(script: "notifies.sh", debug: true)
+        defer { fake.close() }
+        let center = WidgetCenter()
+        fake.runtime.setCenter(center)
+        _ = try await fake.timeline()
+        // The log line comes after both reload notifications: they have been handled by then.
+        #expect(await eventually { fake.logLines.contains("error: fake: bad  [31mnews") }, "\(fake.logLines)")
+        #expect(center.takeRequests() == [.kind("fake/panel")])  // both, coalesced by the center
+        #expect(fake.logLines.contains { $0.hasPrefix("debug: fake → {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"") })
+        #expect(fake.logLines.contains("debug: fake ← {\"jsonrpc\":\"2.0\",\"method\":\"reloadTimelines\",\"params\":{\"kind\":\"panel\"}}"))
+        // A method the host does not have is a protocol error.
+        let error = await #expect(throws: ExtensionError.self) { try await fake.timeline() }
+        #expect(error?.description == "the extension stopped: called unknown method 'format'")
+        #expect(fake.host.status.protocolErrors == 1)
     }
 
     @Test("garbage on stdout is a protocol error: logged, counted, the process killed")
