@@ -36,9 +36,14 @@ let package = Package(
         // resource limits, the group killed, children reaped on SIGCHLD by the host's loop.
         .target(name: "HostProcesses", dependencies: ["CLinux"]),
 
+        // Extensions: widgets as processes in any language (DESIGN §7): manifests, discovery,
+        // one process per extension speaking JSON-RPC 2.0 over stdio, timelines as view data.
+        .target(name: "Extensions", dependencies: ["CLinux", "HostProcesses", "WidgetCore", "JSONTree", "TerminalUI", "Widgets",
+                                                  "BackgroundSessions"]),
+
         // The application: event loop, layout, focus, keymap, config, CLI.
         .target(name: "WidgetHost", dependencies: ["CLinux", "HostProcesses", "WidgetCore", "JSONTree", "TerminalUI", "Widgets", "BackgroundSessions",
-                                                  "LeaderboardServer"]),
+                                                  "LeaderboardServer", "Extensions"]),
 
         // Identifier-keyed background transfers: libcurl multi transport, SQLite journal,
         // sessions delivering events to widgets, widget containers.
@@ -78,6 +83,10 @@ let package = Package(
                     dependencies: ["BackgroundSessions", "LeaderboardServer", "WidgetCore", "WidgetTestSupport",
                                    "session-crash-helper"]),
         .testTarget(name: "HostProcessesTests", dependencies: ["HostProcesses"]),
+        .testTarget(name: "ExtensionsTests",
+                    dependencies: ["Extensions", "HostProcesses", "WidgetCore", "JSONTree", "TerminalUI", "Widgets", "BackgroundSessions",
+                                   "WidgetTestSupport"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "LeaderboardServerTests", dependencies: ["LeaderboardServer", "WidgetTestSupport"]),
         // Real binaries in tmux. Depending on the executable targets makes `swift test` build
         // them first; the tests run the binaries, they do not import their modules.

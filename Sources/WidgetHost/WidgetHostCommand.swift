@@ -19,16 +19,24 @@ public enum WidgetHostCommand {
         let environment = io.environment
         switch try? CommandLineParser.parse(arguments) {
         case .snapshot(let options):
+            let extensions = ExtensionSetup.discover(catalog: catalog, explicitDirectory: nil, environment: environment)
             // Headless commands wait for providers on the main actor: run the loop for them.
             Task { @MainActor in
-                finish(await SnapshotCommand.run(options, environment: environment, catalog: catalog,
-                                                 now: Date(timeIntervalSince1970: io.clock.wallNow), io: io))
+                var output = await SnapshotCommand.run(options, environment: environment, catalog: extensions.catalog,
+                                                       now: Date(timeIntervalSince1970: io.clock.wallNow), io: io)
+                extensions.runtime.stopAll()
+                output.standardError = extensions.problemText(prefix: "widgethost: extension skipped: ") + output.standardError
+                finish(output)
             }
             dispatchMain()
         case .preview(let options):
+            let extensions = ExtensionSetup.discover(catalog: catalog, explicitDirectory: nil, environment: environment)
             Task { @MainActor in
-                finish(await PreviewCommand.run(options, environment: environment, catalog: catalog,
-                                                now: Date(timeIntervalSince1970: io.clock.wallNow), io: io))
+                var output = await PreviewCommand.run(options, environment: environment, catalog: extensions.catalog,
+                                                      now: Date(timeIntervalSince1970: io.clock.wallNow), io: io)
+                extensions.runtime.stopAll()
+                output.standardError = extensions.problemText(prefix: "widgethost: extension skipped: ") + output.standardError
+                finish(output)
             }
             dispatchMain()
         default:
@@ -69,15 +77,36 @@ public enum WidgetHostCommand {
         } catch {
             return CommandOutput(exitCode: 2, standardError: "\(error)\n")
         }
+        // Extension kinds join the catalogue for the commands that read it (nothing launches).
+        var catalog = catalog
+        var extensions: ExtensionSetup?
+        switch command {
+        case .version, .themes, .sessions: break
+        case .dashboard(let options):
+            extensions = ExtensionSetup.discover(catalog: catalog, explicitDirectory: options.extensionsDirectory,
+                                                 environment: environment, debug: options.debug)
+        default:
+            extensions = ExtensionSetup.discover(catalog: catalog, explicitDirectory: nil, environment: environment)
+        }
+        if let extensions { catalog = extensions.catalog }
+        let skipped = extensions?.problemText(prefix: "widgethost: extension skipped: ") ?? ""
         switch command {
         case .version:
             return CommandOutput(exitCode: 0, standardOutput: "widgethost \(version)\n")
         case .help(let subcommand):
             return CommandOutput(exitCode: 0, standardOutput: HelpText.text(for: subcommand, catalog: catalog))
         case .checkConfig(let path):
-            return CheckConfigCommand.run(path: path, environment: environment, catalog: catalog)
+            var output = CheckConfigCommand.run(path: path, environment: environment, catalog: catalog)
+            // A bad extension is a bad file of the user's config: listed, exit 2.
+            if let problems = extensions?.problems, !problems.isEmpty {
+                output.exitCode = 2
+                output.standardError = skipped + output.standardError
+            }
+            return output
         case .widgets:
-            return WidgetsCommand.run(catalog: catalog)
+            var output = WidgetsCommand.run(catalog: catalog)
+            output.standardError = skipped + output.standardError
+            return output
         case .preview(let options):
             let validator = catalog.validator()
             let checked = validator.previewPanel(kind: options.kind, family: options.family,
@@ -96,7 +125,8 @@ public enum WidgetHostCommand {
         case .dashboard(let options):
             return MainActor.assumeIsolated {
                 // The loop's handlers hold the runner weakly: keep it alive while it runs.
-                let runner = DashboardRunner(options: options, io: io, catalog: catalog)
+                let runner = DashboardRunner(options: options, io: io, catalog: catalog,
+                                             extensions: extensions?.runtime ?? .empty, extensionProblems: extensions?.problems ?? [])
                 return withExtendedLifetime(runner) { runner.run() }
             }
         }

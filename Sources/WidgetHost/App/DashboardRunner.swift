@@ -4,6 +4,7 @@ import Glibc
 import BackgroundSessions
 import CLinux
 import Dispatch
+import Extensions
 import FoundationEssentials
 import JSONTree
 import HostProcesses
@@ -43,11 +44,18 @@ final class DashboardRunner {
     /// Why background sessions are off, kept in the status bar for the whole run.
     private var sessionsNotice: String?
     private var bundledServer: LeaderboardService?
+    /// The extensions' processes (launched when a panel first needs one).
+    private let extensions: ExtensionRuntime
+    /// Extensions skipped for a bad manifest: logged, and said once in the status bar.
+    private let extensionProblems: [String]
 
     /// Provider threads: a provider that blocks keeps one; the others still answer.
     static let providerThreads = 4
 
-    init(options: DashboardOptions, io: HostIO, catalog: Catalog) {
+    init(options: DashboardOptions, io: HostIO, catalog: Catalog, extensions: ExtensionRuntime = .empty,
+         extensionProblems: [String] = []) {
+        self.extensions = extensions
+        self.extensionProblems = extensionProblems
         self.options = options
         self.io = io
         environment = io.environment
@@ -145,6 +153,18 @@ final class DashboardRunner {
         }
         if let notice { log?.error(notice) }
         sessionsNotice = notice
+        for problem in extensionProblems { log?.error("extension skipped: \(problem)") }
+        if notice == nil, !extensionProblems.isEmpty {
+            notice = "\(extensionProblems.count) problem(s) in extension manifests; those extensions are skipped (see widgethost.log)"
+        }
+        extensions.setLog { [log] level, message in
+            switch level {
+            case .debug: log?.debug("extension \(message)")
+            case .info: log?.info("extension \(message)")
+            case .error: log?.error("extension \(message)")
+            }
+        }
+        extensions.setCenter(driver.center)
         widgets = catalog.bind(
             services: WidgetServices(sessions: sessions, stateDirectory: stateDirectory, center: driver.center, now: { clock.now },
                                      push: push, io: widgetIO),
@@ -339,6 +359,8 @@ final class DashboardRunner {
                 dashboard.setPanels(DashboardBuilder.panels(for: config, widgets: widgets, driver: driver,
                                                             environment: widgetEnvironment(driver), reusing: dashboard.panels))
             }
+            // A config reload gives failed extensions another chance.
+            extensions.resetFailures()
             // Sessions no panel uses any more must not be resumed or routed.
             registry.retain(Self.leaderboardSessions(in: config))
             push?.retain(keys: Self.leaderboardPushKeys(in: config))
@@ -377,12 +399,20 @@ final class DashboardRunner {
     /// uses stay suspended until a config names them again.
     private func resumeTasks() {
         guard let manager = sessions, manager.availability == .available else { return }
-        let resumed = manager.resumeTasks { [registry] session, _ in registry.url(for: session) }
+        // An extension's downloads resume with the URL it asked for, while it is installed.
+        let extensionURLs = Dictionary(manager.suspendedTasks.compactMap { task -> (String, URL)? in
+            guard extensions.hosts.contains(where: { $0.ownsSession(task.sessionIdentifier) }) else { return nil }
+            return ("\(task.sessionIdentifier)\n\(task.taskDescription ?? "")", task.url)
+        }, uniquingKeysWith: { first, _ in first })
+        let resumed = manager.resumeTasks { [registry] session, description in
+            registry.url(for: session) ?? extensionURLs["\(session)\n\(description ?? "")"]
+        }
         if !resumed.isEmpty { log?.info("resumed \(resumed.count) background transfer(s)") }
     }
 
     private func quit(status: Int32) -> Never {
         terminal.end()
+        extensions.stopAll()
         sessions?.close()
         bundledServer?.stop()
         log?.info("exiting with status \(status)")

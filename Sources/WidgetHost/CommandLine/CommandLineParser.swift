@@ -54,6 +54,8 @@ public enum CommandLineParser {
             case .option("--config"): options.configPath = try path(scanner.value(), for: "--config", scanner)
             case .option("--theme"): options.theme = try path(scanner.value(), for: "--theme", scanner)
             case .option("--state-dir"): options.stateDirectory = try path(scanner.value(), for: "--state-dir", scanner)
+            case .option("--extensions-dir"):
+                options.extensionsDirectory = try path(scanner.value(), for: "--extensions-dir", scanner)
             case .option("--debug"): options.debug = true
             case .option(let name): throw scanner.fail("\(name) is not an option of the dashboard")
             case .positional(let argument):

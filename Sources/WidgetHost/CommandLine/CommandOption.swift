@@ -28,6 +28,9 @@ struct CommandOption: Sendable {
         switch subcommand {
         case nil:
             return [config, theme, stateDirectory,
+                    CommandOption(name: "--extensions-dir", argument: "DIR", help: [
+                        "extensions (DIR/NAME/extension.json), searched before",
+                        "$XDG_CONFIG_HOME/widgethost/extensions"]),
                     CommandOption(name: "--debug", argument: nil, help: ["write more detail to the log (DIR/widgethost.log)"])]
         case .snapshot?:
             return [

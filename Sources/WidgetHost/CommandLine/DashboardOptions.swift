@@ -8,8 +8,12 @@ public struct DashboardOptions: Sendable, Equatable {
     public var stateDirectory: String?
     /// `--debug`: more detail in the log.
     public var debug: Bool
+    /// `--extensions-dir DIR`: searched for extensions before `$XDG_CONFIG_HOME/widgethost/extensions`.
+    public var extensionsDirectory: String?
 
-    public init(configPath: String? = nil, theme: String? = nil, stateDirectory: String? = nil, debug: Bool = false) {
+    public init(configPath: String? = nil, theme: String? = nil, stateDirectory: String? = nil, debug: Bool = false,
+                extensionsDirectory: String? = nil) {
+        self.extensionsDirectory = extensionsDirectory
         self.configPath = configPath
         self.theme = theme
         self.stateDirectory = stateDirectory

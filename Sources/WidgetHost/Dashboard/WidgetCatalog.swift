@@ -28,6 +28,12 @@ public struct Catalog: Sendable {
         ])
     }
 
+    /// This catalogue followed by `more` (extension kinds, `NAME/KIND`); a kind already
+    /// present keeps the first.
+    public func adding(_ more: [WidgetDefinition]) -> Catalog {
+        Catalog(definitions + more)
+    }
+
     /// The manifests, in catalogue order.
     public var manifests: [WidgetManifest] { definitions.map(\.manifest) }
 

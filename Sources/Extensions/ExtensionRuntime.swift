@@ -1,0 +1,94 @@
+import JSONTree
+import Synchronization
+import WidgetCore
+
+/// The extensions of one host run: an `ExtensionHost` per discovered extension, the log they
+/// write to, and the `WidgetCenter` their `reloadTimelines` notifications go through.
+///
+/// Made once from discovery (nothing is launched then); the dashboard sets `log` and `center`
+/// before panels are built, resets failures on `R` and config reloads, and stops every
+/// process when it quits.
+public final class ExtensionRuntime: Sendable {
+    /// What hosts share with the runtime.
+    final class Shared: Sendable {
+        let sink = Mutex<@Sendable (ExtensionLogLevel, String) -> Void>({ _, _ in })
+        let centerHolder = Mutex<WidgetCenter?>(nil)
+        let debug: Bool
+        let hostVersion: String
+
+        init(debug: Bool, hostVersion: String) {
+            self.debug = debug
+            self.hostVersion = hostVersion
+        }
+
+        var log: @Sendable (ExtensionLogLevel, String) -> Void {
+            { [self] level, message in sink.withLock { $0 }(level, message) }
+        }
+
+        /// A request or notification from extension `name`.
+        func incoming(extension name: String, kinds: [String], method: String, params: JSONValue?,
+                      id: JSONValue?) throws(ExtensionConnection.ProtocolViolation) -> String? {
+            switch method {
+            case "log":
+                guard case .object(let object)? = params, case .string(let message)? = object["message"] else {
+                    throw .init("sent log without params.message")
+                }
+                var level = ExtensionLogLevel.info
+                if case .string(let given)? = object["level"] {
+                    level = given == "debug" ? .debug : given == "error" ? .error : .info
+                }
+                log(level, "\(name): \(RPCMessage.printable(message, limit: 1000))")
+            case "reloadTimelines":
+                var kind: String?
+                if case .object(let object)? = params, case .string(let given)? = object["kind"] {
+                    kind = "\(name)/\(given)"
+                    guard kinds.contains(kind!) else { throw .init("asked to reload kind '\(RPCMessage.printable(given, limit: 40))', which it does not declare") }
+                }
+                let center = centerHolder.withLock { $0 }
+                for each in kind.map({ [$0] }) ?? kinds { center?.reloadTimelines(ofKind: each) }
+            case "download":
+                // Background sessions on an extension's behalf are not in this host version yet.
+                guard let id else { throw .init("sent download as a notification; it is a request") }
+                return RPCMessage.error(id: id, code: -32601, message: "download is not supported by this host version")
+            default:
+                throw .init("called unknown method '\(RPCMessage.printable(method, limit: 40))'")
+            }
+            // A notification sent with an id gets an empty answer rather than none.
+            if let id { return RPCMessage.result(id: id, RPCMessage.object([])) }
+            return nil
+        }
+    }
+
+    public let hosts: [ExtensionHost]
+    private let shared: Shared
+
+    /// - Parameters:
+    ///   - debug: log every message in both directions (`--debug`).
+    ///   - hostVersion: sent in `initialize`.
+    public init(manifests: [ExtensionManifest], debug: Bool = false, hostVersion: String = "0") {
+        let shared = Shared(debug: debug, hostVersion: hostVersion)
+        self.shared = shared
+        hosts = manifests.map { ExtensionHost(manifest: $0, runtime: shared) }
+    }
+
+    /// No extensions.
+    public static let empty = ExtensionRuntime(manifests: [])
+
+    /// Where the hosts log (the host log; nowhere by default).
+    public func setLog(_ log: @escaping @Sendable (ExtensionLogLevel, String) -> Void) {
+        shared.sink.withLock { $0 = log }
+    }
+
+    /// Where `reloadTimelines` notifications go.
+    public func setCenter(_ center: WidgetCenter) {
+        shared.centerHolder.withLock { $0 = center }
+    }
+
+    public func host(named name: String) -> ExtensionHost? { hosts.first { $0.manifest.name == name } }
+
+    /// Clears every failed state and backoff (`R`, a config reload).
+    public func resetFailures() { hosts.forEach { $0.resetFailures() } }
+
+    /// Stops every running extension (the host is quitting).
+    public func stopAll() { hosts.forEach { $0.stop() } }
+}

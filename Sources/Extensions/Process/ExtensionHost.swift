@@ -1,0 +1,368 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import BackgroundSessions
+import FoundationEssentials
+import HostProcesses
+import JSONTree
+import Synchronization
+import WidgetCore
+
+/// Runs one extension for all its panels: launches its process on the first request, sends
+/// requests with a timeout each, relaunches it with backoff after a crash, and marks it
+/// failed after `maximumCrashes` crashes in a row (until a user reload or `resetFailures()`).
+///
+/// Nothing runs until a panel asks: discovery, `widgets`, `check-config` and placeholders
+/// never launch anything. Thread-safe; `request` blocks its caller (a provider thread) for
+/// at most the manifest's `requestSeconds`.
+public final class ExtensionHost: Sendable {
+    /// Crashes in a row after which the extension is failed.
+    public static let maximumCrashes = 5
+    /// The longest wait before a relaunch after crashes (seconds); it doubles from 1 s.
+    public static let maximumBackoffSeconds = 30.0
+
+    /// What the host knows about its process, for tests, the log and the closing note.
+    public struct Status: Sendable, Equatable {
+        public var isRunning: Bool
+        public var isFailed: Bool
+        /// Processes started so far.
+        public var launches: Int
+        public var crashesInARow: Int
+        public var protocolErrors: Int
+        /// The running process's id.
+        public var pid: pid_t?
+        public var lastFailure: String?
+    }
+
+    private struct State {
+        var spawner: ProcessSpawner?
+        var environment: [String: String] = [:]
+        var stateDirectory: String?
+        var connection: ExtensionConnection?
+        var generation: UInt64 = 0
+        var launches = 0
+        var crashesInARow = 0
+        var protocolErrors = 0
+        var relaunchAfter = 0.0
+        var lastFailure: String?
+        var failed = false
+        var instances = 0
+        var sessions: BackgroundSessionManager?
+        /// Session events the extension has not answered: sent again on its next launch.
+        var held: [SessionDelivery] = []
+    }
+
+    public let manifest: ExtensionManifest
+    private let runtime: ExtensionRuntime.Shared
+    private let state = Mutex(State())
+
+    init(manifest: ExtensionManifest, runtime: ExtensionRuntime.Shared) {
+        self.manifest = manifest
+        self.runtime = runtime
+    }
+
+    /// Sets what launches use: the spawner (whose children the host's loop reaps), the host's
+    /// environment (for `PATH`, `HOME`, locale and `TZ` only) and the state directory (the
+    /// extension's data directory is `STATE/extensions/NAME`). The last binding wins.
+    public func bind(spawner: ProcessSpawner, environment: [String: String], stateDirectory: String?,
+                     sessions: BackgroundSessionManager? = nil) {
+        state.withLock { state in
+            state.sessions = sessions
+            state.spawner = spawner
+            state.environment = environment
+            state.stateDirectory = stateDirectory
+        }
+    }
+
+    public var status: Status {
+        state.withLock { state in
+            Status(isRunning: state.connection != nil, isFailed: state.failed, launches: state.launches,
+                   crashesInARow: state.crashesInARow, protocolErrors: state.protocolErrors,
+                   pid: state.connection?.process.pid, lastFailure: state.lastFailure)
+        }
+    }
+
+    /// A name for a new panel's provider, unique in this host's life (`today#3`).
+    func newInstanceName(kind: String) -> String {
+        state.withLock { state in
+            state.instances += 1
+            return "\(kind)#\(state.instances)"
+        }
+    }
+
+    /// Clears a failed state and the backoff (the user pressed `R`, the config was reloaded).
+    public func resetFailures() {
+        state.withLock { state in
+            state.failed = false
+            state.crashesInARow = 0
+            state.relaunchAfter = 0
+        }
+    }
+
+    /// Stops the process now if one runs (SIGTERM to its group, stdin closed).
+    public func stop() {
+        let connection = state.withLock { state -> ExtensionConnection? in
+            defer { state.connection = nil }
+            return state.connection
+        }
+        connection?.stop()
+    }
+
+    // MARK: Requests
+
+    /// Sends `method` with `params` and waits for the answer's `result`.
+    ///
+    /// - Parameter userInitiated: a user's reload also retries a failed extension and skips
+    ///   the relaunch backoff.
+    /// - Throws: `ExtensionError` (timed out, stopped, failed, the extension's own error).
+    public func request(_ method: String, params: JSONValue?, userInitiated: Bool = false) async throws(ExtensionError) -> JSONValue {
+        // A connection that began its idle exit just as we took it: relaunch once.
+        for _ in 0..<3 {
+            let connection = try connectionForRequest(userInitiated: userInitiated)
+            guard let result = await connection.call(method, params: params) else { continue }
+            switch result {
+            case .success(let value):
+                state.withLock { $0.crashesInARow = 0 }
+                return value
+            case .failure(let error):
+                throw error
+            }
+        }
+        throw .stopped("it kept shutting down while a request was sent")
+    }
+
+    /// `request` for a thread of the host's own (session deliveries), blocking it.
+    func requestBlocking(_ method: String, params: JSONValue?) throws(ExtensionError) -> JSONValue {
+        for _ in 0..<3 {
+            let connection = try connectionForRequest(userInitiated: false)
+            guard let result = connection.callBlocking(method, params: params) else { continue }
+            switch result {
+            case .success(let value):
+                state.withLock { $0.crashesInARow = 0 }
+                return value
+            case .failure(let error):
+                throw error
+            }
+        }
+        throw .stopped("it kept shutting down while a request was sent")
+    }
+
+    private func connectionForRequest(userInitiated: Bool) throws(ExtensionError) -> ExtensionConnection {
+        let (connection, held) = try state.withLock { state throws(ExtensionError) -> (ExtensionConnection, [SessionDelivery]) in
+            if state.failed {
+                guard userInitiated else { throw .failed(state.lastFailure ?? "crashed") }
+                state.failed = false
+                state.crashesInARow = 0
+            }
+            if let connection = state.connection { return (connection, []) }
+            let now = monotonicNow()
+            if now < state.relaunchAfter, !userInitiated {
+                throw .restarting(reason: state.lastFailure ?? "crashed", inSeconds: Int((state.relaunchAfter - now).rounded(.up)))
+            }
+            let connection = try launch(&state)
+            defer { state.held.removeAll() }
+            return (connection, state.held)
+        }
+        // Events it did not answer last time go to the new process (`initialize` is out first).
+        for delivery in held { startDelivery(delivery) }
+        return connection
+    }
+
+    /// Starts the process and sends `initialize`. Called with the lock held.
+    private func launch(_ state: inout State) throws(ExtensionError) -> ExtensionConnection {
+        guard let spawner = state.spawner else { throw .launchFailed("the host did not bind the extension to a process spawner") }
+        state.launches += 1
+        state.generation += 1
+        let program: String
+        switch ExtensionLauncher.resolve(manifest.exec[0], directory: manifest.directory, path: state.environment["PATH"]) {
+        case .success(let found): program = found
+        case .failure(let failure):
+            recordCrash(&state, reason: failure.message, protocolError: false)
+            throw .launchFailed(failure.message)
+        }
+        let dataDirectory = ExtensionLauncher.dataDirectory(name: manifest.name, stateDirectory: state.stateDirectory,
+                                                            environment: state.environment)
+        let environment = ExtensionLauncher.environment(from: state.environment, dataDirectory: dataDirectory)
+        let limits = ProcessLimits(addressSpaceBytes: UInt64(manifest.limits.memoryMiB) << 20,
+                                   cpuSeconds: UInt64(manifest.limits.cpuSeconds))
+        ExtensionLauncher.ignoreSIGPIPE()
+        let process: SpawnedProcess
+        do {
+            let name = manifest.name
+            let log = runtime.log
+            process = try spawner.spawn([program] + manifest.exec.dropFirst(), environment: environment,
+                                        workingDirectory: manifest.directory, standardInput: .pipe,
+                                        limits: limits) { exit in log(.info, "\(name): process \(exit)") }
+        } catch {
+            recordCrash(&state, reason: error.description, protocolError: false)
+            throw .launchFailed(error.description)
+        }
+        let connection = ExtensionConnection(
+            process: process, generation: state.generation, name: manifest.name, limits: manifest.limits,
+            callbacks: callbacks())
+        guard connection.start() else {
+            recordCrash(&state, reason: "cannot start a reader thread", protocolError: false)
+            throw .launchFailed("cannot start a reader thread")
+        }
+        runtime.log(.info, "\(manifest.name): started (pid \(process.pid), launch \(state.launches))")
+        state.connection = connection
+        let initialize = RPCMessage.object([
+            ("protocol", .integer(manifest.protocolVersion)),
+            ("host", RPCMessage.object([("name", .string("widgethost")), ("version", .string(runtime.hostVersion))])),
+        ])
+        _ = connection.send("initialize", params: initialize) { [weak connection] result in
+            switch result {
+            case .success(let value):
+                guard case .object(let answer) = value, case .integer(let version)? = answer["protocol"],
+                      ExtensionManifest.supportedProtocols.contains(version) else {
+                    connection?.abort("answered initialize without a protocol this host speaks (expected {\"protocol\": 1})")
+                    return
+                }
+            case .failure(.remote(let code, let message)):
+                connection?.abort("refused initialize: \(code) \(message)")
+            case .failure:
+                break  // it stopped, or the host gave up: the reader reports it
+            }
+        }
+        return connection
+    }
+
+    private func callbacks() -> ExtensionConnection.Callbacks {
+        let runtime = self.runtime
+        let name = manifest.name
+        let kinds = manifest.widgets.map(\.manifest.kind)
+        return ExtensionConnection.Callbacks(
+            ended: { [self] connection, end in ended(connection, end) },
+            detachIfIdle: { [self] connection in
+                state.withLock { state in
+                    guard connection.markClosingIfIdle() else { return false }
+                    if state.connection === connection { state.connection = nil }
+                    return true
+                }
+            },
+            incoming: { [self] method, params, id throws(ExtensionConnection.ProtocolViolation) in
+                if method == "download" { return try download(params, id: id) }
+                return try runtime.incoming(extension: name, kinds: kinds, method: method, params: params, id: id)
+            },
+            log: runtime.log,
+            debugMessages: runtime.debug)
+    }
+
+    private func ended(_ connection: ExtensionConnection, _ end: ExtensionConnection.End) {
+        state.withLock { state in
+            if state.connection === connection { state.connection = nil }
+            switch end {
+            case .expected:
+                runtime.log(.info, "\(manifest.name): stopped")
+            case .crash(let reason, let protocolError):
+                recordCrash(&state, reason: reason, protocolError: protocolError)
+            }
+        }
+    }
+
+    private func recordCrash(_ state: inout State, reason: String, protocolError: Bool) {
+        state.crashesInARow += 1
+        if protocolError { state.protocolErrors += 1 }
+        state.lastFailure = reason
+        if state.crashesInARow >= Self.maximumCrashes {
+            state.failed = true
+            runtime.log(.error, "\(manifest.name): \(reason); failed \(state.crashesInARow) times in a row, not relaunched until R or a config reload")
+        } else {
+            let backoff = min(Self.maximumBackoffSeconds, Double(1 << min(state.crashesInARow - 1, 10)))
+            state.relaunchAfter = monotonicNow() + backoff
+            runtime.log(.error, "\(manifest.name): \(reason)\(protocolError ? " (protocol error)" : ""); relaunch in \(Int(backoff)) s at the earliest")
+        }
+    }
+
+    // MARK: Background sessions
+
+    /// The prefix of the session identifiers the host uses on this extension's behalf.
+    var sessionPrefix: String { "ext.\(manifest.name)." }
+
+    /// Whether `identifier` is a session of this extension.
+    public func ownsSession(_ identifier: String) -> Bool { identifier.hasPrefix(sessionPrefix) }
+
+    /// `download {identifier, url, description?}` → `{task}`: a task in the host's session
+    /// manager and journal, under `ext.NAME.IDENTIFIER`.
+    private func download(_ params: JSONValue?, id: JSONValue?) throws(ExtensionConnection.ProtocolViolation) -> String? {
+        guard let id else { throw .init("sent download as a notification; it is a request") }
+        func refuse(_ code: Int, _ message: String) -> String { RPCMessage.error(id: id, code: code, message: message) }
+        guard case .object(let object)? = params else { return refuse(-32602, "download expects {identifier, url, description?}") }
+        for key in object.keys where !["identifier", "url", "description", "headers"].contains(key) {
+            return refuse(-32602, "download: unknown parameter '\(RPCMessage.printable(key, limit: 40))'")
+        }
+        guard case .string(let identifier)? = object["identifier"], ExtensionManifestParser.isValidName(identifier) else {
+            return refuse(-32602, "download: identifier must be a name (letters, digits, '-', '_', '.'; at most 40)")
+        }
+        guard case .string(let text)? = object["url"], text.utf8.count <= 4096,
+              text.hasPrefix("http://") || text.hasPrefix("https://"), let url = URL(string: text) else {
+            return refuse(-32602, "download: url must be an http or https URL")
+        }
+        var description: String?
+        switch object["description"] {
+        case nil: break
+        case .string(let given)? where given.utf8.count <= 200: description = given
+        default: return refuse(-32602, "download: description must be a string of at most 200 bytes")
+        }
+        if case .object(let headers)? = object["headers"], headers.count > 0 {
+            return refuse(-32602, "download: headers are not supported by this host version")
+        }
+        guard let manager = state.withLock({ $0.sessions }) else {
+            return refuse(-32000, "background sessions are off in this mode")
+        }
+        if case .unavailable(let message) = manager.availability { return refuse(-32000, message) }
+        let task = manager.session(identifier: sessionPrefix + identifier).downloadTask(with: url, taskDescription: description)
+        runtime.log(.info, "\(manifest.name): download \(task.taskIdentifier) in session \(identifier)")
+        return RPCMessage.result(id: id, RPCMessage.object([("task", .integer(task.taskIdentifier))]))
+    }
+
+    /// The events of session `identifier` are ready (the manager's router matched this
+    /// extension): a delegate collects them, then `sessionEvents` delivers them.
+    func receiveEvents(identifier: String, completion: @escaping @Sendable () -> Void) {
+        let (manager, directory) = state.withLock { state in
+            (state.sessions, ExtensionLauncher.dataDirectory(name: manifest.name, stateDirectory: state.stateDirectory,
+                                                             environment: state.environment))
+        }
+        guard let manager else { return completion() }
+        let delegate = ExtensionSessionDelegate(
+            identifier: String(identifier.dropFirst(sessionPrefix.count)),
+            downloads: directory.map { $0 + "/.downloads" }, completion: completion) { [self] delivery in startDelivery(delivery) }
+        _ = manager.session(identifier: identifier, delegate: delegate)
+    }
+
+    /// Sends `sessionEvents` on a thread of its own (launching the extension if need be);
+    /// acknowledges the events only once it answers, else holds them for its next launch.
+    private func startDelivery(_ delivery: SessionDelivery) {
+        let started = ExtensionConnection.thread(name: "wh-ext-deliver") { [self] in
+            let params = RPCMessage.object([("identifier", .string(delivery.identifier)), ("events", .array(delivery.events))])
+            // A crashed extension is relaunched for its events once the backoff has passed
+            // (this thread waits it out: it has work, it is not idle); an extension that takes
+            // the events and does not answer gets them again on its next launch.
+            var attempt = 0
+            while true {
+                attempt += 1
+                do throws(ExtensionError) {
+                    _ = try requestBlocking("sessionEvents", params: params)
+                    runtime.log(.info, "\(manifest.name): delivered \(delivery.events.count) event(s) of session \(delivery.identifier)")
+                    for file in delivery.files { unlink(file) }
+                    delivery.completion()
+                    return
+                } catch {
+                    switch error {
+                    case .restarting(_, let seconds) where attempt <= Self.maximumCrashes:
+                        usleep(UInt32(min(max(seconds, 1), 60)) * 1_000_000)
+                        continue
+                    case .stopped, .launchFailed:
+                        if attempt <= Self.maximumCrashes { continue }
+                    default:
+                        break
+                    }
+                    runtime.log(.error, "\(manifest.name): session \(delivery.identifier) events not answered (\(error)); delivered again on its next launch")
+                    state.withLock { $0.held.append(delivery) }
+                    return
+                }
+            }
+        }
+        if !started { state.withLock { $0.held.append(delivery) } }
+    }
+}

@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How an extension's process is set up: its program, environment and data directory.
+enum ExtensionLauncher {
+    struct Failure: Error {
+        let message: String
+    }
+
+    /// Where `PATH` is not set.
+    static let defaultPath = "/usr/local/bin:/usr/bin:/bin"
+    /// Host variables an extension gets (when set); everything else stays the host's.
+    static let passedVariables = ["PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "USER"]
+
+    /// The program to run: a path with a `/` is taken from the manifest's directory when
+    /// relative; a bare name is looked up in `path`.
+    static func resolve(_ program: String, directory: String, path: String?) -> Result<String, Failure> {
+        if program.contains("/") {
+            let full = program.hasPrefix("/") ? program : directory + "/" + program
+            return access(full, X_OK) == 0 ? .success(full) : .failure(Failure(message: "\(full) is not an executable file"))
+        }
+        for folder in (path ?? defaultPath).split(separator: ":") where folder.hasPrefix("/") {
+            let candidate = "\(folder)/\(program)"
+            var info = stat()
+            if stat(candidate, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, access(candidate, X_OK) == 0 {
+                return .success(candidate)
+            }
+        }
+        return .failure(Failure(message: "'\(program)' is not found in PATH"))
+    }
+
+    /// A minimal environment: the host's `PATH`, `HOME`, locale, `TZ`, `TMPDIR`, `USER`, and
+    /// `WIDGETHOST_EXTENSION_DATA`.
+    static func environment(from host: [String: String], dataDirectory: String?) -> [String: String] {
+        var out: [String: String] = [:]
+        for name in passedVariables { if let value = host[name] { out[name] = value } }
+        if out["PATH"] == nil { out["PATH"] = defaultPath }
+        if let dataDirectory { out["WIDGETHOST_EXTENSION_DATA"] = dataDirectory }
+        return out
+    }
+
+    /// `STATE/extensions/NAME` (created, mode 0700), or under `TMPDIR` for a host without a
+    /// state directory (snapshots, previews); nil when it cannot be made.
+    static func dataDirectory(name: String, stateDirectory: String?, environment: [String: String]) -> String? {
+        let base: String
+        if let stateDirectory { base = stateDirectory }
+        else {
+            let temporary = environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
+            base = "\(temporary)/widgethost-\(getuid())"
+        }
+        let directory = "\(base)/extensions/\(name)"
+        var built = ""
+        for component in directory.split(separator: "/") {
+            built += "/" + component
+            if mkdir(built, 0o700) != 0 && errno != EEXIST { return nil }
+        }
+        return directory
+    }
+
+    /// A write to an extension that has exited must fail with EPIPE, not kill the host.
+    static func ignoreSIGPIPE() {
+        var current = sigaction()
+        sigaction(SIGPIPE, nil, &current)
+        if current.__sigaction_handler.sa_handler == nil {  // SIG_DFL
+            signal(SIGPIPE, SIG_IGN)
+        }
+    }
+}

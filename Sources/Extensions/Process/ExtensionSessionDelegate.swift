@@ -1,0 +1,119 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import BackgroundSessions
+import FoundationEssentials
+import JSONTree
+import Synchronization
+
+/// One batch of session events for an extension, and the completion that acknowledges them.
+struct SessionDelivery: Sendable {
+    /// The identifier the extension gave (`board`), without the host's prefix.
+    var identifier: String
+    /// `{task, description, url, status, file?, error?, notModified?}` each.
+    var events: [JSONValue]
+    /// Bodies kept for the extension until it answers.
+    var files: [String]
+    var completion: @Sendable () -> Void
+}
+
+/// Collects one batch of an extension's session events as the manager delivers them and
+/// hands it over for `sessionEvents`. Bodies are linked (or copied) into the extension's
+/// data directory (`.downloads/`), where they stay until the extension answers.
+final class ExtensionSessionDelegate: BackgroundSessionDelegate {
+    private struct Batch {
+        var events: [JSONValue] = []
+        var files: [String] = []
+        var pendingFile: [Int: String] = [:]
+    }
+
+    private let identifier: String
+    private let downloads: String?
+    private let completion: @Sendable () -> Void
+    private let finished: @Sendable (SessionDelivery) -> Void
+    private let batch = Mutex(Batch())
+
+    init(identifier: String, downloads: String?, completion: @escaping @Sendable () -> Void,
+         finished: @escaping @Sendable (SessionDelivery) -> Void) {
+        self.identifier = identifier
+        self.downloads = downloads
+        self.completion = completion
+        self.finished = finished
+    }
+
+    func urlSession(_ session: BackgroundSession, downloadTask: BackgroundDownloadTask, didFinishDownloadingTo location: URL) {
+        guard let downloads else { return }
+        mkdir(downloads, 0o700)
+        let target = "\(downloads)/\(identifier)-task-\(downloadTask.taskIdentifier)"
+        unlink(target)
+        if link(location.path, target) != 0, !Self.copy(location.path, to: target) { return }
+        batch.withLock { $0.pendingFile[downloadTask.taskIdentifier] = target }
+    }
+
+    func urlSession(_ session: BackgroundSession, task: BackgroundDownloadTask, didCompleteWithError error: BackgroundTaskError?) {
+        batch.withLock { batch in
+            var members: [(String, JSONValue)] = [("task", .integer(task.taskIdentifier))]
+            if let description = task.taskDescription { members.append(("description", .string(description))) }
+            members.append(("url", .string(task.url.absoluteString)))
+            let file = batch.pendingFile.removeValue(forKey: task.taskIdentifier)
+            switch error {
+            case nil:
+                if let file {
+                    members.append(("status", .string("downloaded")))
+                    members.append(("file", .string(file)))
+                    batch.files.append(file)
+                } else {
+                    members.append(("status", .string("failed")))
+                    members.append(("error", .string("the host could not keep the downloaded file")))
+                }
+            case .notModified?:
+                members.append(("status", .string("notModified")))
+                members.append(("notModified", .bool(true)))
+            case .cancelled?:
+                members.append(("status", .string("cancelled")))
+            case let other?:
+                members.append(("status", .string(other.isUnavailable ? "unavailable" : "failed")))
+                members.append(("error", .string(other.description)))
+            }
+            batch.events.append(RPCMessage.object(members))
+        }
+    }
+
+    func urlSessionDidFinishEvents(forBackgroundURLSession session: BackgroundSession) {
+        let done = batch.withLock { batch -> Batch in
+            defer { batch = Batch() }
+            return batch
+        }
+        finished(SessionDelivery(identifier: identifier, events: done.events, files: done.files, completion: completion))
+    }
+
+    private static func copy(_ source: String, to target: String) -> Bool {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { return false }
+        defer { close(input) }
+        let output = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard output >= 0 else { return false }
+        defer { close(output) }
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { return false }
+            if count == 0 { return true }
+            var offset = 0
+            while offset < count {
+                let written = chunk[offset..<count].withUnsafeBytes { write(output, $0.baseAddress, $0.count) }
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { return false }
+                offset += written
+            }
+        }
+    }
+}
+
+extension BackgroundTaskError {
+    var isUnavailable: Bool {
+        if case .unavailable = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,59 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A one-shot result that a thread waits for with a deadline on the monotonic clock: the
+/// answer to one request, given by the connection's reader thread (or by a cancellation).
+final class Latch<Value: Sendable>: @unchecked Sendable {
+    // The pthread objects live at fixed addresses (they must not move once initialised).
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private var value: Value?
+
+    init() {
+        pthread_mutex_init(mutex, nil)
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+        condition.deallocate()
+    }
+
+    /// Sets the value unless one is set already; returns whether this call set it.
+    @discardableResult
+    func fulfil(_ newValue: Value) -> Bool {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        guard value == nil else { return false }
+        value = newValue
+        pthread_cond_broadcast(condition)
+        return true
+    }
+
+    /// The value, waiting until `deadline` (monotonic seconds) at most; nil when it passed.
+    func wait(until deadline: Double) -> Value? {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        var when = timespec()
+        when.tv_sec = Int(deadline.rounded(.down))
+        when.tv_nsec = Int((deadline - deadline.rounded(.down)) * 1e9)
+        while value == nil {
+            if pthread_cond_timedwait(condition, mutex, &when) == ETIMEDOUT { break }
+        }
+        return value
+    }
+}
+
+/// Seconds on the monotonic clock (never jumps with the wall clock).
+func monotonicNow() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}

@@ -1,0 +1,82 @@
+import FoundationEssentials
+import JSONTree
+import TerminalUI
+import WidgetCore
+
+/// Reads the result of a `timeline` request: `{entries: [{date, relevance?, view}], policy}`,
+/// strictly, with a path for every problem (`entries[2].view.children[0].role`).
+enum ExtensionTimelineDecoder {
+    /// Most entries in one timeline.
+    static let maximumEntries = 1000
+
+    static func decode(_ value: JSONValue) throws(ExtensionError) -> Timeline<ExtensionEntry> {
+        var problems: [String] = []
+        func fail(_ path: String, _ message: String) { if problems.count < 5 { problems.append("\(path): \(message)") } }
+        guard case .object(let object) = value else {
+            throw .badAnswer("result: expected {\"entries\": [...], \"policy\": ...}, found \(value.shortDescription)")
+        }
+        for key in object.keys where key != "entries" && key != "policy" { fail("result.\(RPCMessage.printable(key, limit: 40))", "unknown key") }
+        var entries: [ExtensionEntry] = []
+        switch object["entries"] {
+        case .array(let elements)? where elements.count <= maximumEntries:
+            for (index, element) in elements.enumerated() {
+                let path = "entries[\(index)]"
+                guard case .object(let entry) = element else {
+                    fail(path, "expected an entry object, found \(element.shortDescription)")
+                    continue
+                }
+                for key in entry.keys where !["date", "relevance", "view"].contains(key) {
+                    fail("\(path).\(RPCMessage.printable(key, limit: 40))", "unknown key")
+                }
+                guard case .string(let text)? = entry["date"], let date = ISO8601Date.parse(text) else {
+                    fail(path + ".date", "expected an ISO 8601 date with a time zone (2026-11-30T22:05:00Z)")
+                    continue
+                }
+                var relevance: TimelineEntryRelevance?
+                if let given = entry["relevance"] {
+                    guard case .object(let fields) = given, let score = number(fields["score"]), score.magnitude <= 1e9,
+                          let duration = fields["duration"].map(number) ?? 0, duration >= 0, duration <= 1e9 else {
+                        fail(path + ".relevance", "expected {\"score\": number, \"duration\": seconds ≥ 0}")
+                        continue
+                    }
+                    relevance = TimelineEntryRelevance(score: Float(score), duration: duration)
+                }
+                guard let viewValue = entry["view"] else {
+                    fail(path + ".view", "is required")
+                    continue
+                }
+                do {
+                    entries.append(ExtensionEntry(date: date, relevance: relevance, view: try ViewNode.decode(viewValue, path: path + ".view")))
+                } catch {
+                    for issue in error.issues.prefix(5) { fail(issue.path, issue.message) }
+                }
+            }
+        case .array(let elements)?:
+            fail("entries", "has \(elements.count) entries; at most \(maximumEntries)")
+        case nil:
+            fail("entries", "is required")
+        case let other?:
+            fail("entries", "expected an array, found \(other.shortDescription)")
+        }
+        var policy = TimelineReloadPolicy.atEnd
+        switch object["policy"] {
+        case nil, .string("atEnd")?: break
+        case .string("never")?: policy = .never
+        case .object(let after)? where after.keys == ["after"]:
+            if case .string(let text)? = after["after"], let date = ISO8601Date.parse(text) { policy = .after(date) }
+            else { fail("policy.after", "expected an ISO 8601 date with a time zone") }
+        case let other?:
+            fail("policy", "expected \"atEnd\", \"never\" or {\"after\": date}, found \(other.shortDescription)")
+        }
+        if !problems.isEmpty { throw .badAnswer(problems.joined(separator: "; ")) }
+        return Timeline(entries: entries.sorted { $0.date < $1.date }, policy: policy)
+    }
+
+    private static func number(_ value: JSONValue?) -> Double? {
+        switch value {
+        case .integer(let n)?: Double(n)
+        case .number(let x)? where x.isFinite: x
+        default: nil
+        }
+    }
+}

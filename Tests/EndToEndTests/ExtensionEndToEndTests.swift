@@ -1,0 +1,199 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+import WidgetTestSupport
+
+/// The repository's `Examples/extensions`, found from this file.
+private let examples: String = {
+    var path = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+    path.removeLast(3)  // Tests/EndToEndTests/ExtensionEndToEndTests.swift
+    return path.joined(separator: "/") + "/Examples/extensions"
+}()
+
+/// An extension that answers `initialize` and never a timeline.
+private let stuckManifest = #"""
+{ "name": "stuck", "exec": ["/bin/sh", "stuck.sh"], "protocol": 1,
+  "widgets": [ { "kind": "wait", "displayName": "Stuck",
+                 "placeholder": { "type": "text", "spans": [{ "text": "waiting…", "role": "placeholder" }] } } ],
+  "limits": { "requestSeconds": 1 } }
+"""#
+private let stuckScript = #"""
+while IFS= read -r line; do
+    id=$(printf '%s\n' "$line" | sed -n 's/^{"jsonrpc":"2.0","id":\([0-9]*\),.*/\1/p')
+    case "$line" in *'"method":"initialize"'*) printf '{"jsonrpc":"2.0","id":%s,"result":{"protocol":1}}\n' "$id" ;; esac
+done
+"""#
+
+@Suite("extensions, end to end", .serialized)
+struct ExtensionEndToEndTests {
+    @Test("the POSIX sh example's panel shows its timeline; a hung extension's panel says it timed out; q stops both")
+    func examplePanel() throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        for folder in ["/.config", "/.config/widgethost", "/.config/widgethost/extensions", "/.config/widgethost/extensions/stuck", "/state"] {
+            mkdir(home.path + folder, 0o755)
+        }
+        try home.write(".config/widgethost/extensions/stuck/extension.json", stuckManifest)
+        try home.write(".config/widgethost/extensions/stuck/stuck.sh", stuckScript)
+        let config = try home.write("config.json", #"""
+            { "panels": [ { "kind": "hourglass/hour", "options": { "label": "the test" } },
+                          { "kind": "stuck/wait" },
+                          { "kind": "clock", "options": { "timeZone": "UTC" } } ] }
+            """#)
+        let tmux = TmuxHarness()
+        defer { tmux.stop() }
+        let environment = TmuxHarness.isolatedEnvironment(home: home.path, adding: ["TZ": "UTC"])
+        try tmux.start(command: [try BuiltProducts.executable("widgethost"), "--config", config, "--state-dir", home.path + "/state",
+                                 "--extensions-dir", examples],
+                       size: (100, 20), environment: environment)
+        tmux.waitFor(description: "the hourglass panel with minutes left in the test, and the stuck panel timed out") { screen in
+            screen.contains { $0.contains("min left in the test") } && screen.contains { $0.contains("load ") }
+                && screen.contains { $0.contains("timed out after 1 s") }
+        }
+        let log = { (try? FileContents.text(at: home.path + "/state/widgethost.log")) ?? "" }
+        #expect(log().contains("extension hourglass: started (pid "))
+        #expect(log().contains("extension hourglass stderr: hourglass: started"))
+        let pids = pids(in: log())
+        #expect(pids.count == 2, "\(log())")
+        #expect(pids.allSatisfy { kill($0, 0) == 0 })
+        try tmux.sendText("q")
+        #expect(tmux.waitForExit() == .exited(0))
+        // Quitting stops every extension (SIGTERM to its group); nothing is left behind.
+        #expect(pollUntil(seconds: 5) { pids.allSatisfy { kill($0, 0) != 0 } }, "still running: \(pids)")
+    }
+
+    @Test("the Python example shows the Emoji Rangers board it had the host download")
+    func pythonExample() throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        mkdir(home.path + "/state", 0o700)
+        let server = try LeaderboardProcess.start(arguments: ["--quiet"], logDirectory: home.path)
+        defer { server.stop() }
+        let config = try home.write("config.json", """
+            { "panels": [ { "kind": "rangers/team", "family": "large", "options": { "url": "\(server.url)" } } ] }
+            """)
+        let tmux = TmuxHarness()
+        defer { tmux.stop() }
+        try tmux.start(command: [try BuiltProducts.executable("widgethost"), "--config", config, "--state-dir", home.path + "/state",
+                                 "--extensions-dir", examples],
+                       size: (80, 24), environment: TmuxHarness.isolatedEnvironment(home: home.path, adding: ["TZ": "UTC"]))
+        tmux.waitFor(timeout: .seconds(20), description: "the rangers panel with the six heroes") { screen in
+            screen.contains { $0.contains("6 heroes") } && screen.contains { $0.contains("Octo") && $0.contains("86463") }
+                && screen.contains { $0.contains("team health") }
+        }
+        let log = (try? FileContents.text(at: home.path + "/state/widgethost.log")) ?? ""
+        #expect(log.contains("extension rangers: download 1 in session board"))
+        #expect(log.contains("extension rangers: delivered 1 event(s) of session board"))
+        try tmux.sendText("q")
+        #expect(tmux.waitForExit() == .exited(0))
+    }
+
+    @Test("stopped by idle exit while its download runs: the finished download relaunches it with the events")
+    func relaunchedForEvents() throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        for folder in ["/state", "/ext", "/ext/rangers"] { mkdir(home.path + folder, 0o755) }
+        // The example with a 1 s idle exit, beside a server that takes 4 s to answer.
+        let manifest = try FileContents.text(at: examples + "/rangers/extension.json")
+            .replacingIdleExit(with: 1)
+        try home.write("ext/rangers/extension.json", manifest)
+        try home.write("ext/rangers/rangers.py", try FileContents.text(at: examples + "/rangers/rangers.py"))
+        let server = try LeaderboardProcess.start(arguments: ["--quiet", "--delay-ms", "4000"], logDirectory: home.path)
+        defer { server.stop() }
+        let config = try home.write("config.json", """
+            { "panels": [ { "kind": "rangers/team", "family": "large", "options": { "url": "\(server.url)" } } ] }
+            """)
+        let tmux = TmuxHarness()
+        defer { tmux.stop() }
+        try tmux.start(command: [try BuiltProducts.executable("widgethost"), "--config", config, "--state-dir", home.path + "/state",
+                                 "--extensions-dir", home.path + "/ext"],
+                       size: (80, 24), environment: TmuxHarness.isolatedEnvironment(home: home.path, adding: ["TZ": "UTC"]))
+        tmux.waitFor(timeout: .seconds(30), description: "the rangers panel with the board") { screen in
+            screen.contains { $0.contains("6 heroes") }
+        }
+        let log = (try? FileContents.text(at: home.path + "/state/widgethost.log")) ?? ""
+        let lines = log.split(separator: "\n").map(String.init)
+        let idle = lines.firstIndex { $0.contains("extension rangers: idle for 1 s; shutting down") }
+        let relaunch = lines.firstIndex { $0.contains("extension rangers: started (pid") && $0.contains("launch 2)") }
+        let delivered = lines.firstIndex { $0.contains("extension rangers: delivered 1 event(s) of session board") }
+        #expect(idle != nil && relaunch != nil && delivered != nil, "\(log)")
+        if let idle, let relaunch, let delivered { #expect(idle < relaunch && relaunch < delivered, "\(log)") }
+        try tmux.sendText("q")
+        #expect(tmux.waitForExit() == .exited(0))
+    }
+
+    @Test("host SIGKILLed while the extension's download is in flight: the next host resumes it, launches the extension with the events")
+    func hostKilledMidDownload() throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        mkdir(home.path + "/state", 0o700)
+        let server = try LeaderboardProcess.start(arguments: ["--quiet", "--delay-ms", "3000"], logDirectory: home.path)
+        defer { server.stop() }
+        let config = try home.write("config.json", """
+            { "panels": [ { "kind": "rangers/team", "family": "large", "options": { "url": "\(server.url)" } } ] }
+            """)
+        let command = [try BuiltProducts.executable("widgethost"), "--config", config, "--state-dir", home.path + "/state",
+                       "--extensions-dir", examples]
+        let environment = TmuxHarness.isolatedEnvironment(home: home.path, adding: ["TZ": "UTC"])
+        let log = { (try? FileContents.text(at: home.path + "/state/widgethost.log")) ?? "" }
+        let first = TmuxHarness()
+        defer { first.stop() }
+        try first.start(command: command, size: (80, 24), environment: environment)
+        #expect(pollUntil(seconds: 10) { log().contains("extension rangers: download 1 in session board") }, "\(log())")
+        try first.kill(signal: SIGKILL)
+        #expect(first.waitForExit() == .signalled(SIGKILL))
+        #expect(!log().contains("delivered 1 event(s)"))
+
+        let second = TmuxHarness()
+        defer { second.stop() }
+        try second.start(command: command, size: (80, 24), environment: environment)
+        second.waitFor(timeout: .seconds(20), description: "the board, from the download the first host started") { screen in
+            screen.contains { $0.contains("6 heroes") }
+        }
+        let restarted = log().components(after: "starting widgethost")
+        #expect(restarted.contains("resumed 1 background transfer(s)"), "\(restarted)")
+        #expect(restarted.contains("extension rangers: delivered 1 event(s) of session board"), "\(restarted)")
+        try second.sendText("q")
+        #expect(second.waitForExit() == .exited(0))
+        // The journal is clean: nothing pending, nothing running.
+        let sessions = try Subprocess.run([try BuiltProducts.executable("widgethost"), "sessions", "--state-dir", home.path + "/state"],
+                                          environment: environment, timeout: TestTimeScale.scaled(.seconds(20)))
+        #expect(sessions.standardOutput == "No background sessions in \(home.path)/state.\n")
+    }
+
+    /// The pids of "extension NAME: started (pid N, launch 1)" log lines.
+    private func pids(in log: String) -> [pid_t] {
+        log.split(separator: "\n").compactMap { line -> pid_t? in
+            let parts = line.split(separator: ": started (pid ", maxSplits: 1)
+            guard parts.count == 2, line.contains("extension ") else { return nil }
+            return pid_t(parts[1].prefix { $0.isNumber })
+        }
+    }
+
+    private func pollUntil(seconds: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = ContinuousClock.now + TestTimeScale.scaled(.milliseconds(Int64(seconds * 1000)))
+        while ContinuousClock.now < deadline {
+            if condition() { return true }
+            usleep(20_000)
+        }
+        return condition()
+    }
+}
+
+private extension String {
+    /// What follows the last occurrence of `marker` (the whole text when it is absent).
+    func components(after marker: String) -> String {
+        var rest = Substring(self)
+        while let index = rest.firstRange(of: marker) { rest = rest[index.upperBound...] }
+        return String(rest)
+    }
+
+    /// The manifest with `"idleExitSeconds": N` in place of the example's value.
+    func replacingIdleExit(with seconds: Int) -> String {
+        split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            guard line.contains("\"idleExitSeconds\"") else { return String(line) }
+            return "  \"limits\": { \"requestSeconds\": 10, \"idleExitSeconds\": \(seconds), \"memoryMiB\": 256, \"cpuSeconds\": 60 }"
+        }.joined(separator: "\n")
+    }
+}

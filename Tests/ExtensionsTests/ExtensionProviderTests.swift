@@ -1,0 +1,55 @@
+import FoundationEssentials
+@testable import Extensions
+import Testing
+import TerminalUI
+import WidgetCore
+import Widgets
+import WidgetTestSupport
+
+@Suite("Extension widgets", .serialized)
+struct ExtensionProviderTests {
+    private static let placeholderWidgets = #"[{"kind": "panel", "displayName": "Panel", "placeholder": {"type": "text", "spans": [{"text": "loading", "role": "placeholder"}]}}]"#
+
+    @Test("the placeholder comes from the manifest: drawing it launches nothing")
+    func placeholder() throws {
+        let fake = try FakeExtension(script: "answers.sh", widgets: Self.placeholderWidgets)
+        defer { fake.close() }
+        let widget = ExtensionWidgets.configuration(fake.manifest.widgets[0], host: fake.host)
+        let provider = try widget.makeProvider(WidgetOptions(), WidgetEnvironment(now: { Date(timeIntervalSince1970: 0) }))
+        let entry = try #require(provider.placeholder(in: TimelineProviderContext(family: .small, size: CellSize(columns: 20, rows: 5))) as? ExtensionEntry)
+        #expect(entry.view == .text([ViewNode.Span("loading", role: .placeholder)]))
+        #expect(fake.host.status.launches == 0)
+    }
+
+    @Test("a timeline from the process: entries with dates, relevance and views as data, the policy, the panel's options")
+    func timeline() async throws {
+        let fake = try FakeExtension(script: "answers.sh")
+        defer { fake.close() }
+        let widget = ExtensionWidgets.configuration(fake.manifest.widgets[0], host: fake.host)
+        let provider = try widget.makeProvider(["city": .string("Oslo")], WidgetEnvironment(now: { Date(timeIntervalSince1970: 0) }))
+        let timeline = try await provider.timeline(in: TimelineProviderContext(family: .small, size: CellSize(columns: 20, rows: 5)))
+        #expect(timeline.entries.map(\.date) == [ISO8601Date.parse("2026-11-30T22:00:00Z")!, ISO8601Date.parse("2026-11-30T22:00:00Z")!])
+        let first = try #require(timeline.entries.first as? ExtensionEntry)
+        #expect(first.view == .text([ViewNode.Span("hello panel#1 launch 1", role: .accent)]))
+        #expect(timeline.entries[1].relevance == TimelineEntryRelevance(score: 2, duration: 60))
+        #expect(timeline.policy == .after(ISO8601Date.parse("2026-12-01T00:00:00Z")!))
+        // The view draws through the same renderer as built-ins.
+        var buffer = CellBuffer(width: 24, height: 1)
+        widget.view(first, WidgetViewContext(family: .small, size: CellSize(columns: 24, rows: 1)))
+            .draw(into: &buffer, in: Rect(x: 0, y: 0, width: 24, height: 1), glyphs: .unicode)
+        expectFrame(buffer, equals: ["hello panel#1 launch 1"])
+    }
+
+    @Test("a second panel's provider gets its own instance name; both share the one process")
+    func instances() async throws {
+        let fake = try FakeExtension(script: "answers.sh")
+        defer { fake.close() }
+        let widget = ExtensionWidgets.configuration(fake.manifest.widgets[0], host: fake.host)
+        let context = TimelineProviderContext(family: .small, size: CellSize(columns: 20, rows: 5))
+        let environment = WidgetEnvironment(now: { Date(timeIntervalSince1970: 0) })
+        let a = try await widget.makeProvider(WidgetOptions(), environment).timeline(in: context)
+        let b = try await widget.makeProvider(WidgetOptions(), environment).timeline(in: context)
+        #expect((a.entries[0] as? ExtensionEntry)?.view != (b.entries[0] as? ExtensionEntry)?.view)
+        #expect(fake.host.status.launches == 1)
+    }
+}

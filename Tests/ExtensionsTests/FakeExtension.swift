@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import Extensions
+import HostProcesses
+import Synchronization
+import WidgetTestSupport
+
+/// A fake extension for one test: a scratch directory holding an `extension.json` whose
+/// `exec` runs one of the scripts in `Fixtures/` with /bin/sh, a state directory, and a
+/// runtime whose log lines the test can read.
+final class FakeExtension: Sendable {
+    static let fixtures: String = {
+        let here = #filePath
+        return String(here[..<here.lastIndex(of: "/")!]) + "/Fixtures"
+    }()
+
+    let scratch: ScratchDirectory
+    let manifest: ExtensionManifest
+    let runtime: ExtensionRuntime
+    let spawner = ProcessSpawner()
+    private let lines = Mutex<[String]>([])
+
+    var host: ExtensionHost { runtime.hosts[0] }
+    var logLines: [String] { lines.withLock { $0 } }
+    var stateDirectory: String { scratch.path + "/state" }
+
+    /// - Parameters:
+    ///   - script: a file in `Fixtures/`.
+    ///   - limits: the manifest's `limits` object, as JSON text.
+    init(script: String, name: String = "fake", limits: String = #"{"requestSeconds": 2, "idleExitSeconds": 30}"#,
+         widgets: String? = nil, debug: Bool = false) throws {
+        scratch = try ScratchDirectory()
+        let folder = scratch.path + "/" + name
+        mkdir(folder, 0o755)
+        mkdir(scratch.path + "/state", 0o700)
+        let text = """
+            {"name": "\(name)", "exec": ["/bin/sh", "\(Self.fixtures)/\(script)"], "protocol": 1,
+             "widgets": \(widgets ?? #"[{"kind": "panel", "displayName": "Panel"}]"#),
+             "limits": \(limits)}
+            """
+        try scratch.write("\(name)/extension.json", text)
+        manifest = try ExtensionManifestParser.parse(Array(text.utf8), file: folder + "/extension.json", directory: folder)
+        runtime = ExtensionRuntime(manifests: [manifest], debug: debug)
+        runtime.setLog { [weak self] level, message in self?.lines.withLock { $0.append("\(level.rawValue): \(message)") } }
+        runtime.hosts[0].bind(spawner: spawner, environment: ["PATH": "/usr/bin:/bin"], stateDirectory: scratch.path + "/state")
+    }
+
+    /// Stops what still runs, reaps it, removes the files.
+    func close() {
+        runtime.stopAll()
+        _ = spawner.reapExited()
+        scratch.remove()
+    }
+
+    /// A timeline request as a panel would send it.
+    func timeline(instance: String = "panel#1", userInitiated: Bool = false) async throws(ExtensionError) -> JSONValueSummary {
+        let params = RPCMessage.object([
+            ("kind", .string("panel")), ("instance", .string(instance)), ("family", .string("small")),
+            ("size", RPCMessage.object([("columns", .integer(20)), ("rows", .integer(5))])),
+            ("options", RPCMessage.object([])), ("isPreview", .bool(false)), ("userInitiated", .bool(userInitiated)),
+        ])
+        let value = try await host.request("timeline", params: params, userInitiated: userInitiated)
+        return JSONValueSummary(text: value.jsonText)
+    }
+}
+
+/// An answer's compact JSON, for expectations.
+struct JSONValueSummary: Sendable, Equatable {
+    var text: String
+}

@@ -1,0 +1,27 @@
+#!/bin/sh
+# Asks the host to download the URL in its panel's options (session "board") while answering
+# a timeline; prints each delivered body on stderr and answers sessionEvents. With a file
+# named silent-on-launch-1 in its folder it leaves sessionEvents unanswered on its first launch.
+launches=$(cat "$WIDGETHOST_EXTENSION_DATA/launches" 2>/dev/null || echo 0)
+launches=$((launches + 1))
+echo "$launches" > "$WIDGETHOST_EXTENSION_DATA/launches"
+while IFS= read -r line; do
+    id=$(printf '%s\n' "$line" | sed -n 's/^{"jsonrpc":"2.0","id":\([0-9]*\),"method".*/\1/p')
+    case "$line" in
+    *'"method":"initialize"'*) printf '{"jsonrpc":"2.0","id":%s,"result":{"protocol":1}}\n' "$id" ;;
+    *'"method":"timeline"'*)
+        url=$(printf '%s\n' "$line" | sed -n 's/.*"url":"\([^"]*\)".*/\1/p')
+        if [ -n "$url" ]; then
+            printf '{"jsonrpc":"2.0","id":9001,"method":"download","params":{"identifier":"board","url":"%s","description":"the board"}}\n' "$url"
+        fi
+        printf '{"jsonrpc":"2.0","id":%s,"result":{"entries":[],"policy":"never"}}\n' "$id" ;;
+    *'"method":"sessionEvents"'*)
+        if [ -f silent-on-launch-1 ] && [ "$launches" = 1 ]; then continue; fi
+        file=$(printf '%s\n' "$line" | sed -n 's/.*"file":"\([^"]*\)".*/\1/p')
+        echo "events (launch $launches): $(printf '%s\n' "$line" | sed -n 's/.*"events":\(\[.*\]\).*/\1/p')" >&2
+        echo "body: $(cat "$file")" >&2
+        printf '{"jsonrpc":"2.0","id":%s,"result":{}}\n' "$id" ;;
+    *'"result":{"task":'*) echo "download answered: $line" >&2 ;;
+    *'"error":'*) echo "download refused: $line" >&2 ;;
+    esac
+done
