@@ -40,16 +40,37 @@ struct ExtensionProviderTests {
         expectFrame(buffer, equals: ["hello panel#1 launch 1"])
     }
 
-    @Test("a second panel's provider gets its own instance name; both share the one process")
+    @Test("panels with other options are other instances, with the same options the same one (as WidgetKit's configurations); both share the one process")
     func instances() async throws {
         let fake = try FakeExtension(script: "answers.sh")
         defer { fake.close() }
         let widget = ExtensionWidgets.configuration(fake.manifest.widgets[0], host: fake.host)
         let context = TimelineProviderContext(family: .small, size: CellSize(columns: 20, rows: 5))
         let environment = WidgetEnvironment(now: { Date(timeIntervalSince1970: 0) })
-        let a = try await widget.makeProvider(WidgetOptions(), environment).timeline(in: context)
-        let b = try await widget.makeProvider(WidgetOptions(), environment).timeline(in: context)
+        let a = try await widget.makeProvider(["city": .string("Oslo")], environment).timeline(in: context)
+        let b = try await widget.makeProvider(["city": .string("Lima")], environment).timeline(in: context)
+        let c = try await widget.makeProvider(["city": .string("Oslo")], environment).timeline(in: context)
         #expect((a.entries[0] as? ExtensionEntry)?.view != (b.entries[0] as? ExtensionEntry)?.view)
+        #expect((a.entries[0] as? ExtensionEntry)?.view == (c.entries[0] as? ExtensionEntry)?.view)
         #expect(fake.host.status.launches == 1)
+    }
+
+    @Test("a declared action is sent as an action request naming the panel's instance; an error answer fails the action")
+    func actions() async throws {
+        let fake = try FakeExtension(script: "answers.sh", widgets: #"[{"kind": "panel", "displayName": "Panel", "actions": [{"key": "u", "title": "units"}, {"key": "x", "title": "refused"}]}]"#)
+        defer { fake.close() }
+        let widget = ExtensionWidgets.configuration(fake.manifest.widgets[0], host: fake.host)
+        #expect(widget.availableActions.map(\.key) == ["u", "x"])
+        let environment = WidgetEnvironment(now: { Date(timeIntervalSince1970: 0) })
+        _ = try widget.makeProvider(["city": .string("Oslo")], environment)
+        guard case .task(let perform)? = widget.actionPerformers["u"], case .task(let refused)? = widget.actionPerformers["x"] else {
+            Issue.record("no task performers")
+            return
+        }
+        try await perform(WidgetActionContext(key: "u", options: ["city": .string("Oslo")], environment: environment))
+        #expect(fake.logLines.contains { $0.contains("action u for panel#1") }, "\(fake.logLines)")
+        await #expect(throws: WidgetActionError.self) {
+            try await refused(WidgetActionContext(key: "x", options: ["city": .string("Oslo")], environment: environment))
+        }
     }
 }

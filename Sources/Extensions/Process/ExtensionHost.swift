@@ -47,6 +47,8 @@ public final class ExtensionHost: Sendable {
         var lastFailure: String?
         var failed = false
         var instances = 0
+        /// Instance names by kind and options, so a panel's provider and its actions agree.
+        var instanceNames: [String: String] = [:]
         var sessions: BackgroundSessionManager?
         /// Session events the extension has not answered: sent again on its next launch.
         var held: [SessionDelivery] = []
@@ -82,11 +84,16 @@ public final class ExtensionHost: Sendable {
         }
     }
 
-    /// A name for a new panel's provider, unique in this host's life (`today#3`).
-    func newInstanceName(kind: String) -> String {
-        state.withLock { state in
+    /// The name of the panel of `kind` with `options` (`today#3`): the same for its provider
+    /// and its actions, new for other options, stable for this host's life.
+    func instanceName(kind: String, options: WidgetOptions) -> String {
+        let key = kind + "\u{0}" + RPCMessage.json(options).jsonText
+        return state.withLock { state in
+            if let name = state.instanceNames[key] { return name }
             state.instances += 1
-            return "\(kind)#\(state.instances)"
+            let name = "\(kind)#\(state.instances)"
+            state.instanceNames[key] = name
+            return name
         }
     }
 

@@ -19,7 +19,7 @@ struct ExtensionProvider: TimelineProvider {
         self.widget = widget
         self.options = options
         self.now = now
-        instance = host.newInstanceName(kind: widget.kind)
+        instance = host.instanceName(kind: widget.kind, options: options)
     }
 
     func placeholder(in context: TimelineProviderContext) -> ExtensionEntry {

@@ -21,7 +21,7 @@ public enum ExtensionWidgets {
 
     /// The widget of `widget` served by `host`.
     public static func configuration(_ widget: ExtensionWidgetManifest, host: ExtensionHost) -> TerminalWidget {
-        TerminalWidget(
+        var configuration = TerminalWidget(
             manifest: widget.manifest,
             makeProvider: { options, environment in
                 AnyTimelineProvider(ExtensionProvider(host: host, widget: widget, options: options, now: environment.now))
@@ -34,6 +34,23 @@ public enum ExtensionWidgets {
         .onBackgroundSessionEvents(matching: { host.ownsSession($0) }) { identifier, completion in
             host.receiveEvents(identifier: identifier, completion: completion)
         }
+        // Each declared key is an `action` request (`r` stays the host's reload).
+        for action in widget.manifest.actions where action.key != WidgetAction.reloadKey {
+            configuration = configuration.action(action.key) { context in
+                let params = RPCMessage.object([
+                    ("kind", .string(widget.kind)),
+                    ("instance", .string(host.instanceName(kind: widget.kind, options: context.options))),
+                    ("action", .string(action.key)),
+                    ("options", RPCMessage.json(context.options)),
+                ])
+                do {
+                    _ = try await host.request("action", params: params, userInitiated: true)
+                } catch {
+                    throw WidgetActionError("\(error)")
+                }
+            }
+        }
+        return configuration
     }
 
     /// Drawn while the first timeline loads when the manifest gives no placeholder.
