@@ -266,6 +266,7 @@ final class NetworkLoop {
     private var activePerHost: [String: Int] = [:]
     private var queuedPerHost: [String: [Transfer]] = [:]
     private var waiting: [TransferID: Transfer] = [:]
+    /// The last 200's validators by `TransferRequest.validatorKey` (URL and session directory).
     private var rememberedValidators: [String: Validators] = [:]
     private let streams: EventStreams
     private let clock: any TransportClock
@@ -460,7 +461,7 @@ final class NetworkLoop {
         wh_curl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context)
 
         var list: UnsafeMutablePointer<curl_slist>?
-        var validators = request.validators ?? rememberedValidators[request.url] ?? Validators()
+        var validators = request.validators ?? rememberedValidators[request.validatorKey] ?? Validators()
         if let body = request.postBody {
             validators = Validators()
             wh_curl_easy_setopt_long(easy, CURLOPT_POSTFIELDSIZE, body.count)
@@ -533,7 +534,7 @@ final class NetworkLoop {
         switch outcome {
         case .done(let result):
             if case .downloaded(let file) = result, file.status == 200, !file.validators.isEmpty {
-                rememberedValidators[transfer.request.url] = file.validators
+                rememberedValidators[transfer.request.validatorKey] = file.validators
             }
             finish(transfer, result)
         case .retry(var failure, let retryAfter):

@@ -138,6 +138,12 @@ public struct TransferRequest: Sendable, Equatable {
         self.postBody = postBody
     }
 
+    /// What a remembered ETag / Last-Modified is kept under: the URL *and* the directory (a
+    /// session's). Another session fetching the same URL has its own copy to validate — or
+    /// none — so it must not send validators it never received (a 304 would leave it
+    /// without a body).
+    var validatorKey: String { directory + "\n" + url }
+
     /// `directory/fileName`.
     public var destinationPath: String { directory.hasSuffix("/") ? directory + fileName : directory + "/" + fileName }
 }

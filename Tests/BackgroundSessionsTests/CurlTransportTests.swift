@@ -45,6 +45,28 @@ struct CurlTransportTests {
         #expect(dir.contents(of: "board.json") == boardBody)
     }
 
+    @Test("another session fetching the same URL sends no validators it never received: a 200, not a 304 without a body")
+    func validatorsPerSession() async throws {
+        let seen = Mutex<[String?]>([])
+        let (server, base) = try loopbackServer {
+            $0.route("/board") { request in
+                seen.withLock { $0.append(request.headers["If-None-Match"]) }
+                return .json(boardBody)
+            }
+        }
+        defer { server.stop() }
+        let transport = try loopbackTransport()
+        let one = ScratchDirectory(), other = ScratchDirectory()
+        _ = await run(transport, TransferRequest(url: base + "/board", directory: one.path, fileName: "a"))
+        let second = await run(transport, TransferRequest(url: base + "/board", directory: other.path, fileName: "b"))
+        #expect(second.result.file?.status == 200)
+        #expect(other.contents(of: "b") == boardBody)
+        let again = await run(transport, TransferRequest(url: base + "/board", directory: one.path, fileName: "a"))
+        let etag = HTTPResponse.entityTag(for: boardBody)
+        #expect(again.result == .notModified(Validators(etag: etag)), "the first session still validates its copy")
+        #expect(seen.withLock { $0 } == [nil, nil, etag])
+    }
+
     @Test("Last-Modified is sent back as If-Modified-Since")
     func conditionalLastModified() async throws {
         let stamp = "Sun, 06 Nov 1994 08:49:37 GMT"
