@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 import FoundationEssentials
 import Testing
 import WidgetTestSupport
@@ -64,6 +65,34 @@ struct DashboardEndToEndTests {
         #expect(ScreenGrid(long).rows.last?.count == cols - 1, "\(text(long))")
         #expect(statusBar(long, rows: rows).map(hasClock) == true, "\(text(long))")
         #expect(ScreenGrid(long).boxes().problems.isEmpty, "\(text(long))")
+        try session.quit()
+    }
+
+    @Test("Examples/every-widget.json, every kind, against a leaderboard-server: aligned boxes at 80x24, 100x30 and 200x60",
+          arguments: [(80, 24), (100, 30), (200, 60)])
+    func everyWidget(cols: Int, rows: Int) throws {
+        let logs = try ScratchDirectory()
+        defer { logs.remove() }
+        let server = try LeaderboardProcess.start(arguments: ["--quiet"], logDirectory: logs.path)
+        defer { server.stop() }
+        let base = String(server.url.dropLast("/leaderboard".count))
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)  // Tests/EndToEndTests/DashboardEndToEndTests.swift
+        let path = parts.joined(separator: "/") + "/Examples/every-widget.json"
+        let example = try #require(FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) })
+        let session = try DashboardSession(config: example.replacingOccurrences(of: "http://127.0.0.1:8787", with: base),
+                                           size: (cols, rows))
+        let screen = session.tmux.waitFor(timeout: .seconds(20), description: "every panel with data") { screen in
+            let (boxes, problems) = ScreenGrid(screen).boxes()
+            return boxes.count == 8 && problems.isEmpty && screen.contains { $0.contains("🐙 Octo") }
+                && screen.contains { $0.contains("Name") && $0.contains("Octo") } && screen.contains { $0.contains("free of") }
+        }
+        let (boxes, problems) = ScreenGrid(screen).boxes()
+        #expect(problems.isEmpty && boxes.count == 8, "\(problems)\n\(text(screen))")
+        #expect(boxes.map(\.maxX).max() == cols, "\(boxes)")
+        for title in ["Ranger Leaderboard", "Heroes", "UTC", "System", "Top ranger (JSON)", "Disk", "New Year", "Note"] {
+            #expect(screen.contains { $0.contains("┌ " + title) }, "\(title)\n\(text(screen))")
+        }
         try session.quit()
     }
 
