@@ -267,7 +267,10 @@ struct BackgroundSessionsTests {
         #expect(asked.withLock { $0 } == ["w/board"])
         #expect(resumed.map(\.taskIdentifier) == [task.taskIdentifier])
         #expect(transport.startedRequests.map(\.url) == ["http://new.invalid/b"])
-        #expect(try SessionsReport.text(stateDirectory: state).contains("task \(task.taskIdentifier) \"board\": in flight, 0 attempts, http://new.invalid/b"))
+        // The journal learns the new URL on the store's queue (`resumeTasks` may run on the loop's thread).
+        #expect(await eventually {
+            (try? SessionsReport.text(stateDirectory: state))?.contains("task \(task.taskIdentifier) \"board\": in flight, 0 attempts, http://new.invalid/b") == true
+        })
         // A task whose widget is gone stays suspended until purged.
         let gone = second.session(identifier: "gone").downloadTask(with: URL(string: "http://x.invalid/")!)
         second.close()

@@ -373,7 +373,7 @@ final class DashboardRunner {
     /// uses stay suspended until a config names them again.
     private func resumeTasks() {
         guard let manager = sessions, manager.availability == .available else { return }
-        let resumed = manager.resumeTasks { [registry] session, _ in registry.url(for: session) }
+        let resumed = manager.resumeTasks(urlFor: BackgroundSessionManager.resumeURL(for: widgets.widgets))
         if !resumed.isEmpty { log?.info("resumed \(resumed.count) background transfer(s)") }
     }
 
