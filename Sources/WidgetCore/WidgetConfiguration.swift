@@ -17,6 +17,9 @@ public struct WidgetConfiguration<View: Sendable>: Sendable {
     public var backgroundSessionHandlers: [BackgroundSessionEventsHandler] = []
     /// How the manifest's actions are performed, by key (see `action(_:_:)`).
     public var actionPerformers: [String: WidgetActionPerform] = [:]
+    /// The URL a restarted host resumes this widget's unfinished background task with (see
+    /// `resumingBackgroundTasks(with:)`); nil: its tasks stay suspended.
+    public var backgroundTaskResumeURL: (@Sendable (_ sessionIdentifier: String, _ taskDescription: String?) -> URL?)?
 
     /// Stable identifier used in configs and by `WidgetCenter.reloadTimelines(ofKind:)`.
     public var kind: String { manifest.kind }
@@ -81,6 +84,17 @@ extension WidgetConfiguration {
     ) -> Self {
         var copy = self
         copy.backgroundSessionHandlers.append(BackgroundSessionEventsHandler(matcher: .predicate(predicate), handler: handler))
+        return copy
+    }
+
+    /// Gives the URL to resume an unfinished task of a session with (the one the widget is
+    /// configured with now), or nil when the session is not this widget's: a host restarted
+    /// after a crash asks each widget (`BackgroundSessionManager.resumeURL(for:)`).
+    public func resumingBackgroundTasks(
+        with url: @escaping @Sendable (_ sessionIdentifier: String, _ taskDescription: String?) -> URL?
+    ) -> Self {
+        var copy = self
+        copy.backgroundTaskResumeURL = url
         return copy
     }
 

@@ -1,4 +1,5 @@
 import BackgroundSessions
+import Dispatch
 import FoundationEssentials
 import Glibc
 import LeaderboardServer
@@ -21,7 +22,15 @@ private func makeManager(_ transport: (any HTTPTransport)? = nil, state: String 
 struct BackgroundSessionsTests {
     @Test("events come in WidgetKit's order; the file exists during the call and is removed after; ack after completion")
     func deliveryOrder() async throws {
-        let (server, base) = try loopbackServer { $0.route("/board") { _ in .json(body) } }
+        // The answer waits until the test has seen the task in flight (a loaded machine could
+        // otherwise finish the fetch first).
+        let answer = DispatchSemaphore(value: 0)
+        let (server, base) = try loopbackServer {
+            $0.route("/board") { _ in
+                _ = answer.wait(timeout: .now() + .seconds(10))
+                return .json(body)
+            }
+        }
         defer { server.stop() }
         let manager = try makeManager()
         defer { manager.close(); removeTree(manager.stateDirectory) }
@@ -31,6 +40,7 @@ struct BackgroundSessionsTests {
         let task = manager.session(identifier: "board").downloadTask(with: URL(string: base + "/board")!, taskDescription: "main")
         #expect(task.state == .running)
         #expect(try SessionsReport.text(stateDirectory: manager.stateDirectory).contains("task \(task.taskIdentifier) \"main\": in flight"))
+        answer.signal()
         #expect(await eventually { delegate.lines.count == 3 })
         #expect(delegate.lines == ["download \(task.taskIdentifier) exists=true", "complete \(task.taskIdentifier) nil", "finished board"])
         #expect(calls.count == 1)
@@ -285,7 +295,10 @@ struct BackgroundSessionsTests {
         #expect(asked.withLock { $0 } == ["w/board"])
         #expect(resumed.map(\.taskIdentifier) == [task.taskIdentifier])
         #expect(transport.startedRequests.map(\.url) == ["http://new.invalid/b"])
-        #expect(try SessionsReport.text(stateDirectory: state).contains("task \(task.taskIdentifier) \"board\": in flight, 0 attempts, http://new.invalid/b"))
+        // The journal learns the new URL on the store's queue (`resumeTasks` may run on the loop's thread).
+        #expect(await eventually {
+            (try? SessionsReport.text(stateDirectory: state))?.contains("task \(task.taskIdentifier) \"board\": in flight, 0 attempts, http://new.invalid/b") == true
+        })
         // A task whose widget is gone stays suspended until purged.
         let gone = second.session(identifier: "gone").downloadTask(with: URL(string: "http://x.invalid/")!)
         second.close()

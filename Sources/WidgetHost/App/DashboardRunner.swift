@@ -399,13 +399,15 @@ final class DashboardRunner {
     /// uses stay suspended until a config names them again.
     private func resumeTasks() {
         guard let manager = sessions, manager.availability == .available else { return }
-        // An extension's downloads resume with the URL it asked for, while it is installed.
+        // Each widget names the URL its sessions resume with (the URL configured now); an
+        // extension's downloads resume with the URL it asked for, while it is installed.
+        let widgetURL = BackgroundSessionManager.resumeURL(for: widgets.widgets)
         let extensionURLs = Dictionary(manager.suspendedTasks.compactMap { task -> (String, URL)? in
             guard extensions.hosts.contains(where: { $0.ownsSession(task.sessionIdentifier) }) else { return nil }
             return ("\(task.sessionIdentifier)\n\(task.taskDescription ?? "")", task.url)
         }, uniquingKeysWith: { first, _ in first })
-        let resumed = manager.resumeTasks { [registry] session, description in
-            registry.url(for: session) ?? extensionURLs["\(session)\n\(description ?? "")"]
+        let resumed = manager.resumeTasks { session, description in
+            widgetURL(session, description) ?? extensionURLs["\(session)\n\(description ?? "")"]
         }
         if !resumed.isEmpty { log?.info("resumed \(resumed.count) background transfer(s)") }
     }

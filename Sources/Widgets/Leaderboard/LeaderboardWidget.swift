@@ -49,6 +49,7 @@ public enum LeaderboardWidget {
                                                       now: services.now, completion: completion)
             _ = manager.session(identifier: identifier, delegate: delegate)
         }
+        .resumingBackgroundTasks { session, _ in registry.url(for: session) }
     }
 }
 

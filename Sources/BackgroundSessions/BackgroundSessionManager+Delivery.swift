@@ -1,0 +1,98 @@
+import Dispatch
+import FoundationEssentials
+
+/// Delivery: `DeliveryState` decides, this runs its steps — the router, the handler and the
+/// delegate on `deliveryQueue`, the journal's writes on the store's queue (each reporting back
+/// and moving the delivery on with a new turn of `deliveryQueue`).
+extension BackgroundSessionManager {
+    /// Routes the events of every identifier that has some waiting (after a config reload that
+    /// may have added widgets, say).
+    public func routePendingEvents() {
+        let identifiers = state.withLock { $0.delivery.identifiersWithEvents }
+        for identifier in identifiers { schedulePump(identifier) }
+    }
+
+    func schedulePump(_ identifier: String) {
+        deliveryQueue.async { [self] in pump(identifier) }
+    }
+
+    /// Moves an identifier's delivery forward as far as it can go now.
+    private func pump(_ identifier: String) {
+        dispatchPrecondition(condition: .onQueue(deliveryQueue))
+        while true {
+            let (step, router) = state.withLock { s -> (DeliveryState.Step, EventRouter?) in
+                guard !s.closed else { return (.wait, nil) }
+                return (s.delivery.next(identifier, hasDelegate: s.delegates[identifier] != nil), s.router)
+            }
+            switch step {
+            case .wait:
+                return
+            case .route:
+                let handler = router?(identifier)
+                let next = state.withLock { s in s.closed ? .wait : s.delivery.routed(identifier, found: handler != nil) }
+                guard case .callHandler(let generation) = next, let handler else { return }  // unmatched: kept
+                handler.handler(identifier) { [weak self] in self?.handlerCompleted(identifier, generation: generation) }
+            case .callHandler:
+                return  // only `routed` answers it
+            case .recordDelivery(let batch):
+                store.async { [self] store in
+                    store.recordDelivery(batch)
+                    state.withLock { $0.delivery.deliveryRecorded(identifier) }
+                    schedulePump(identifier)
+                }
+                return
+            case .deliver(let batch):
+                let target = state.withLock { s -> (BackgroundSession, any BackgroundSessionDelegate)? in
+                    guard !s.closed, let delegate = s.delegates[identifier] else { return nil }
+                    let session = s.sessions[identifier] ?? BackgroundSession(identifier: identifier, manager: self)
+                    s.sessions[identifier] = session
+                    return (session, delegate)
+                }
+                guard let (session, delegate) = target else { return }
+                deliver(batch, session: session, delegate: delegate)
+                state.withLock { $0.delivery.delivered(identifier) }
+            case .acknowledge(let batch):
+                store.async { [self] store in
+                    let acknowledged = store.acknowledge(batch)
+                    state.withLock { s in
+                        s.delivery.acknowledged(identifier, succeeded: acknowledged)
+                        if acknowledged { for event in batch { s.completed[event.taskIdentifier] = nil } }
+                    }
+                    schedulePump(identifier)
+                }
+                return
+            }
+        }
+    }
+
+    private func handlerCompleted(_ identifier: String, generation: Int) {
+        if state.withLock({ $0.delivery.completionCalled(identifier, generation: generation) }) { schedulePump(identifier) }
+    }
+
+    private func deliver(_ batch: [SessionEvent], session: BackgroundSession, delegate: any BackgroundSessionDelegate) {
+        for event in batch {
+            let task = state.withLock { $0.completed[event.taskIdentifier] }
+                ?? makeTask(id: event.taskIdentifier, session: event.sessionIdentifier, description: event.taskDescription,
+                            url: URL(string: event.url) ?? URL(fileURLWithPath: "/"), state: .completed)
+            var error: BackgroundTaskError?
+            switch event.outcome {
+            case .downloaded(let file, _, _, _, _):
+                // The delegate gets a hard link that is removed after the call; the kept file
+                // stays until the completion, for a re-delivery after a crash. Both are named by
+                // the session and the task only (`SessionFiles`).
+                if let location = store.linkForDelivery(event) {
+                    delegate.urlSession(session, downloadTask: task, didFinishDownloadingTo: URL(fileURLWithPath: location))
+                    store.removeDeliveryLink(event)
+                } else {
+                    error = .fileMissing(file)
+                }
+            case .notModified(let validators): error = .notModified(validators)
+            case .failed(let reason, let attempts, let retryAfter): error = .failed(reason: reason, attempts: attempts, retryAfter: retryAfter)
+            case .cancelled: error = .cancelled
+            case .unavailable(let message): error = .unavailable(message)
+            }
+            delegate.urlSession(session, task: task, didCompleteWithError: error)
+        }
+        delegate.urlSessionDidFinishEvents(forBackgroundURLSession: session)
+    }
+}

@@ -1,0 +1,269 @@
+import FoundationEssentials
+
+/// Tasks: journalled before they start, run on the transport, their results journalled (on
+/// the store's queue) and added to the delivery.
+extension BackgroundSessionManager {
+    func downloadTask(session identifier: String, url: URL, taskDescription: String?,
+                      headers: [String: String] = [:]) -> BackgroundDownloadTask {
+        let urlString = url.absoluteString
+        enum Next { case existing(BackgroundDownloadTask), start(BackgroundDownloadTask), failed(BackgroundDownloadTask) }
+        func runningTask(_ s: State) -> BackgroundDownloadTask? {
+            s.running.values.first { $0.task.sessionIdentifier == identifier && $0.task.url.absoluteString == urlString }?.task
+        }
+        // In memory first: a task in flight for the URL, or one a crash left suspended.
+        let known = state.withLock { s -> Next? in
+            if let running = runningTask(s) { return .existing(running) }
+            guard let suspended = s.suspended.values.first(where: { $0.sessionIdentifier == identifier && $0.url.absoluteString == urlString })
+            else { return nil }
+            s.suspended[suspended.taskIdentifier] = nil
+            let task = makeTask(id: suspended.taskIdentifier, session: identifier, description: suspended.taskDescription,
+                                url: url, state: .running, attempts: suspended.attempts)
+            s.running[task.taskIdentifier] = Running(task: task)
+            return .start(task)
+        }
+        // A new task: journalled before it starts. On the store's queue, so two callers asking
+        // for the same URL cannot both insert one.
+        let next = known ?? store.sync { store -> Next in
+            let inserted = availability == .available && !state.withLock({ $0.closed })
+                ? store.insertTask(session: identifier, description: taskDescription, url: urlString, now: now()) : nil
+            switch inserted {
+            case .success(let id):
+                let task = makeTask(id: id, session: identifier, description: taskDescription, url: url, state: .running)
+                let existing = state.withLock { s -> BackgroundDownloadTask? in
+                    if let running = runningTask(s) { return running }  // resumed meanwhile
+                    s.running[id] = Running(task: task)
+                    return nil
+                }
+                guard let existing else { return .start(task) }
+                store.deleteTasks([id])
+                return .existing(existing)
+            case .failure(let error):
+                let task = memoryTask(session: identifier, description: taskDescription, url: url, negative: true)
+                record(task, outcome: .failed(reason: "cannot write the journal: \(error)", attempts: 0, retryAfter: nil), in: store)
+                return .failed(task)
+            case nil:
+                let message: String
+                if case .unavailable(let m) = availability { message = m } else { message = "the background session manager is closed" }
+                let task = memoryTask(session: identifier, description: taskDescription, url: url, negative: false)
+                record(task, outcome: .unavailable(message), in: store)
+                return .failed(task)
+            }
+        }
+        switch next {
+        case .existing(let task): return task
+        case .failed(let task):
+            schedulePump(identifier)
+            return task
+        case .start(let task):
+            startTransfer(task, headers: headers)
+            return task
+        }
+    }
+
+    func makeTask(id: Int, session: String, description: String?, url: URL, state: BackgroundDownloadTask.State,
+                  attempts: Int = 0) -> BackgroundDownloadTask {
+        BackgroundDownloadTask(taskIdentifier: id, sessionIdentifier: session, taskDescription: description, url: url,
+                               state: state, attempts: attempts, cancel: { [weak self] in self?.cancel(taskIdentifier: $0) },
+                               retryNow: { [weak self] in self?.retryNow(taskIdentifier: $0) ?? .notWaiting })
+    }
+
+    /// A completed task that was never journalled (sessions unavailable, or the journal failed:
+    /// then its identifier is negative).
+    private func memoryTask(session: String, description: String?, url: URL, negative: Bool) -> BackgroundDownloadTask {
+        let id = state.withLock { s in
+            defer { s.nextMemoryID += 1 }
+            return s.nextMemoryID
+        }
+        return makeTask(id: negative ? -id : id, session: session, description: description, url: url, state: .completed)
+    }
+
+    /// - Parameter headers: extra request headers, kept in memory only (never journalled: they
+    ///   may carry credentials), so a task resumed after a restart goes without them until a
+    ///   widget asks for it again with its headers.
+    func startTransfer(_ task: BackgroundDownloadTask, headers: [String: String] = [:]) {
+        let directory = filesDirectory(session: task.sessionIdentifier)
+        do {
+            try SessionFiles.prepareDirectory(stateDirectory: stateDirectory,
+                                              component: FilePaths.component(forIdentifier: task.sessionIdentifier))
+        } catch {
+            // Possibly on the delivery queue (`resumeTasks`): the result is journalled without waiting.
+            finishTransfer(task.taskIdentifier, .failed(TransferFailure(kind: .fileSystem, reason: error.description, attempts: 0)),
+                           wait: false)
+            return
+        }
+        let request = TransferRequest(url: task.url.absoluteString, directory: directory,
+                                      fileName: SessionFiles.bodyName(task.taskIdentifier), headers: headers)
+        let id = task.taskIdentifier
+        let transferID = transport.start(request) { [weak self] event in
+            switch event {
+            case .retrying(let attempt, _, let reason): self?.attemptFailed(id, attempt: attempt, reason: reason)
+            case .finished(let result): self?.finishTransfer(id, result)
+            }
+        }
+        state.withLock { $0.running[id]?.transfer = transferID }
+        hooks.afterTransferStarted?(task)
+    }
+
+    private func attemptFailed(_ id: Int, attempt: Int, reason: String) {
+        guard let task = state.withLock({ $0.running[id]?.task }) else { return }
+        task.update(attempts: attempt, lastError: reason)
+        let now = now()
+        store.async { $0.recordAttempt(id, attempts: attempt, reason: reason, now: now) }
+    }
+
+    /// A transfer ended: its task leaves `running`, its result is journalled on the store's
+    /// queue — the transport's thread waits for the commit (`wait`), as callers expect the
+    /// event pending when the transport's callback returns — and then routed.
+    private func finishTransfer(_ id: Int, _ result: TransferResult, wait: Bool = true) {
+        let task = state.withLock { s -> BackgroundDownloadTask? in
+            guard let running = s.running.removeValue(forKey: id), !s.closed else { return nil }
+            s.resultsInFlight += 1
+            return running.task
+        }
+        guard let task else { return }
+        let outcome: SessionEvent.Outcome
+        switch result {
+        case .downloaded(let f):
+            // The transport wrote it where `startTransfer` asked: the body's derived path.
+            outcome = .downloaded(file: bodyPath(session: task.sessionIdentifier, taskID: id), status: f.status,
+                                  byteCount: f.byteCount, validators: f.validators, attempts: f.attempts)
+            task.update(attempts: f.attempts)
+        case .notModified(let v): outcome = .notModified(v)
+        case .failed(let f):
+            outcome = .failed(reason: f.reason, attempts: f.attempts, retryAfter: f.retryAfter)
+            task.update(attempts: f.attempts)
+        case .cancelled: outcome = .cancelled
+        }
+        task.update(state: .completed)
+        if wait {
+            store.sync { store in recordCounted(task, outcome: outcome, in: store, afterRecorded: hooks.afterResultRecorded) }
+        } else {
+            recordLater(task, outcome: outcome, afterRecorded: hooks.afterResultRecorded)
+        }
+    }
+
+    /// Records a result on the store's queue without waiting, then routes it. `resultsInFlight` was counted.
+    private func recordLater(_ task: BackgroundDownloadTask, outcome: SessionEvent.Outcome,
+                             afterRecorded: (@Sendable (SessionEvent) -> Void)? = nil) {
+        store.async { [self] store in recordCounted(task, outcome: outcome, in: store, afterRecorded: afterRecorded) }
+    }
+
+    /// Records a result counted in `resultsInFlight` (on the store's queue), then routes it.
+    private func recordCounted(_ task: BackgroundDownloadTask, outcome: SessionEvent.Outcome, in store: SessionStore,
+                               afterRecorded: (@Sendable (SessionEvent) -> Void)?) {
+        let event = state.withLock { $0.closed } ? nil : record(task, outcome: outcome, in: store)
+        state.withLock { $0.resultsInFlight -= 1 }
+        guard let event else { return }
+        afterRecorded?(event)
+        schedulePump(event.sessionIdentifier)
+    }
+
+    /// Journals a task's result (in memory when there is no journal or the write failed), adds
+    /// its event to the delivery and applies retention; the task is completed. On the store's queue.
+    @discardableResult
+    func record(_ task: BackgroundDownloadTask, outcome: SessionEvent.Outcome, in store: SessionStore) -> SessionEvent {
+        task.update(state: .completed)
+        let journalled = store.recordResult(task: task, outcome: outcome, now: now())
+        let now = now()
+        let (event, dropped) = state.withLock { s -> (SessionEvent, [SessionEvent]) in
+            s.completed[task.taskIdentifier] = task
+            let event = journalled ?? memoryEvent(&s, task: task, outcome: outcome, now: now)
+            s.delivery.add(event)
+            let dropped = s.delivery.prune(now: now, retention: retention)
+            for event in dropped { s.completed[event.taskIdentifier] = nil }
+            return (event, dropped)
+        }
+        store.discard(dropped)
+        return event
+    }
+
+    private func memoryEvent(_ s: inout State, task: BackgroundDownloadTask, outcome: SessionEvent.Outcome, now: Date) -> SessionEvent {
+        // Above every journalled id, so it is delivered after them.
+        let id = SessionStore.memoryEventIDBase + Int64(s.nextMemoryID)
+        s.nextMemoryID += 1
+        return SessionEvent(eventID: id, sessionIdentifier: task.sessionIdentifier, taskIdentifier: task.taskIdentifier,
+                            taskDescription: task.taskDescription, url: task.url.absoluteString, outcome: outcome,
+                            recorded: now, deliveryCount: 0)
+    }
+
+    /// Cancels a task that has not completed; its delegate gets `.cancelled`.
+    public func cancel(taskIdentifier id: Int) {
+        let (task, transfer) = state.withLock { s -> (BackgroundDownloadTask?, TransferID?) in
+            if let running = s.running.removeValue(forKey: id) {
+                s.resultsInFlight += 1
+                return (running.task, running.transfer)
+            }
+            if let suspended = s.suspended.removeValue(forKey: id) {
+                s.resultsInFlight += 1
+                return (suspended, nil)
+            }
+            return (nil, nil)
+        }
+        guard let task else { return }
+        task.update(state: .completed)
+        recordLater(task, outcome: .cancelled)
+        if let transfer { transport.cancel(transfer) }
+    }
+
+    /// Cuts a running task's retry wait short (`BackgroundDownloadTask.retryNow()`); a server's
+    /// `Retry-After` is honoured. `.notWaiting` for a task that is suspended, completed, unknown,
+    /// or whose transfer has not been handed to the transport yet.
+    @discardableResult
+    public func retryNow(taskIdentifier id: Int) -> RetryNowResult {
+        guard let transfer = state.withLock({ $0.running[id]?.transfer }) else { return .notWaiting }
+        return transport.retryNow(transfer)
+    }
+
+    /// Starts again the tasks that were in flight when the host stopped, under their
+    /// identifiers, with the URL `urlFor(sessionIdentifier, taskDescription)` gives now; then
+    /// routes pending events (`routePendingEvents()`).
+    ///
+    /// A task for which `urlFor` returns nil (its widget is gone) stays suspended and listed
+    /// until it is cancelled or purged. Like `downloadTask`, at most one task runs per session
+    /// and URL: of several that would fetch the same URL in one session (a journal holding
+    /// hundreds), the oldest starts and the others are dropped from the journal without an
+    /// event — the widget gets the one result it asked for. Transfers to one host wait their
+    /// turn in the transport (`CurlTransportConfiguration.maxConcurrentPerHost`). Returns the
+    /// tasks started. The journal is updated on the store's queue: the host may call this on
+    /// its delivery queue. `resumeURL(for:)` makes `urlFor` from the widgets' configurations.
+    @discardableResult
+    public func resumeTasks(urlFor: (_ sessionIdentifier: String, _ taskDescription: String?) -> URL?) -> [BackgroundDownloadTask] {
+        func key(_ session: String, _ url: String) -> String { "\(session.utf8.count):\(session)\(url)" }
+        let (suspended, running) = state.withLock { s in
+            (s.suspended.values.sorted { $0.taskIdentifier < $1.taskIdentifier },
+             Set(s.running.values.map { key($0.task.sessionIdentifier, $0.task.url.absoluteString) }))
+        }
+        var runningKeys = running
+        var duplicates: [Int] = []
+        var started: [BackgroundDownloadTask] = []
+        for old in suspended {
+            guard let url = urlFor(old.sessionIdentifier, old.taskDescription) else { continue }
+            let urlString = url.absoluteString
+            let task = state.withLock { s -> BackgroundDownloadTask? in
+                guard !s.closed, s.suspended[old.taskIdentifier] != nil else { return nil }
+                s.suspended[old.taskIdentifier] = nil
+                guard runningKeys.insert(key(old.sessionIdentifier, urlString)).inserted else {
+                    // The same fetch as a task running now (resumed just before, or joined by a widget).
+                    duplicates.append(old.taskIdentifier)
+                    return nil
+                }
+                let task = makeTask(id: old.taskIdentifier, session: old.sessionIdentifier, description: old.taskDescription,
+                                    url: url, state: .running, attempts: old.attempts)
+                s.running[task.taskIdentifier] = Running(task: task)
+                return task
+            }
+            if let task {
+                // Queued before the transfer starts, so before its result.
+                let now = now()
+                store.async { $0.updateTaskURL(task.taskIdentifier, url: urlString, now: now) }
+                startTransfer(task)
+                started.append(task)
+            }
+        }
+        if !duplicates.isEmpty {
+            store.async { [duplicates] in $0.deleteTasks(duplicates) }
+        }
+        routePendingEvents()
+        return started
+    }
+}
