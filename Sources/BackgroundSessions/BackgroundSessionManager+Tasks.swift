@@ -242,7 +242,12 @@ extension BackgroundSessionManager {
             let task = state.withLock { s -> BackgroundDownloadTask? in
                 guard !s.closed, s.suspended[old.taskIdentifier] != nil else { return nil }
                 s.suspended[old.taskIdentifier] = nil
-                guard runningKeys.insert(key(old.sessionIdentifier, urlString)).inserted else {
+                // Checked against the tasks running *now*, under the lock: a widget's provider may
+                // have started the same fetch since the snapshot above.
+                let startedMeanwhile = s.running.values.contains {
+                    $0.task.sessionIdentifier == old.sessionIdentifier && $0.task.url.absoluteString == urlString
+                }
+                guard !startedMeanwhile, runningKeys.insert(key(old.sessionIdentifier, urlString)).inserted else {
                     // The same fetch as a task running now (resumed just before, or joined by a widget).
                     duplicates.append(old.taskIdentifier)
                     return nil

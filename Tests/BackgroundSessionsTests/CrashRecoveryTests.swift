@@ -27,7 +27,7 @@ private func delivered(_ id: Int, session: String = "crash-test") -> [String] {
      "didComplete task=\(id) error=nil", "didFinishEvents session=\(session)"]
 }
 
-@Suite("Crash recovery (helper process killed with SIGKILL)", .serialized)
+@Suite("Crash recovery (helper process killed with SIGKILL)", .serialized, .onOwnThreads)
 struct CrashRecoveryTests {
     @Test("killed mid-transfer: the next start resumes the task under its identifier with the URL configured now")
     func killedMidTransfer() throws {

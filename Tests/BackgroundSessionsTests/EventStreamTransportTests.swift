@@ -17,13 +17,26 @@ private final class Updates: Sendable {
     var disconnects: Int { all.filter { if case .disconnected = $0 { true } else { false } }.count }
 }
 
+/// A leaderboard service on `port` (0: a free one). Restarting on a port just freed can find it
+/// taken for a moment — the client reconnecting every 250 ms may even be given that very port
+/// as its own end (a self-connect) — so a fixed port is tried for up to 5 s.
 private func service(port: UInt16 = 0) throws -> LeaderboardService {
-    var config = LeaderboardServiceConfiguration(port: port)
-    config.seed = 3
-    config.tickSeconds = 3600
-    let service = LeaderboardService(configuration: config)
-    try service.start()
-    return service
+    let deadline = ContinuousClock.now + .seconds(5)
+    while true {
+        var config = LeaderboardServiceConfiguration(port: port)
+        config.seed = 3
+        config.tickSeconds = 3600
+        let service = LeaderboardService(configuration: config)
+        let failure: ServerError
+        do {
+            try service.start()
+            return service
+        } catch {
+            failure = error
+        }
+        if port == 0 || ContinuousClock.now >= deadline { throw failure }
+        usleep(50_000)
+    }
 }
 
 @Suite("Event streams on the curl transport", .serialized)

@@ -7,7 +7,7 @@ import WidgetTestSupport
 
 /// Widget actions with the real binaries: `widgethost` in tmux and a `leaderboard-server` on
 /// 127.0.0.1 that fights no battles (`--tick 3600`), so only a heal changes a hero's health.
-@Suite("actions, end to end", .serialized)
+@Suite("actions, end to end", .serialized, .onOwnThreads)
 struct ActionEndToEndTests {
     @Test("focus a hero's card, press +: its health bar rises and the leaderboard panel agrees")
     func healRaisesHealth() throws {

@@ -5,7 +5,7 @@ import WidgetTestSupport
 ///
 /// Nothing here asserts on the bare `widgethost` command: the dashboard replaces its
 /// placeholder output.
-@Suite("widgethost command line, end to end", .serialized)
+@Suite("widgethost command line, end to end", .serialized, .onOwnThreads)
 struct CommandLineEndToEndTests {
     /// Runs `widgethost ARGUMENTS` in a wide pane with a private home and `term`, waits for
     /// it to exit, and returns how it ended with the whole output (scrollback included).

@@ -6,7 +6,7 @@ import WidgetTestSupport
 
 /// The `command` and `text` widgets in the real `widgethost`, in tmux, as a user sees them:
 /// commands that hang, flood, print escapes and fail; a text file saved by rename.
-@Suite("command and text widgets, end to end", .serialized)
+@Suite("command and text widgets, end to end", .serialized, .onOwnThreads)
 struct CommandTextEndToEndTests {
     @Test("a hanging command is killed at its timeout; exit 3, escapes and 50 MB of output are shown bounded and inert")
     func commands() throws {

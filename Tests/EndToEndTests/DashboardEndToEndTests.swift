@@ -33,7 +33,7 @@ private func clocks(_ titles: [String]) -> String {
     return #"{ "panels": [ "# + panels.joined(separator: ", ") + " ] }"
 }
 
-@Suite("dashboard, end to end", .serialized)
+@Suite("dashboard, end to end", .serialized, .onOwnThreads)
 struct DashboardEndToEndTests {
     @Test("draws aligned boxes and the status bar on the last row", arguments: [
         (80, 24, "xterm"), (80, 24, "xterm-256color"), (80, 24, "tmux-256color"),

@@ -25,7 +25,7 @@ while IFS= read -r line; do
 done
 """#
 
-@Suite("extensions, end to end", .serialized)
+@Suite("extensions, end to end", .serialized, .onOwnThreads)
 struct ExtensionEndToEndTests {
     @Test("the POSIX sh example's panel shows its timeline; a hung extension's panel says it timed out; q stops both")
     func examplePanel() throws {

@@ -25,7 +25,7 @@ private let oneClock = #"""
 /// The signals the Swift runtime's backtracer handles (CrashHandlerLinux: it prints a backtrace).
 private let backtracedSignals: Set<Int32> = [SIGQUIT, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGSEGV, SIGTRAP]
 
-@Suite("the terminal after a fatal signal, end to end", .serialized)
+@Suite("the terminal after a fatal signal, end to end", .serialized, .onOwnThreads)
 struct FatalSignalEndToEndTests {
     @Test("a fatal signal gives the terminal back: normal screen, cursor shown, the saved stty, the signal's exit status",
           arguments: [SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM])

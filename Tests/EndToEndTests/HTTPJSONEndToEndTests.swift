@@ -7,7 +7,7 @@ import WidgetTestSupport
 
 /// `http-json` with the real binaries: `widgethost` in tmux reading a `leaderboard-server` on
 /// 127.0.0.1 (port 0) as any JSON feed, with an `Authorization` header from the environment.
-@Suite("http-json, end to end", .serialized)
+@Suite("http-json, end to end", .serialized, .onOwnThreads)
 struct HTTPJSONEndToEndTests {
     private static let secret = "Bearer e2e-9d4c1b"
 

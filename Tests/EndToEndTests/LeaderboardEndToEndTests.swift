@@ -16,7 +16,7 @@ import WidgetTestSupport
 ///
 /// Each test has its own HOME and state directory. Every wait polls for a condition under a
 /// deadline scaled by `TestTimeScale`; nothing sleeps.
-@Suite("leaderboard, end to end", .serialized)
+@Suite("leaderboard, end to end", .serialized, .onOwnThreads)
 struct LeaderboardEndToEndTests {
     // MARK: - Default dashboard
 

@@ -2,7 +2,7 @@ import Testing
 import WidgetTestSupport
 
 /// Proxy variables in the user's environment, with the dashboard's own loopback server.
-@Suite("widgethost behind a proxy, end to end", .serialized)
+@Suite("widgethost behind a proxy, end to end", .serialized, .onOwnThreads)
 struct ProxyEndToEndTests {
     @Test("with http_proxy pointing nowhere, the default dashboard still reaches its bundled server (issue 10, item 8)")
     func bogusProxyLeavesLoopbackAlone() throws {

@@ -7,7 +7,7 @@ import WidgetTestSupport
 /// Push (server-sent events) with the real binaries: `widgethost` in tmux and a
 /// `leaderboard-server` on 127.0.0.1, its leaderboard panel on a 10-minute refresh with the
 /// server's `/events` as its push source. Waits poll the screen under scaled deadlines.
-@Suite("push, end to end", .serialized)
+@Suite("push, end to end", .serialized, .onOwnThreads)
 struct PushEndToEndTests {
     @Test("with refreshSeconds 600 the board still changes within a second of each server tick; the footer says live")
     func boardFollowsTicks() throws {

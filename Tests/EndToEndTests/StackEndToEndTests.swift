@@ -8,7 +8,7 @@ import WidgetTestSupport
 /// The Smart Stack with real relevance: two hero cards (relevance = how much health a hero
 /// lacks) in a stack next to the leaderboard that fetches their board, from a
 /// `leaderboard-server` on 127.0.0.1 whose heal pushes an event.
-@Suite("stack, end to end", .serialized)
+@Suite("stack, end to end", .serialized, .onOwnThreads)
 struct StackEndToEndTests {
     @Test("healing the hero shown to full health drops its relevance to 0: the stack turns to the other, even after a flip by hand")
     func rotatesByRelevance() throws {

@@ -6,7 +6,7 @@ import WidgetTestSupport
 
 /// The harness itself, driven with small system programs (env, sh, stty, cat) so a failure
 /// here points at the harness, not at widgethost.
-@Suite("tmux harness", .serialized)
+@Suite("tmux harness", .serialized, .onOwnThreads)
 struct TmuxHarnessTests {
     @Test("the program sees exactly the environment given, with TERM as given")
     func exactEnvironment() throws {

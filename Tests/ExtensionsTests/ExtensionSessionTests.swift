@@ -55,7 +55,7 @@ private final class SessionRig: Sendable {
     }
 }
 
-@Suite("Extension background sessions", .serialized)
+@Suite("Extension background sessions", .serialized, .onOwnThreads)
 struct ExtensionSessionTests {
     @Test("download runs in the host's session manager; sessionEvents brings the body; the journal is acknowledged after the answer")
     func downloadDelivered() async throws {

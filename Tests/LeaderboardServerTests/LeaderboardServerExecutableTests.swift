@@ -77,7 +77,7 @@ private func expectOverloadHandled(server: ChildProcess, port: UInt16, idleConne
     #expect(waitForStatus(200, port: port, within: 20), "the server did not serve again")
 }
 
-@Suite("leaderboard-server executable", .serialized)
+@Suite("leaderboard-server executable", .serialized, .onOwnThreads)
 struct LeaderboardServerExecutableTests {
     @Test("ulimit -n 64 and more idle connections than descriptors: 503 at once, no spinning, recovers")
     func descriptorLimitAtStart() throws {

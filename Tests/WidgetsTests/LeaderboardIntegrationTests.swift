@@ -237,7 +237,8 @@ struct LeaderboardIntegrationTests {
     @Test("a user-initiated reload while a download runs joins it: one task, one request")
     func userReloadJoins() async throws {
         var faults = FaultInjection()
-        faults.delay = .milliseconds(800)
+        // Long enough that a loaded machine (a full parallel test run) still sees it running.
+        faults.delay = .milliseconds(Int64(2_500 * TestTimeScale.factor))
         let rig = try Rig(faults: faults)
         #expect(await eventually { !rig.delivered.isEmpty })
         #expect(rig.runningTasks == 1)

@@ -1,0 +1,34 @@
+import Testing
+import WidgetCore
+
+/// Runs each test of a suite on threads of its own instead of Swift's cooperative pool.
+///
+/// The cooperative pool has one thread per core (two on a small CI machine). A test that
+/// blocks — an end-to-end test waiting for tmux, a process it runs — holds one of them for
+/// seconds; two at once starve every other test's `await` in the same run (a full run saw
+/// unrelated async tests stall for 25 s). Under this trait the test body, synchronous or not,
+/// runs on `OwnThreads.executor` (`withTaskExecutorPreference`), so it blocks only its own.
+///
+/// ```swift
+/// @Suite("dashboard, end to end", .serialized, .onOwnThreads)
+/// ```
+public struct OwnThreads: SuiteTrait, TestTrait, TestScoping {
+    /// Threads started on demand and parked when idle. Three: tests under this trait start
+    /// real processes (tmux, the dashboard, servers); more of them at once on a 2-core machine
+    /// starve those processes of CPU and their timing checks fail. A test waits for a thread.
+    static let executor = ThreadTaskExecutor(maximumThreads: 3)
+
+    public var isRecursive: Bool { true }
+
+    public func provideScope(for test: Test, testCase: Test.Case?,
+                             performing function: @Sendable () async throws -> Void) async throws {
+        // Only around each test case (the suite itself has nothing to run).
+        guard testCase != nil else { return try await function() }
+        try await withTaskExecutorPreference(Self.executor) { try await function() }
+    }
+}
+
+extension Trait where Self == OwnThreads {
+    /// See `OwnThreads`.
+    public static var onOwnThreads: Self { OwnThreads() }
+}
