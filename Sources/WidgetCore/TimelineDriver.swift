@@ -22,6 +22,8 @@ public final class TimelineDriver {
         var size: CellSize
         /// What `WidgetCenter.currentConfigurations()` reports; nil for the host's own instances.
         var info: WidgetCenter.WidgetInfo?
+        /// Its provider runs on the main actor (cheap, never blocks; `WidgetManifest.runsOnLoop`).
+        var onLoop = false
     }
 
     public let scheduler: TimelineScheduler
@@ -77,11 +79,14 @@ public final class TimelineDriver {
     /// - Parameter info: how `WidgetCenter.currentConfigurations()` lists it (title, options);
     ///   nil: the kind as title, no options. `listed: false` keeps the host's own instances
     ///   (the status bar's clock) out of that list.
+    /// - Parameter onLoop: run the provider on the main actor instead of `providerExecutor`:
+    ///   for providers that are cheap and never block (a reload then wakes no other thread).
     public func add(kind: String, family: WidgetFamily, size: CellSize, provider: AnyTimelineProvider,
-                    pausable: Bool = true, info: WidgetCenter.WidgetInfo? = nil, listed: Bool = true) -> WidgetInstanceID {
+                    pausable: Bool = true, info: WidgetCenter.WidgetInfo? = nil, listed: Bool = true,
+                    onLoop: Bool = false) -> WidgetInstanceID {
         let id = scheduler.add(kind: kind, now: clock.now, pausable: pausable)
         let listing = listed ? (info ?? WidgetCenter.WidgetInfo(kind: kind, family: family, title: kind)) : nil
-        slots[id] = Slot(kind: kind, provider: provider, family: family, size: size, info: listing)
+        slots[id] = Slot(kind: kind, provider: provider, family: family, size: size, info: listing, onLoop: onLoop)
         publish()
         tick()
         return id
@@ -218,7 +223,10 @@ public final class TimelineDriver {
         let provider = slot.provider
         let context = context(slot, userInitiated: request.isUserInitiated)
         let hop = self.hop
-        let task = Task(executorPreference: providerExecutor) { [weak self] in
+        // An instance on the loop runs its provider on the main queue's thread from start to
+        // answer: no other thread is woken.
+        let executor: (any TaskExecutor)? = slot.onLoop ? MainQueueExecutor.shared : providerExecutor
+        let task = Task(executorPreference: executor) { [weak self] in
             let result: Result<AnyTimeline, any Error>
             do {
                 result = .success(try await provider.timeline(in: context))

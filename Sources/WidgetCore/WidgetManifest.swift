@@ -33,17 +33,22 @@ public struct WidgetManifest: Sendable, Equatable {
     /// Keys the widget answers to on its focused panel; the status bar and `?` list them.
     public var actions: [WidgetAction]
     /// The name of the option holding the URL the widget's updates are pushed from
-    /// (declared only for now); nil: no push.
+    /// (the leaderboard's `push`); nil: no push.
     public var pushSourceOption: String?
     /// Groups of options of which a panel must give exactly one (`command` or `argv`); the
     /// config's errors name the group. Their options have no default and are not `required`.
     public var exactlyOneOf: [[String]]
+    /// The provider is cheap and never blocks (it reads a few `/proc` files): the host computes
+    /// its timelines on its loop thread, which is awake anyway when the reload is due, instead
+    /// of waking a provider thread — one wake-up per reload instead of two. Built-ins only.
+    public var runsOnLoop: Bool = false
 
     public init(kind: String, displayName: String, description: String,
                 supportedFamilies: [WidgetFamily] = WidgetFamily.allCases, defaultFamily: WidgetFamily,
                 options: [OptionSpec] = [], titleOption: String? = nil,
                 pausesWithAutomaticReloads: Bool = true, usesNetwork: Bool = true,
-                actions: [WidgetAction] = [], pushSourceOption: String? = nil, exactlyOneOf: [[String]] = []) {
+                actions: [WidgetAction] = [], pushSourceOption: String? = nil, exactlyOneOf: [[String]] = [],
+                runsOnLoop: Bool = false) {
         self.kind = kind
         self.displayName = displayName
         self.description = description
@@ -56,6 +61,7 @@ public struct WidgetManifest: Sendable, Equatable {
         self.actions = actions
         self.pushSourceOption = pushSourceOption
         self.exactlyOneOf = exactlyOneOf
+        self.runsOnLoop = runsOnLoop
     }
 
     /// The option named `name`, if the kind has one.

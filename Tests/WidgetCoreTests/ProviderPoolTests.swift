@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Dispatch
 import FoundationEssentials
 import Synchronization
@@ -189,5 +192,38 @@ struct ProviderPoolTests {
         for _ in 0..<2 { gate.signal() }
         for task in blocked + [third] { await task.value }
         #expect(executor.startedThreads == 3)
+    }
+}
+
+/// Records the thread each call ran on.
+private final class ThreadRecordingProvider: TimelineProvider, Sendable {
+    let threads = Mutex<[pthread_t]>([])
+
+    func placeholder(in context: Context) -> TestEntry { TestEntry(date: .distantPast, label: "placeholder") }
+    func snapshot(in context: Context) async -> TestEntry { placeholder(in: context) }
+    func timeline(in context: Context) async throws -> Timeline<TestEntry> {
+        threads.withLock { $0.append(pthread_self()) }
+        return Timeline(entries: [TestEntry(date: testEpoch, label: "on \(threads.withLock { $0.count })")], policy: .never)
+    }
+}
+
+@Suite("Providers on the loop")
+@MainActor
+struct ProvidersOnLoopTests {
+    @Test("an instance added onLoop runs its provider on the main actor's thread; the others on the pool's")
+    func onLoopRunsOnMain() async throws {
+        let clock = ManualClock(now: testEpoch)
+        let pool = ThreadTaskExecutor(maximumThreads: 2)
+        let driver = TimelineDriver(clock: clock, providerExecutor: pool)
+        let cheap = ThreadRecordingProvider(), other = ThreadRecordingProvider()
+        let onLoop = driver.add(kind: "system", family: .small, size: CellSize(columns: 20, rows: 5),
+                                provider: AnyTimelineProvider(cheap), onLoop: true)
+        let pooled = driver.add(kind: "other", family: .small, size: CellSize(columns: 20, rows: 5),
+                                provider: AnyTimelineProvider(other))
+        await driver.settle()
+        let main = pthread_self()  // this test runs on the main actor, on the main thread
+        #expect(cheap.threads.withLock { $0 }.count == 1 && pthread_equal(cheap.threads.withLock { $0[0] }, main) != 0)
+        #expect(other.threads.withLock { $0 }.count == 1 && pthread_equal(other.threads.withLock { $0[0] }, main) == 0)
+        #expect(shownLabel(driver.status(of: onLoop)) == "on 1" && shownLabel(driver.status(of: pooled)) == "on 1")
     }
 }

@@ -37,7 +37,8 @@ enum DashboardBuilder {
                     let id = driver.add(kind: widget.kind, family: panelConfig.family, size: .zero, provider: provider,
                                         pausable: widget.manifest.isPausable,
                                         info: WidgetCenter.WidgetInfo(kind: widget.kind, family: panelConfig.family,
-                                                                      title: memberTitle, options: options))
+                                                                      title: memberTitle, options: options),
+                                        onLoop: widget.manifest.runsOnLoop)
                     panel.members.append(.init(id: id, widget: widget, title: memberTitle, options: options, environment: environment))
                 } catch {
                     panel.setupError = "\(widget.kind): \(error)"

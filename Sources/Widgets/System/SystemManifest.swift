@@ -13,7 +13,10 @@ extension SystemWidget {
                        defaultValue: .integer(defaultInterval),
                        doc: "seconds between readings of /proc", example: "5"),
         ],
-        pausesWithAutomaticReloads: false, usesNetwork: false)
+        pausesWithAutomaticReloads: false, usesNetwork: false,
+        // A reading is four small /proc files: done on the loop, which the reload's timer
+        // woke anyway (one wake-up per reading, not two).
+        runsOnLoop: true)
 
     public static let definition = WidgetDefinition(manifest: manifest) { configuration(proc: $0.services.io.proc) }
 }
