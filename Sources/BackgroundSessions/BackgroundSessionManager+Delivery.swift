@@ -54,11 +54,15 @@ extension BackgroundSessionManager {
             case .acknowledge(let batch):
                 store.async { [self] store in
                     let acknowledged = store.acknowledge(batch)
-                    state.withLock { s in
+                    let more = state.withLock { s -> Bool in
                         s.delivery.acknowledged(identifier, succeeded: acknowledged)
                         if acknowledged { for event in batch { s.completed[event.taskIdentifier] = nil } }
+                        return !(s.delivery.pending[identifier] ?? []).isEmpty
                     }
-                    schedulePump(identifier)
+                    // Usually nothing is left: no turn of the delivery queue (a wake-up of the
+                    // loop per fetch) for nothing. Events that came meanwhile, or a batch the
+                    // journal refused to acknowledge, move on.
+                    if more { schedulePump(identifier) }
                 }
                 return
             }
