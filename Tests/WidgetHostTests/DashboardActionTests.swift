@@ -118,9 +118,16 @@ struct DashboardActionTests {
         let probe = ActionProbe {
             do { try await Task.sleep(for: .seconds(60)) } catch { cancelled.store(true, ordering: .relaxed); throw error }
         }
-        let dashboard = makeDashboard(probe)
+        let clock = ManualClock(now: at(0))
+        let dashboard = makeDashboard(probe, clock: clock)
         await dashboard.driver.settle()
         dashboard.handle(.character("+"))
+        #expect(await eventually { probe.performed.withLock { $0.count } == 1 })
+        // The timeout is a timer of the dashboard's clock (the loop's timerfd when running).
+        clock.advance(by: 0.2)
+        for _ in 0..<10 { await Task.yield() }
+        #expect(dashboard.actionStates.values.first == .running(title: "add one"), "not before its 0.3 s")
+        clock.advance(by: 0.2)
         #expect(await eventually { if case .failed? = dashboard.actionStates.values.first { true } else { false } })
         #expect(lines(dashboard).contains { $0.contains("add one failed: timed out") })
         #expect(await eventually { cancelled.load(ordering: .relaxed) })

@@ -1,5 +1,5 @@
+import CLinux
 import FoundationEssentials
-import Synchronization
 import TerminalUI
 import WidgetCore
 import Widgets
@@ -33,12 +33,7 @@ extension Dashboard {
         switch perform {
         case .task(let body):
             actionStates[member.id] = .running(title: action.title)
-            let id = member.id
-            let timeout = action.timeoutSeconds
-            Task { @MainActor [weak self] in
-                let failure = await Self.run(body, context: context, timeout: timeout)
-                self?.actionFinished(id, action: action, failure: failure)
-            }
+            run(body, context: context, action: action, member: member.id)
         case .terminal(let arguments):
             var failure: String?
             do {
@@ -66,30 +61,34 @@ extension Dashboard {
         onFrameNeeded()
     }
 
-    /// Runs `body` off the loop and returns nil when it succeeded, else why not; after
-    /// `timeout` seconds it returns "timed out" and cancels the body (a body that ignores
-    /// cancellation finishes unobserved).
-    nonisolated static func run(_ body: @escaping @Sendable (WidgetActionContext) async throws -> Void,
-                                context: WidgetActionContext, timeout: Double) async -> String? {
-        await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
-            let race = ActionRace(continuation)
-            // The timer first, so a body that ends at once still finds it to cancel.
-            race.timer.withLock { slot in
-                slot = Task.detached {
-                    do { try await Task.sleep(for: .milliseconds(Int64(timeout * 1000))) } catch { return }
-                    if race.answer("timed out after \(DurationText.duration(timeout))") { race.work.withLock { $0?.cancel() } }
-                }
+    /// Runs `body` on the actions' threads (never Swift's cooperative pool: its worker threads
+    /// and timers would start Dispatch's pool, which wakes the process every second) racing a
+    /// timer of the dashboard's clock (the loop's timerfd); the first to finish answers on the
+    /// loop. A timeout cancels the body (one that ignores cancellation finishes unobserved).
+    private func run(_ body: @escaping @Sendable (WidgetActionContext) async throws -> Void, context: WidgetActionContext,
+                     action: WidgetAction, member id: WidgetInstanceID) {
+        let race = ActionRace()
+        let work = Task(executorPreference: Self.actionExecutor) { [weak self] in
+            var failure: String?
+            do { try await body(context) } catch { failure = "\(error)" }
+            Task { @MainActor [weak self] in
+                guard race.answer() else { return }
+                race.timer?.cancel()
+                self?.actionFinished(id, action: action, failure: failure)
             }
-            race.work.withLock { slot in
-                slot = Task.detached {
-                    var failure: String?
-                    do { try await body(context) } catch { failure = "\(error)" }
-                    race.timer.withLock { $0?.cancel() }
-                    _ = race.answer(failure)
-                }
+        }
+        let deadline = driver.clock.now.addingTimeInterval(action.timeoutSeconds)
+        race.timer = driver.clock.schedule(at: deadline) { [weak self] in
+            Task { @MainActor [weak self] in
+                guard race.answer() else { return }
+                work.cancel()
+                self?.actionFinished(id, action: action, failure: "timed out after \(DurationText.duration(action.timeoutSeconds))")
             }
         }
     }
+
+    /// Where action performs run: threads of their own, parked while no action runs.
+    static let actionExecutor = ThreadTaskExecutor(maximumThreads: 2, onStart: { wh_set_thread_name("wh-action") })
 
     /// The footer text of a panel's action, if one runs or failed.
     func actionFooter(for panel: DashboardPanel) -> String? {
@@ -111,20 +110,15 @@ extension Dashboard {
     }
 }
 
-/// A perform racing its timeout: whichever ends first answers, once.
-private final class ActionRace: Sendable {
-    let timer = Mutex<Task<Void, Never>?>(nil)
-    let work = Mutex<Task<Void, Never>?>(nil)
-    private let continuation = Mutex<CheckedContinuation<String?, Never>?>(nil)
+/// A perform racing its timeout, on the loop: whichever ends first answers, once.
+@MainActor
+private final class ActionRace {
+    private var answered = false
+    var timer: ClockTimer?
 
-    init(_ continuation: CheckedContinuation<String?, Never>) {
-        self.continuation.withLock { $0 = continuation }
-    }
-
-    /// Answers with `result` unless answered already; true when this was the answer.
-    func answer(_ result: String?) -> Bool {
-        guard let continuation = continuation.withLock({ slot in defer { slot = nil }; return slot }) else { return false }
-        continuation.resume(returning: result)
-        return true
+    /// True for the first caller only.
+    func answer() -> Bool {
+        defer { answered = true }
+        return !answered
     }
 }
