@@ -66,7 +66,7 @@ let package = Package(
 
         // Shared test helpers: manual-clock expectations, fixtures, frame assertions.
         // Also the end-to-end harness: a private tmux server per test, subprocesses, built products.
-        .target(name: "WidgetTestSupport", dependencies: ["WidgetCore", "TerminalUI", "BackgroundSessions"],
+        .target(name: "WidgetTestSupport", dependencies: ["CLinux", "WidgetCore", "TerminalUI", "BackgroundSessions"],
                 path: "Tests/WidgetTestSupport"),
 
         .testTarget(name: "WidgetCoreTests", dependencies: ["WidgetCore", "WidgetTestSupport"]),

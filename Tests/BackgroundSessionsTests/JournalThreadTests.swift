@@ -6,12 +6,12 @@ import Testing
 import WidgetCore
 import WidgetTestSupport
 
-/// A door a journal write waits at (at most 10 s, so a broken manager fails instead of hanging).
+/// A door a journal write waits at (at most 30 s, so a broken manager fails instead of hanging).
 private final class Gate: Sendable {
     private let semaphore = DispatchSemaphore(value: 0)
     private let opened = Mutex(false)
 
-    func wait() { _ = semaphore.wait(timeout: .now() + .seconds(10)) }
+    func wait() { _ = semaphore.wait(timeout: .now() + .seconds(30)) }
 
     func open() {
         guard opened.withLock({ o in defer { o = true }; return !o }) else { return }

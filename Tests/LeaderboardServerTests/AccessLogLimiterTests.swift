@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+import WidgetTestSupport
 @testable import LeaderboardServer
 
 private let t0 = ContinuousClock.now
@@ -11,7 +12,7 @@ private func entry(_ target: String) -> AccessLogEntry {
                    duration: .zero, fault: .none)
 }
 
-@Suite("access log limiter")
+@Suite("access log limiter", .onOwnThreads(.blockingCalls))
 struct AccessLogLimiterTests {
     @Test("the first N requests of a second are written, the rest counted in one summary when it is over")
     func limitsAndSummarises() {

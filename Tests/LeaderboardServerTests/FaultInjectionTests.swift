@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import WidgetTestSupport
 @testable import LeaderboardServer
 
 private func faultyServer(_ configure: (inout FaultInjection) -> Void) throws -> (HTTPServer, UInt16) {
@@ -10,7 +11,7 @@ private func faultyServer(_ configure: (inout FaultInjection) -> Void) throws ->
     return (server, try server.start())
 }
 
-@Suite("Fault injection")
+@Suite("Fault injection", .onOwnThreads(.blockingCalls))
 struct FaultInjectionTests {
     @Test("the same seed gives the same faults, another seed others, at about the given rates")
     func deterministic() {

@@ -1,6 +1,7 @@
 import Glibc
 import Synchronization
 import Testing
+import WidgetTestSupport
 @testable import LeaderboardServer
 
 private func startServer(_ configure: (inout HTTPServerConfiguration) -> Void = { _ in }) throws -> (HTTPServer, UInt16) {
@@ -21,7 +22,7 @@ private func socketPair() throws -> (Int32, Int32) {
     return (fds[0], fds[1])
 }
 
-@Suite("HTTP server against hostile clients")
+@Suite("HTTP server against hostile clients", .onOwnThreads(.blockingCalls))
 struct HTTPServerLimitsTests {
     @Test("a 1 MB body to a route that takes none is answered 413 before any of it is sent, then closed")
     func bodyToBodilessRoute() throws {

@@ -1,6 +1,7 @@
 import Glibc
 import Synchronization
 import Testing
+import WidgetTestSupport
 @testable import LeaderboardServer
 
 private func makeServer(_ configure: (inout HTTPServerConfiguration) -> Void = { _ in },
@@ -36,7 +37,7 @@ private let badRequests = [
     BadRequest(testDescription: "chunked request body", text: "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n", status: 501),
 ]
 
-@Suite("HTTP server")
+@Suite("HTTP server", .onOwnThreads(.blockingCalls))
 struct HTTPServerTests {
     @Test("binds port 0 to a free port and serves two requests on one keep-alive connection")
     func keepAlive() throws {
@@ -161,7 +162,11 @@ struct HTTPServerTests {
         #expect(sent < request.count)
         #expect(String(decoding: answer ?? [], as: UTF8.self).hasPrefix("HTTP/1.1 408"))
         #expect(elapsed >= .milliseconds(250) && elapsed < .seconds(3))
-        #expect(try client.readToEnd(timeout: .seconds(5)).isEmpty)
+        // Closed after the 408: an orderly end, or a reset when a byte sent after the deadline
+        // met the closed socket (a loaded machine can be that slow to read the answer).
+        let rest: [UInt8]
+        do { rest = try client.readToEnd(timeout: .seconds(5)) } catch RawClient.Failure.reset { rest = [] }
+        #expect(rest.isEmpty)
     }
 
     @Test("an idle keep-alive connection is closed after the idle timeout")

@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import WidgetTestSupport
 @testable import LeaderboardServer
 
 private func startService(_ configure: (inout LeaderboardServiceConfiguration) -> Void = { _ in }) throws -> (LeaderboardService, UInt16) {
@@ -37,7 +38,7 @@ private func eventually(_ condition: () -> Bool) -> Bool {
     return condition()
 }
 
-@Suite("Leaderboard server: GET /events and POST /heroes/NAME/heal")
+@Suite("Leaderboard server: GET /events and POST /heroes/NAME/heal", .onOwnThreads(.blockingCalls))
 struct LeaderboardEventsTests {
     @Test("each change of the board is one `board` event whose id is the board's version")
     func eventPerChange() throws {

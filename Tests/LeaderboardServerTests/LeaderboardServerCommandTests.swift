@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import WidgetTestSupport
 @testable import LeaderboardServer
 
 private func options(_ arguments: [String]) -> LeaderboardServerOptions? {
@@ -48,7 +49,7 @@ private let usageCases = [
               message: "--fail-rate, --truncate-rate and --garbage-rate add up to more than 1"),
 ]
 
-@Suite("leaderboard-server command line")
+@Suite("leaderboard-server command line", .onOwnThreads(.blockingCalls))
 struct LeaderboardServerCommandTests {
     @Test("no arguments: the defaults of DESIGN §4")
     func defaults() throws {

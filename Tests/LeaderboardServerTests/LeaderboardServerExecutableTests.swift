@@ -64,9 +64,11 @@ private func expectOverloadHandled(server: ChildProcess, port: UInt16, idleConne
     let asked = ContinuousClock.now
     let newcomer = try RawClient(port: port)
     newcomer.send(get("/healthz"))
-    let answer = try newcomer.readResponse(timeout: .seconds(5 * ChildProcess.timeScale))
+    // "At once" on a 2-core machine running the whole suite: seconds, not the 30 s a stuck
+    // accept loop would take.
+    let answer = try newcomer.readResponse(timeout: .seconds(15 * ChildProcess.timeScale))
     #expect(answers.contains(answer.status), "answered \(answer.status)")
-    #expect(ContinuousClock.now - asked < .seconds(3 * ChildProcess.timeScale))
+    #expect(ContinuousClock.now - asked < .seconds(5 * ChildProcess.timeScale))
 
     let before = try #require(cpuTicks(server.pid))
     _ = poll(nil, 0, 1000)   // one second of the server's life, measured from outside

@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import Synchronization
 import Testing
+import WidgetTestSupport
 @testable import LeaderboardServer
 
 /// A service on a free loopback port whose timer will not fire during a test.
@@ -13,7 +14,7 @@ private func quietService(seed: UInt64 = 1, log: (@Sendable (String) -> Void)? =
     return (service, try service.start())
 }
 
-@Suite("Leaderboard service")
+@Suite("Leaderboard service", .onOwnThreads(.blockingCalls))
 struct LeaderboardServiceTests {
     @Test("an unchanged board answers 304; after a tick, 200 with a new ETag")
     func entityTags() throws {

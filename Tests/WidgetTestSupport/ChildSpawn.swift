@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CLinux
 
 /// Starts a child program the way every test harness does: `posix_spawn`, never
 /// `Foundation.Process` (DESIGN.md §5).
@@ -51,6 +52,10 @@ public enum ChildSpawn {
             case .file(let path): posix_spawn_file_actions_addopen(&actions, fd, path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
             }
         }
+        // Nothing of the test process beyond 0–2: a library's descriptor opened without
+        // O_CLOEXEC, or another test's pipe, must not reach the child (a server started under
+        // `ulimit -n 64` found its low descriptors taken by inherited ones and could not accept).
+        wh_spawn_add_closefrom(&actions, 3)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

@@ -13,10 +13,22 @@ import WidgetCore
 /// @Suite("dashboard, end to end", .serialized, .onOwnThreads)
 /// ```
 public struct OwnThreads: SuiteTrait, TestTrait, TestScoping {
-    /// Threads started on demand and parked when idle. Three: tests under this trait start
-    /// real processes (tmux, the dashboard, servers); more of them at once on a 2-core machine
-    /// starve those processes of CPU and their timing checks fail. A test waits for a thread.
-    static let executor = ThreadTaskExecutor(maximumThreads: 3)
+    /// Which threads.
+    public enum Pool: Sendable {
+        /// Two threads for tests that start real processes (tmux, the dashboard, servers):
+        /// more of them at once on a 2-core machine starve those processes of CPU and their
+        /// timing checks fail (as many as the cooperative pool let run before, without starving
+        /// it). A test waits for a thread.
+        case processes
+        /// Eight threads for tests whose calls block briefly (a command run in `poll`), so they
+        /// neither wait behind the process tests nor hold the cooperative pool.
+        case blockingCalls
+    }
+
+    static let processes = ThreadTaskExecutor(maximumThreads: 2)
+    static let blockingCalls = ThreadTaskExecutor(maximumThreads: 8)
+
+    let pool: Pool
 
     public var isRecursive: Bool { true }
 
@@ -24,11 +36,14 @@ public struct OwnThreads: SuiteTrait, TestTrait, TestScoping {
                              performing function: @Sendable () async throws -> Void) async throws {
         // Only around each test case (the suite itself has nothing to run).
         guard testCase != nil else { return try await function() }
-        try await withTaskExecutorPreference(Self.executor) { try await function() }
+        let executor = pool == .processes ? Self.processes : Self.blockingCalls
+        try await withTaskExecutorPreference(executor) { try await function() }
     }
 }
 
 extension Trait where Self == OwnThreads {
-    /// See `OwnThreads`.
-    public static var onOwnThreads: Self { OwnThreads() }
+    /// See `OwnThreads`: the process tests' two threads.
+    public static var onOwnThreads: Self { OwnThreads(pool: .processes) }
+    /// See `OwnThreads`: threads of the given pool.
+    public static func onOwnThreads(_ pool: OwnThreads.Pool) -> Self { OwnThreads(pool: pool) }
 }

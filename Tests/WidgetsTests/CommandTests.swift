@@ -61,7 +61,7 @@ private func draw(_ entry: CommandEntry, family: WidgetFamily, width: Int, heigh
 }
 
 // Runs block in poll (as on the host's provider threads): off the cooperative pool.
-@Suite("command widget: runs", .onOwnThreads)
+@Suite("command widget: runs", .onOwnThreads(.blockingCalls))
 struct CommandRunTests {
     @Test("a command that exits 3 reports exit 3 with its output (stdout and stderr), and leaves no child behind")
     func exitStatus() async {
@@ -208,7 +208,7 @@ struct CommandOutputTests {
     }
 }
 
-@Suite("command widget: timelines", .onOwnThreads)
+@Suite("command widget: timelines", .onOwnThreads(.blockingCalls))
 struct CommandTimelineTests {
     private let context = TimelineProviderContext(family: .medium, size: CellSize(columns: 40, rows: 6))
 
