@@ -44,8 +44,11 @@ public enum HelpText {
           R                   reload all widgets
           t                   next theme
           p                   pause or resume automatic reloads
-          ?                   show the keys
+          [ ]                 flip through the focused stack
+          ?                   show the keys (with the focused panel's own)
           q                   quit
+        A widget may have keys of its own on its focused panel (hero +, text e): the status
+        bar lists them.
 
         Exit status: 0 normal, 2 bad usage or bad config/theme, 1 anything else.
         Run 'widgethost COMMAND --help' for a command's options.

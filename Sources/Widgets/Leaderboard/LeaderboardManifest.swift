@@ -16,7 +16,7 @@ extension LeaderboardWidget {
                        doc: "background session identifier (letters, digits, . _ -)", example: "leaderboard"),
             OptionSpec(name: "maxRows", type: .integer(1...50), defaultValue: .integer(10), doc: "heroes shown at most", example: "6"),
             OptionSpec(name: "push", type: .url(schemes: ["http", "https"]),
-                       doc: "event stream for live updates (not followed yet)",
+                       doc: "server-sent events: a change shows at once",
                        example: "http://127.0.0.1:8787/events"),
         ],
         pushSourceOption: "push")
