@@ -19,26 +19,17 @@ public enum ForegroundProcess {
     public static func run(_ arguments: [String], environment: [String: String], terminal: Int32 = 0) throws(ProcessSpawner.Failure) -> ProcessExit {
         precondition(!arguments.isEmpty, "no program to run")
         var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
+        SpawnParts.groupLeader(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         wh_spawn_add_closefrom(&actions, 3)
 
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
-        let result = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
+        let result = SpawnParts.withCArrays(arguments, environment) { argv, envp in
+            posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
+        }
         guard result == 0 else { throw ProcessSpawner.Failure(call: "cannot run \(arguments[0])", code: result) }
 
         let isTerminal = isatty(terminal) == 1

@@ -109,34 +109,24 @@ public final class ProcessSpawner: Sendable {
         if let workingDirectory { wh_spawn_add_chdir(&actions, workingDirectory) }
 
         var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
+        SpawnParts.groupLeader(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
         let argumentsToRun = limits.isInherited ? arguments
             : [shell, "-c", limits.shellPrelude + " && exec \"$@\"", "sh"] + arguments
-        let argv = argumentsToRun.map { strdup($0) } + [nil]
-        let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-
         var pid: pid_t = 0
         // Under the lock: a SIGCHLD reaping concurrently must find the child registered.
         // The process is returned from here, not looked up again after: a child that exits at
         // once may be reaped (and removed) by the loop before this function returns.
-        let (result, spawned) = children.withLock { table -> (Int32, SpawnedProcess?) in
-            let result = posix_spawn(&pid, argumentsToRun[0], &actions, &attributes, argv, envp)
-            guard result == 0 else { return (result, nil) }
-            let process = SpawnedProcess(pid: pid, standardInput: input?.write, standardOutput: output?.read,
-                                         standardError: errors?.read)
-            table[pid] = Child(process: process, onExit: onExit)
-            return (0, process)
+        let (result, spawned) = SpawnParts.withCArrays(argumentsToRun, environment) { argv, envp in
+            children.withLock { table -> (Int32, SpawnedProcess?) in
+                let result = posix_spawn(&pid, argumentsToRun[0], &actions, &attributes, argv, envp)
+                guard result == 0 else { return (result, nil) }
+                let process = SpawnedProcess(pid: pid, standardInput: input?.write, standardOutput: output?.read,
+                                             standardError: errors?.read)
+                table[pid] = Child(process: process, onExit: onExit)
+                return (0, process)
+            }
         }
         guard result == 0, let spawned else {
             closeOpened()

@@ -70,6 +70,7 @@ final class Dashboard {
     func setPanels(_ newPanels: [DashboardPanel]) {
         let kept = Set(newPanels.flatMap { $0.members.map(\.id) })
         for old in panels { for member in old.members where !kept.contains(member.id) { driver.remove(member.id) } }
+        actionStates = actionStates.filter { kept.contains($0.key) }  // a running one's answer is then dropped
         panels = newPanels
         focus = min(focus, max(0, panels.count - 1))
         scrollOffset = 0

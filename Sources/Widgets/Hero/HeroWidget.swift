@@ -42,7 +42,7 @@ public enum HeroWidget {
         }
         do {
             _ = try await services.io.post(url)
-        } catch let error as WidgetActionError where error.description.contains("404") {
+        } catch let error as HTTPPostError where error.status == 404 {
             throw WidgetActionError("the server has no hero named \(name)")
         }
         services.center.reloadTimelines(ofKind: LeaderboardWidget.kind)

@@ -5,12 +5,18 @@ import BackgroundSessions
 import Synchronization
 import WidgetCore
 
+/// Why a POST failed: the reason in words and, when the server answered, its status.
+public struct HTTPPostError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var status: Int?
+    public var description: String
+}
+
 extension WidgetIO {
     /// POSTs `body` to `url` through the host's transport and returns the 2xx status; throws
-    /// `WidgetActionError` with the reason otherwise. Cancelling the task (the action's
+    /// `HTTPPostError` otherwise. Cancelling the task (the action's
     /// timeout) cancels the request. The answer's body is not kept.
     public func post(_ url: String, body: [UInt8] = []) async throws -> Int {
-        guard let transport else { throw WidgetActionError("no network in this mode") }
+        guard let transport else { throw HTTPPostError(status: nil, description: "no network in this mode") }
         let name = "widgethost-action-\(getpid())-\(ActionFiles.next())"
         let request = TransferRequest(url: url, directory: temporary, fileName: name, postBody: body)
         let started = Mutex<TransferID?>(nil)
@@ -32,9 +38,10 @@ extension WidgetIO {
         case .notModified:
             return 304
         case .failed(let failure):
-            throw WidgetActionError(failure.reason)
+            if case .httpStatus(let status) = failure.kind { throw HTTPPostError(status: status, description: failure.reason) }
+            throw HTTPPostError(status: nil, description: failure.reason)
         case .cancelled:
-            throw WidgetActionError("cancelled")
+            throw HTTPPostError(status: nil, description: "cancelled")
         }
     }
 }
