@@ -12,7 +12,7 @@ private func entry(_ target: String) -> AccessLogEntry {
                    duration: .zero, fault: .none)
 }
 
-@Suite("access log limiter", .onOwnThreads(.blockingCalls))
+@Suite("access log limiter")
 struct AccessLogLimiterTests {
     @Test("the first N requests of a second are written, the rest counted in one summary when it is over")
     func limitsAndSummarises() {

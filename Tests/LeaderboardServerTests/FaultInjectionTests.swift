@@ -11,7 +11,7 @@ private func faultyServer(_ configure: (inout FaultInjection) -> Void) throws ->
     return (server, try server.start())
 }
 
-@Suite("Fault injection", .onOwnThreads(.blockingCalls))
+@Suite("Fault injection")
 struct FaultInjectionTests {
     @Test("the same seed gives the same faults, another seed others, at about the given rates")
     func deterministic() {

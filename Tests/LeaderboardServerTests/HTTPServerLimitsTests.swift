@@ -22,7 +22,7 @@ private func socketPair() throws -> (Int32, Int32) {
     return (fds[0], fds[1])
 }
 
-@Suite("HTTP server against hostile clients", .onOwnThreads(.blockingCalls))
+@Suite("HTTP server against hostile clients")
 struct HTTPServerLimitsTests {
     @Test("a 1 MB body to a route that takes none is answered 413 before any of it is sent, then closed")
     func bodyToBodilessRoute() throws {

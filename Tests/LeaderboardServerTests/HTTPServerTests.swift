@@ -37,7 +37,7 @@ private let badRequests = [
     BadRequest(testDescription: "chunked request body", text: "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n", status: 501),
 ]
 
-@Suite("HTTP server", .onOwnThreads(.blockingCalls))
+@Suite("HTTP server")
 struct HTTPServerTests {
     @Test("binds port 0 to a free port and serves two requests on one keep-alive connection")
     func keepAlive() throws {

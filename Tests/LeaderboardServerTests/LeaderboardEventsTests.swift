@@ -38,7 +38,7 @@ private func eventually(_ condition: () -> Bool) -> Bool {
     return condition()
 }
 
-@Suite("Leaderboard server: GET /events and POST /heroes/NAME/heal", .onOwnThreads(.blockingCalls))
+@Suite("Leaderboard server: GET /events and POST /heroes/NAME/heal")
 struct LeaderboardEventsTests {
     @Test("each change of the board is one `board` event whose id is the board's version")
     func eventPerChange() throws {

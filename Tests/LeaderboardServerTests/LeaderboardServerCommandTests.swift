@@ -49,7 +49,7 @@ private let usageCases = [
               message: "--fail-rate, --truncate-rate and --garbage-rate add up to more than 1"),
 ]
 
-@Suite("leaderboard-server command line", .onOwnThreads(.blockingCalls))
+@Suite("leaderboard-server command line")
 struct LeaderboardServerCommandTests {
     @Test("no arguments: the defaults of DESIGN §4")
     func defaults() throws {

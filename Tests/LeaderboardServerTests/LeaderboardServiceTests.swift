@@ -14,7 +14,7 @@ private func quietService(seed: UInt64 = 1, log: (@Sendable (String) -> Void)? =
     return (service, try service.start())
 }
 
-@Suite("Leaderboard service", .onOwnThreads(.blockingCalls))
+@Suite("Leaderboard service")
 struct LeaderboardServiceTests {
     @Test("an unchanged board answers 304; after a tick, 200 with a new ETag")
     func entityTags() throws {
