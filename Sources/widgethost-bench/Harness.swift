@@ -48,14 +48,16 @@ final class Harness {
 
     /// Starts the dashboard with the pinned config `name` (nil: the default dashboard, with its
     /// bundled server) on a fresh state directory; `wrapper` runs it under another program
-    /// (`strace -f -o FILE`), which then is the session's process.
-    func launch(_ name: String?, columns: Int = 100, rows: Int = 30, wrapper: [String] = []) -> PtySession? {
+    /// (`strace -f -o FILE`), which then is the session's process; `extraArguments` follow
+    /// the dashboard's own (`--extensions-dir DIR`).
+    func launch(_ name: String?, columns: Int = 100, rows: Int = 30, wrapper: [String] = [],
+                extraArguments: [String] = []) -> PtySession? {
         runs += 1
         let state = scratch + "/state-\(runs)"
         mkdir(state, 0o700)
         let environment = ["TERM=xterm-256color", "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "HOME=\(scratch)",
                            "XDG_CONFIG_HOME=\(scratch)/config", "XDG_STATE_HOME=\(scratch)/xdg-state", "PATH=/usr/bin:/bin"]
-        let arguments = (name.map { ["--config", config($0)] } ?? []) + ["--state-dir", state]
+        let arguments = (name.map { ["--config", config($0)] } ?? []) + ["--state-dir", state] + extraArguments
         guard let executable = wrapper.first else {
             return PtySession(executable: widgethost, arguments: arguments, environment: environment, columns: columns, rows: rows)
         }

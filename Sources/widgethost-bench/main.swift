@@ -13,6 +13,8 @@ Measures WidgetHost against its targets and prints a table (README "Performance"
   4 idle wake-ups, CPU, bytes over 60 s            5 loopback requests/s, `r` → screen latency
   6 start-up to first frame, peak RSS              7 display width and sanitising throughput
   8 cost per fetch (wake-ups by thread, disk, fsyncs for a 200 and a 304), memory by mapping
+  9 push event → screen, `+` (heal) → screen
+ 10 extensions: launch → first entry, warm `r` → screen, idle wake-ups running and stopped
 
   --quick            shorter runs (a smoke test; the idle run lasts 15 s instead of 60 s)
   --json PATH        also write the figures as JSON
@@ -63,7 +65,7 @@ let report = Report()
 if wanted("1") { SchedulerBench.measure(into: report, quick: quick) }
 if wanted("7") { TextBench.measure(into: report, quick: quick) }
 
-let needsHarness = ["2", "3", "4", "5", "6", "8", "9"].contains(where: wanted)
+let needsHarness = ["2", "3", "4", "5", "6", "8", "9", "10"].contains(where: wanted)
 if needsHarness {
     do {
         let harness = try Harness(benchmarks: benchmarks)
@@ -79,6 +81,7 @@ if needsHarness {
         }
         if wanted("4") || wanted("6") { IdleBench.measure(into: report, harness: harness, duration: quick ? 15 : 60) }
         if wanted("8") { FetchCostBench.measure(into: report, harness: harness, quick: quick) }
+        if wanted("10") { ExtensionBench.measure(into: report, harness: harness, quick: quick) }
         harness.close()
     } catch {
         report.notes.append("cannot start the loopback leaderboard server: \(error)")
