@@ -39,12 +39,25 @@ STATE_FILE = os.path.join(DATA, "state.json")
 _next_id = 1_000_000
 _my_requests = {}             # id -> (url, requested-at) for our `download` requests
 _log_ready = False
+# Debugging aid: `touch trace-on` in this folder and every line both ways is appended to
+# trace.log here (useful for `snapshot`/`preview`, whose state directory is removed).
+TRACE = os.path.exists("trace-on")
+
+
+def trace(direction, line):
+    if TRACE:
+        try:
+            with open("trace.log", "a", encoding="utf-8") as f:
+                f.write(f"{time.strftime('%H:%M:%S')} {os.getpid()} {direction} {line[:2000]}\n")
+        except OSError:
+            pass
 
 
 # ---------------------------------------------------------------- channel
 
 def send(msg):
     line = json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
+    trace("<-", line)
     sys.stdout.write(line + "\n")
     sys.stdout.flush()
 
@@ -135,7 +148,7 @@ def start_check(state, url, force=False):
         log("info", f"check of {url} not reported after {now - p.get('t', 0):.0f}s; asking again")
     mid = request("download", {"identifier": SESSION, "url": url, "description": url})
     _my_requests[mid] = (url, now)
-    state["pending"][url] = {"t": now, "task": None}
+    state["pending"][url] = {"t": now, "task": None, "pid": os.getpid()}
     return True
 
 
@@ -177,7 +190,11 @@ def on_session_events(params):
         url = ev.get("url")
         status = ev.get("status")
         p = state["pending"].pop(url, None)
-        ms = (now - p["t"]) * 1000.0 if p and "t" in p else None
+        # A result delivered to another process (after an idle exit, a crash or a host
+        # restart) took an unknown share of that time waiting: no latency then.
+        ms = (now - p["t"]) * 1000.0 if p and "t" in p and p.get("pid") == os.getpid() else None
+        if p is None:
+            log("info", f"{url}: result of a check this state did not ask for (task {ev.get('task')})")
         expect = (state.get("expect") or {}).get(url, "")
         if status == "downloaded":
             body = b""
@@ -192,7 +209,7 @@ def on_session_events(params):
             if expect and expect not in text:
                 record(state, url, False, ms, f"{len(body)} B, no {expect!r}", now)
             else:
-                record(state, url, True, ms, f"{len(body)} B", now)
+                record(state, url, True, ms, f"{len(body)} B" + ("" if ms is not None else ", resumed"), now)
         elif status == "notModified":
             record(state, url, True, ms, "not modified", now)
         elif status in ("failed", "unavailable", "cancelled"):
@@ -237,6 +254,8 @@ def spans(*parts, align="left"):
 
 
 def zone(name):
+    if name == "local":                      # the host's timeZone type allows 'local'
+        return dt.datetime.now().astimezone().tzinfo
     if ZoneInfo is None:
         return dt.timezone.utc
     try:
@@ -286,7 +305,8 @@ def status_view(s, opts, family, at, pending, size):
               align="center"),
         {"type": "sparkline", "values": [h["ms"] or 0 for h in hist[-max(size["columns"], 1):]],
          "role": role},
-        text(f"{s.get('state', '?')} since {clock(since, tz)} ({ago(at - since)})", "muted", align="center"),
+        text(f"{s.get('state', '?')} {ago(at - since)}" if family == "small" else
+             f"{s.get('state', '?')} since {clock(since, tz)} ({ago(at - since)})", "muted", align="center"),
         text(("checking… " if pending else "") + f"checked {ago(at - last['t'])} ago", "muted", align="center"),
     ]
     if not last["ok"]:
@@ -342,21 +362,34 @@ def latency_view(s, opts, family, at, pending, size):
     return {"type": "vstack", "children": children}
 
 
+def demo_site(now, every):
+    hist = []
+    for i in range(40):
+        t = now - (40 - i) * every
+        ok = i not in (22, 23)
+        hist.append({"t": t, "ok": ok, "ms": (12 + (i * 7) % 9 + (30 if i == 30 else 0)) if ok else None,
+                     "detail": "2 B (sample)" if ok else "connection refused (sample)"})
+    return {"history": hist, "since": now - 16 * every, "state": "up"}
+
+
 def iso(epoch):
     return dt.datetime.fromtimestamp(epoch, dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
-def relevance(s, every):
+def relevance(s, first, until):
+    """Scores for a stack. This host compares a child's score on its own scale (as far as
+    we can tell: relative to the highest score in that child's timeline), so an up site says
+    0 and a down one 100: a constant 10 would tie with a constant 100. A site that just came
+    back is worth a look for its first entry only. The relevance holds `duration` seconds
+    from the entry's date, then counts as none: we make it last until the next timeline."""
     hist = s["history"]
-    if not hist:
-        score = 1
+    if not hist or hist[-1]["ok"] and (len(hist) < 2 or hist[-2]["ok"] or not first):
+        score = 0
     elif not hist[-1]["ok"]:
         score = 100
-    elif len(hist) > 1 and not hist[-2]["ok"]:
-        score = 50          # just came back
     else:
-        score = 10
-    return {"score": score, "duration": every}
+        score = 50          # just came back
+    return {"score": score, "duration": max(1, int(until))}
 
 
 def on_timeline(params):
@@ -379,6 +412,8 @@ def on_timeline(params):
     s = site(state, url)
     pending = url in state["pending"]
     now = time.time()
+    if params.get("isPreview") and not s["history"]:
+        s = demo_site(now, every)            # previews cannot download: show sample data
     hist = s["history"]
     next_check = (hist[-1]["t"] + every) if hist and not pending else now + every
     next_check = max(next_check, now + 1)
@@ -394,7 +429,7 @@ def on_timeline(params):
     for t in times:
         entry = {"date": iso(t), "view": view(s, opts, family, t, pending, size)}
         if kind == "status":
-            entry["relevance"] = relevance(s, every)
+            entry["relevance"] = relevance(s, t == times[0], next_check - t + every)
         entries.append(entry)
     return {"entries": entries, "policy": {"after": iso(next_check)}}
 
@@ -465,6 +500,7 @@ def handle(msg):
 def main():
     for raw in sys.stdin:                    # EOF: the host has gone, or asked us to stop
         raw = raw.strip()
+        trace("->", raw)
         if not raw:
             continue
         try:
@@ -476,7 +512,9 @@ def main():
 
 
 if __name__ == "__main__":
+    trace("--", f"started, data {DATA}")
     try:
         main()
+        trace("--", "stdin closed; exiting")
     except KeyboardInterrupt:
         pass
