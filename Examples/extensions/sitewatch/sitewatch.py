@@ -225,9 +225,10 @@ def on_session_events(params):
 # ---------------------------------------------------------------- views
 
 def ago(seconds):
+    # Entries change once a minute (and on every reload), so seconds would go stale.
     seconds = max(0, int(seconds))
     if seconds < 60:
-        return f"{seconds}s"
+        return "<1m"
     if seconds < 3600:
         return f"{seconds // 60}m"
     if seconds < 86400:
@@ -365,7 +366,7 @@ def latency_view(s, opts, family, at, pending, size):
 def demo_site(now, every):
     hist = []
     for i in range(40):
-        t = now - (40 - i) * every
+        t = now - 20 - (39 - i) * every
         ok = i not in (22, 23)
         hist.append({"t": t, "ok": ok, "ms": (12 + (i * 7) % 9 + (30 if i == 30 else 0)) if ok else None,
                      "detail": "2 B (sample)" if ok else "connection refused (sample)"})
@@ -417,10 +418,12 @@ def on_timeline(params):
     hist = s["history"]
     next_check = (hist[-1]["t"] + every) if hist and not pending else now + every
     next_check = max(next_check, now + 1)
-    # One entry now, then one at each minute boundary until the next check, so the
-    # "checked 3m ago" / "up since … (2h 5m)" texts stay true without waking us.
+    # One entry now, then one a minute until the next check, so the "checked 3m ago" /
+    # "up since … (2h 5m)" texts stay true without waking us.
+    # Minutes counted from the last check, so "checked 2m ago" turns when it becomes true.
     times = [now]
-    t = (int(now) // 60 + 1) * 60
+    base = hist[-1]["t"] if hist else now
+    t = base + ((now - base) // 60 + 1) * 60
     while t < next_check and len(times) < MAX_ENTRIES:
         times.append(t)
         t += 60
