@@ -259,4 +259,20 @@ struct PilotTests {
         #expect(SignalTranslator.message(for: SIGHUP, windowSize: size, hasTerminal: true) == .configChanged(reason: "SIGHUP: reloading the config"))
         #expect(SignalTranslator.message(for: SIGWINCH, windowSize: size, hasTerminal: true) == .resized(size))
     }
+
+    @Test("the runner is built from what it is given (io, WidgetCenter) and fails a bad config before touching anything")
+    func runnerConstruction() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.write("bad.json", #"{ "panels": [ { "kind": "nope" } ] }"#)
+        let transportMade = Mutex(false)
+        let io = HostIO(environment: environment, files: FileRoots(state: directory.path + "/state", temporary: directory.path),
+                        clock: SystemTransportClock(), processes: ProcessSpawner(), randomSeed: 1,
+                        makeTransport: { transportMade.withLock { $0 = true }; return FakeTransport() })
+        let runner = DashboardRunner(options: DashboardOptions(configPath: path), io: io, catalog: .builtin(), center: WidgetCenter())
+        let output = runner.run()
+        #expect(output.exitCode == 2 && output.standardError.contains("nope"), "\(output.standardError)")
+        #expect(!transportMade.withLock { $0 }, "nothing was opened")
+        #expect(FileManager.default.fileExists(atPath: directory.path + "/state") == false, "the state directory is untouched")
+    }
 }

@@ -12,7 +12,7 @@ enum SignalTranslator {
     /// SIGCHLD too: children of `io.processes` are reaped on the loop (`waitpid(WNOHANG)`).
     static let handledSignalNumbers = [SIGWINCH, SIGTERM, SIGINT, SIGHUP, SIGTSTP, SIGCHLD]
 
-    nonisolated(unsafe) private static var handledSignals: sigset_t = {
+    private static let handledSignals: sigset_t = {
         var set = sigset_t()
         sigemptyset(&set)
         for number in handledSignalNumbers { sigaddset(&set, number) }
@@ -21,7 +21,8 @@ enum SignalTranslator {
 
     /// Blocks the handled signals in the calling thread (and the threads it starts).
     static func blockInThisThread() {
-        pthread_sigmask(SIG_BLOCK, &handledSignals, nil)
+        var set = handledSignals
+        pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 
     /// Gives the handled signals their default disposition (ncurses installs handlers of its
@@ -32,7 +33,8 @@ enum SignalTranslator {
 
     /// A signalfd reading the handled signals (non-blocking).
     static func makeDescriptor() -> Int32 {
-        wh_signalfd(&handledSignals)
+        var set = handledSignals
+        return wh_signalfd(&set)
     }
 
     /// What signal `number` means for the dashboard, or nil for nothing.

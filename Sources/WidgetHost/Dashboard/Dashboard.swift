@@ -44,7 +44,8 @@ final class Dashboard {
     /// Effects of the message being applied, returned by `update(_:)`.
     var outbox: [DashboardEffect] = []
     /// Where asynchronous answers (the driver's changes, an action's end, a stack's timer) go
-    /// as messages: the program's inbox (`DashboardProgram`), set when one runs this dashboard.
+    /// as messages: the program's inbox (`DashboardProgram`), set when one runs this dashboard;
+    /// without one they are dropped.
     var send: (DashboardMessage) -> Void = { _ in }
     /// Builds panels from a config (start-up and reloads): the host's widgets and environment.
     var panelFactory: PanelFactory?

@@ -32,20 +32,26 @@ final class DashboardProgram {
     /// then right after it.
     func send(_ message: DashboardMessage) {
         inbox.append(message)
-        guard !isRunning else { return }
-        isRunning = true
-        defer { isRunning = false }
-        while !inbox.isEmpty {
-            let next = inbox.removeFirst()
-            for effect in dashboard.update(next) { run(effect) }
-        }
+        drain()
     }
 
     /// Runs effects produced outside `update` (start-up building the first panels).
     func flush() {
+        guard !isRunning else { return }  // they go out with the next message's
         let effects = dashboard.outbox
         dashboard.outbox = []
+        drain(after: effects)
+    }
+
+    private func drain(after effects: [DashboardEffect] = []) {
+        guard !isRunning else { return }
+        isRunning = true
+        defer { isRunning = false }
         for effect in effects { run(effect) }
+        while !inbox.isEmpty {
+            let next = inbox.removeFirst()
+            for effect in dashboard.update(next) { run(effect) }
+        }
     }
 
     private func run(_ effect: DashboardEffect) {
