@@ -58,6 +58,12 @@ public final class ManualClock: WidgetClock {
         advance(to: now.addingTimeInterval(interval))
     }
 
+    /// Sets the time to `date`, forwards or backwards, running nothing: the wall clock being
+    /// set (an NTP step). What falls due runs on the next `advance`.
+    public func set(to date: Date) {
+        state.withLock { $0.now = date }
+    }
+
     /// Moves time forward to `date` (never backwards), running what falls due in order.
     public func advance(to date: Date) {
         while true {

@@ -124,10 +124,9 @@ public enum WidgetHostCommand {
             return SessionsCommand.run(options, environment: environment)
         case .dashboard(let options):
             return MainActor.assumeIsolated {
-                // The loop's handlers hold the runner weakly: keep it alive while it runs.
-                let runner = DashboardRunner(options: options, io: io, catalog: catalog,
+                let runner = DashboardRunner(options: options, io: io, catalog: catalog, center: .shared,
                                              extensions: extensions?.runtime ?? .empty, extensionProblems: extensions?.problems ?? [])
-                return withExtendedLifetime(runner) { runner.run() }
+                return runner.run()
             }
         }
     }

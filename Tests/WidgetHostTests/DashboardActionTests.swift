@@ -46,6 +46,7 @@ private func makeDashboard(_ probe: ActionProbe, rows: Int = 8, clock: ManualClo
     let driver = TimelineDriver(clock: clock)
     let dashboard = Dashboard(driver: driver, size: TerminalSize(columns: 70, rows: rows), glyphs: .unicode, themes: [Theme.default],
                               environment: ["TZ": "UTC"])
+    dashboard.runUnderTest()
     let widget = probe.widget
     driver.batch {
         let options: WidgetOptions = ["file": .string("/tmp/notes.txt")]
@@ -69,7 +70,7 @@ struct DashboardActionTests {
         let dashboard = makeDashboard(ActionProbe(), rows: 24)
         await dashboard.driver.settle()
         #expect(lines(dashboard).last?.contains("+ add one  e edit  r run now") == true)
-        dashboard.handle(.character("?"))
+        dashboard.press(.character("?"))
         let help = lines(dashboard)
         #expect(help.contains { $0.contains("on Probe:") })
         #expect(help.contains { $0.contains("+") && $0.contains("add one") })
@@ -83,11 +84,11 @@ struct DashboardActionTests {
         let dashboard = makeDashboard(probe)
         await dashboard.driver.settle()
         #expect(probe.reloads.load(ordering: .relaxed) == 1)
-        dashboard.handle(.character("+"))
+        dashboard.press(.character("+"))
         #expect(await eventually { probe.performed.withLock { $0.count } == 1 })
         #expect(probe.performed.withLock { $0.first?.options.string("file") } == "/tmp/notes.txt", "the perform gets the panel's options")
         #expect(lines(dashboard).contains { $0.contains("add one…") }, "the panel says the action runs")
-        dashboard.handle(.character("+"))  // one at a time per panel
+        dashboard.press(.character("+"))  // one at a time per panel
         gate.open()
         #expect(await eventually { dashboard.actionStates.isEmpty })
         await dashboard.driver.settle()
@@ -101,14 +102,14 @@ struct DashboardActionTests {
         let probe = ActionProbe { throw WidgetActionError("the server said no") }
         let dashboard = makeDashboard(probe)
         await dashboard.driver.settle()
-        dashboard.handle(.character("+"))
+        dashboard.press(.character("+"))
         #expect(await eventually { if case .failed? = dashboard.actionStates.values.first { true } else { false } })
         let frame = lines(dashboard)
         #expect(frame.contains { $0.contains("⚠ add one failed: the server said no") })
         #expect(frame.contains { $0.contains("reload 1") }, "the entry stays")
         await dashboard.driver.settle()
         #expect(probe.reloads.load(ordering: .relaxed) == 1, "no reload after a failure")
-        dashboard.handle(.character("x"))
+        dashboard.press(.character("x"))
         #expect(!lines(dashboard).contains { $0.contains("failed") })
     }
 
@@ -121,7 +122,7 @@ struct DashboardActionTests {
         let clock = ManualClock(now: at(0))
         let dashboard = makeDashboard(probe, clock: clock)
         await dashboard.driver.settle()
-        dashboard.handle(.character("+"))
+        dashboard.press(.character("+"))
         #expect(await eventually { probe.performed.withLock { $0.count } == 1 })
         // The timeout is a timer of the dashboard's clock (the loop's timerfd when running).
         clock.advance(by: 0.2)
@@ -139,13 +140,14 @@ struct DashboardActionTests {
         let dashboard = makeDashboard(probe)
         await dashboard.driver.settle()
         var ran: [[String]] = []
-        dashboard.onRunInTerminal = { ran.append($0); return nil }
-        dashboard.handle(.character("e"))
+        let host = dashboard.runUnderTest()
+        host.terminalAnswer = { ran.append($0); return nil }
+        dashboard.press(.character("e"))
         #expect(ran == [["editor", "/tmp/notes.txt"]])
         await dashboard.driver.settle()
         #expect(probe.reloads.load(ordering: .relaxed) == 2)
-        dashboard.onRunInTerminal = { _ in "editor exited with status 1" }
-        dashboard.handle(.character("e"))
+        host.terminalAnswer = { _ in "editor exited with status 1" }
+        dashboard.press(.character("e"))
         #expect(lines(dashboard).contains { $0.contains("edit failed: editor exited with status 1") })
     }
 

@@ -43,6 +43,7 @@ private func makeDashboard(size: TerminalSize, probes: [(Probe, WidgetFamily, St
                            clock: ManualClock = ManualClock(now: at(0))) -> Dashboard {
     let driver = TimelineDriver(clock: clock)
     let dashboard = Dashboard(driver: driver, size: size, glyphs: .unicode, themes: [Theme.default], environment: ["TZ": "UTC"])
+    dashboard.runUnderTest()
     // As DashboardBuilder does: inside a batch, so the first requests carry the laid-out size.
     driver.batch {
         dashboard.setPanels(probes.map { probe, family, title in
@@ -87,25 +88,25 @@ struct DashboardTests {
         await dashboard.driver.settle()
         #expect(text(dashboard).last?.contains("│ One") == true)
         #expect(dashboard.render()[0, 0].style.role == .borderFocused)
-        dashboard.handle(.tab)
+        dashboard.press(.tab)
         #expect(text(dashboard).last?.contains("│ Two") == true)
         #expect(dashboard.render()[0, 0].style.role == .border)
-        dashboard.handle(.backTab)
+        dashboard.press(.backTab)
         #expect(dashboard.focus == 0)
-        dashboard.handle(.right)
+        dashboard.press(.right)
         #expect(dashboard.focus == 1, "arrows move to the neighbour")
-        dashboard.handle(.character("h"))
+        dashboard.press(.character("h"))
         #expect(dashboard.focus == 0)
     }
 
     @Test("? shows the help over the panels and any key closes it")
     func help() async {
         let dashboard = makeDashboard(size: TerminalSize(columns: 80, rows: 24), probes: [(Probe([]), .large, "Board")])
-        dashboard.handle(.character("?"))
+        dashboard.press(.character("?"))
         let frame = text(dashboard)
         #expect(frame.contains { $0.contains("┌ Keys") })
         #expect(frame.contains { $0.contains("reload the focused panel") })
-        dashboard.handle(.character("x"))
+        dashboard.press(.character("x"))
         #expect(!text(dashboard).contains { $0.contains("┌ Keys") })
     }
 
@@ -113,13 +114,13 @@ struct DashboardTests {
     func zoom() async {
         let dashboard = makeDashboard(size: TerminalSize(columns: 60, rows: 10),
                                       probes: [(Probe([]), .small, "One"), (Probe([]), .small, "Two")])
-        dashboard.handle(.tab)
-        dashboard.handle(.enter)
+        dashboard.press(.tab)
+        dashboard.press(.enter)
         let zoomed = text(dashboard)
         #expect(zoomed[0].hasPrefix("┌ Two ─"))
         #expect(zoomed[0].hasSuffix("┐") && zoomed[0].count == 60)
         #expect(zoomed.last?.contains("zoomed") == true)
-        dashboard.handle(.escape)
+        dashboard.press(.escape)
         #expect(text(dashboard)[0].hasPrefix("┌ One"))
     }
 
@@ -145,7 +146,7 @@ struct DashboardTests {
         let dashboard = makeDashboard(size: TerminalSize(columns: 50, rows: 8), probes: [(probe, .medium, "Board")], clock: clock)
         await dashboard.driver.settle()
         clock.advance(by: 300)
-        dashboard.handle(.character("r"))
+        dashboard.press(.character("r"))
         await dashboard.driver.settle()
         let frame = text(dashboard)
         #expect(frame.contains { $0.contains("board") }, "the last good entry stays")
@@ -165,10 +166,10 @@ struct DashboardTests {
     @Test("p pauses automatic reloads and says so in the status bar")
     func pause() async {
         let dashboard = makeDashboard(size: TerminalSize(columns: 60, rows: 8), probes: [(Probe([]), .small, "One")])
-        dashboard.handle(.character("p"))
+        dashboard.press(.character("p"))
         #expect(text(dashboard).last?.contains("paused") == true)
         #expect(dashboard.driver.scheduler.automaticReloadsPaused)
-        dashboard.handle(.character("p"))
+        dashboard.press(.character("p"))
         #expect(text(dashboard).last?.contains("paused") == false)
     }
 
@@ -177,15 +178,12 @@ struct DashboardTests {
         let driver = TimelineDriver(clock: ManualClock(now: at(0)))
         let dashboard = Dashboard(driver: driver, size: TerminalSize(columns: 40, rows: 10), glyphs: .unicode,
                                   themes: [Theme.default, Theme.mono], environment: [:])
-        var quits = 0
-        var themes: [String] = []
-        dashboard.onQuit = { quits += 1 }
-        dashboard.onThemeChange = { themes.append($0.name) }
-        dashboard.handle(.character("t"))
-        dashboard.handle(.character("q"))
-        dashboard.handle(.ctrlC)
-        #expect(quits == 2)
-        #expect(themes == [Theme.mono.name])
+        let host = dashboard.runUnderTest()
+        dashboard.press(.character("t"))
+        dashboard.press(.character("q"))
+        dashboard.press(.ctrlC)
+        #expect(host.effects.filter { $0 == .quit(status: 0) }.count == 2)
+        #expect(host.effects.compactMap { if case .setTheme(let theme) = $0 { theme.name } else { nil } } == [Theme.mono.name])
     }
 }
 
@@ -205,6 +203,7 @@ struct DashboardReloadTests {
                                             widgets: Catalog.builtin().bind(), driver: driver, environment: environment)
         let dashboard = Dashboard(driver: driver, size: TerminalSize(columns: 80, rows: 24), glyphs: .unicode,
                                   themes: [Theme.default], environment: ["TZ": "UTC"])
+        dashboard.runUnderTest()
         dashboard.setPanels(first)
         await driver.settle()
         let second = DashboardBuilder.panels(for: DashboardConfig(panels: [clockPanel("UTC"), clockPanel("Europe/Berlin")]),
@@ -225,6 +224,7 @@ struct DashboardReloadTests {
                                             "showDate": .bool(false)]
         let dashboard = Dashboard(driver: driver, size: TerminalSize(columns: 80, rows: 24), glyphs: .unicode,
                                   themes: [Theme.default], environment: ["TZ": "UTC"])
+        dashboard.runUnderTest()
         driver.batch {
             dashboard.setPanels(DashboardBuilder.panels(for: DashboardConfig(panels: [
                 PanelConfig(kind: "clock", family: .medium, title: "Tokyo", options: options)]),

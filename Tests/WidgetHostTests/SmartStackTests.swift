@@ -38,6 +38,7 @@ private struct Scripted: Sendable {
 private func stackDashboard(_ children: [(String, Scripted)], clock: ManualClock, size: TerminalSize = TerminalSize(columns: 40, rows: 7)) -> Dashboard {
     let driver = TimelineDriver(clock: clock)
     let dashboard = Dashboard(driver: driver, size: size, glyphs: .unicode, themes: [Theme.default], environment: ["TZ": "UTC"])
+    dashboard.runUnderTest()
     driver.batch {
         let members = children.map { title, scripted in
             let id = driver.add(kind: "scripted", family: .medium, size: .zero,
@@ -110,14 +111,14 @@ struct SmartStackTests {
         let dashboard = stackDashboard([("A", a), ("B", b), ("C", c)], clock: clock)
         await dashboard.driver.settle()
         #expect(shown(dashboard).hasPrefix("┌ A · B · C 2/3 "))
-        dashboard.handle(.character("]"))
+        dashboard.press(.character("]"))
         #expect(shown(dashboard).hasPrefix("┌ A · B · C 3/3 "))
-        dashboard.handle(.character("]"))
+        dashboard.press(.character("]"))
         #expect(shown(dashboard).hasPrefix("┌ A · B · C 1/3 "), "] wraps around")
-        dashboard.handle(.character("["))
-        dashboard.handle(.character("["))
+        dashboard.press(.character("["))
+        dashboard.press(.character("["))
         #expect(shown(dashboard).hasPrefix("┌ A · B · C 2/3 "), "[ goes back, wrapping too")
-        dashboard.handle(.character("["))
+        dashboard.press(.character("["))
         #expect(shown(dashboard).hasSuffix("| A | A one"))
         clock.advance(to: at(30))
         await dashboard.driver.settle()
@@ -136,7 +137,7 @@ struct SmartStackTests {
         let dashboard = stackDashboard([("A", a), ("B", b), ("C", c)], clock: clock)
         await dashboard.driver.settle()
         #expect(shown(dashboard).hasSuffix("| B | B for 90 s"))
-        dashboard.handle(.character("]"))
+        dashboard.press(.character("]"))
         #expect(shown(dashboard).hasSuffix("| C | C quarter"))
         clock.advance(to: at(60))
         await dashboard.driver.settle()
@@ -151,7 +152,7 @@ struct SmartStackTests {
         let clock = ManualClock(now: at(0))
         let dashboard = stackDashboard([("A", Scripted([(0, "A only", 1, 0)]))], clock: clock)
         await dashboard.driver.settle()
-        dashboard.handle(.character("]"))
+        dashboard.press(.character("]"))
         #expect(shown(dashboard).hasPrefix("┌ A ─"))
         #expect(shown(dashboard).hasSuffix("| A only"))
     }
@@ -190,7 +191,7 @@ struct SmartStackTests {
     func help() async {
         let dashboard = stackDashboard([("A", Scripted([(0, "A", 1, 0)]))], clock: ManualClock(now: at(0)),
                                        size: TerminalSize(columns: 80, rows: 24))
-        dashboard.handle(.character("?"))
+        dashboard.press(.character("?"))
         #expect(TextBackend.lines(dashboard.render()).contains { $0.contains("[ ]") && $0.contains("flip through the focused stack") })
     }
 }

@@ -4,30 +4,38 @@ import TerminalUI
 import WidgetCore
 import Widgets
 
-/// A dashboard without a terminal, on a manual clock: what `widgethost snapshot` renders, and
-/// what `widgethost-bench` keeps alive to render frames again and again.
+/// A dashboard without a terminal, on a manual clock: what `widgethost snapshot` renders, what
+/// `widgethost-bench` keeps alive to render frames again and again, and the tests' pilot
+/// (Textual's `run_test`): feed it messages and time, read its frames and state.
 ///
 /// It builds the config's panels (the default dashboard starts the bundled leaderboard
 /// server, as the dashboard does), fetches through `HeadlessSessions` — never the dashboard's
-/// own state directory — and waits for providers and downloads to finish.
+/// own state directory — and runs the same `DashboardProgram` as the terminal, with the
+/// effects a terminal would run kept here instead (`HeadlessEffects`).
+///
+/// ```swift
+/// let pilot = try HeadlessDashboard.open(catalog: .builtin(), configPath: path, size: size, now: start).get()
+/// pilot.press(.tab)
+/// pilot.advance(by: 60)
+/// #expect(pilot.lines[0].contains("Clock"))
+/// ```
 @MainActor
 package final class HeadlessDashboard {
     /// The dashboard's time; `advance(by:)` moves it.
     package let clock: ManualClock
-    /// The theme in use (`--theme`, the config's, or the default).
-    package let theme: Theme
     private let dashboard: Dashboard
-    private let driver: TimelineDriver
-    private let sessions: HeadlessSessions
+    private let program: DashboardProgram
+    private let effects: HeadlessEffects
+    private let binding: HeadlessBinding
     private let server: LeaderboardService?
 
-    private init(clock: ManualClock, theme: Theme, dashboard: Dashboard, driver: TimelineDriver, sessions: HeadlessSessions,
+    private init(binding: HeadlessBinding, dashboard: Dashboard, program: DashboardProgram, effects: HeadlessEffects,
                  server: LeaderboardService?) {
-        self.clock = clock
-        self.theme = theme
+        clock = binding.clock
+        self.binding = binding
         self.dashboard = dashboard
-        self.driver = driver
-        self.sessions = sessions
+        self.program = program
+        self.effects = effects
         self.server = server
     }
 
@@ -39,6 +47,7 @@ package final class HeadlessDashboard {
     ///   - catalog: the widget kinds (from `main`).
     ///   - stateDirectory: a dashboard's state directory whose cached widget data is copied in
     ///     (read, never written); nil starts empty.
+    ///   - io: where temporary files go and the transport (a test's `FakeTransport`, say).
     package static func open(catalog: Catalog, configPath: String?, theme: String? = nil, stateDirectory: String? = nil,
                              size: TerminalSize, now: Date, environment: HostEnvironment = .current(),
                              io: HostIO? = nil) -> Result<HeadlessDashboard, CommandOutput> {
@@ -52,23 +61,44 @@ package final class HeadlessDashboard {
         case .success(let service): server = service
         case .failure(let output): return .failure(output)
         }
-        let clock = ManualClock(now: now)
-        guard let sessions = HeadlessSessions(clock: clock, seed: stateDirectory, io: io) else {
+        guard let binding = HeadlessBinding(catalog: catalog, now: now, seed: stateDirectory, io: io) else {
             server?.stop()
             return .failure(CommandOutput(exitCode: 1, standardError: "widgethost: cannot create a temporary directory\n"))
         }
-        let driver = TimelineDriver(clock: clock, configuration: DashboardRunner.schedulerConfiguration(setup.config))
-        let widgets = catalog.bind(services: sessions.services(center: driver.center, now: { clock.now }))
-        sessions.route(to: widgets)
+        let driver = TimelineDriver(clock: binding.clock, configuration: SchedulerConfiguration(setup.config), center: binding.center)
+        let themes = Theme.cycle(current: setup.theme)
         let dashboard = Dashboard(driver: driver, size: size, glyphs: GlyphSet.forLocale(environment: environment.variables),
-                                  themes: [setup.theme], environment: environment.variables)
-        driver.batch {
-            dashboard.setPanels(DashboardBuilder.panels(for: setup.config, widgets: widgets, driver: driver,
-                                                        environment: WidgetEnvironment(now: { clock.now }, variables: environment.variables,
-                                                                                       center: driver.center)))
-        }
-        return .success(HeadlessDashboard(clock: clock, theme: setup.theme, dashboard: dashboard, driver: driver,
-                                          sessions: sessions, server: server))
+                                  themes: themes.list, environment: environment.variables)
+        dashboard.selectTheme(at: themes.index)
+        dashboard.panelFactory = PanelFactory(widgets: binding.widgets, environment: binding.environment(variables: environment.variables))
+        let effects = HeadlessEffects(theme: setup.theme,
+                                      reloader: ConfigReloader(path: setup.configPath, catalog: catalog, themeOverride: theme,
+                                                               environment: environment, log: nil))
+        let program = DashboardProgram(dashboard: dashboard, host: effects)
+        dashboard.setPanels(for: setup.config)
+        program.flush()
+        return .success(HeadlessDashboard(binding: binding, dashboard: dashboard, program: program, effects: effects, server: server))
+    }
+
+    // MARK: Messages and time
+
+    /// Applies a message as the running dashboard's loop would, with its effects.
+    package func send(_ message: DashboardMessage) { program.send(message) }
+
+    /// Applies a key as the running dashboard would (`r` reloads the focused panel, say).
+    package func press(_ key: Key) { send(.key(key)) }
+
+    /// The terminal is now `size`.
+    package func resize(to size: TerminalSize) { send(.resized(size)) }
+
+    /// Moves the clock; timelines advance synchronously (provider calls it starts run on).
+    package func advance(by seconds: TimeInterval) { clock.advance(by: seconds) }
+
+    /// The wall clock is set to `date` (forwards or backwards), as an NTP step does, and the
+    /// dashboard is told (`.clockSet`, the loop's timerfd `ECANCELED`).
+    package func setClock(to date: Date) {
+        clock.set(to: date)
+        send(.clockSet)
     }
 
     /// Waits until no provider call runs, no download runs and no session event waits, at most
@@ -77,7 +107,7 @@ package final class HeadlessDashboard {
     /// Downloads finish on the network thread and come back as `WidgetCenter` reloads, so this
     /// checks in short steps.
     package func settle(within seconds: Double) async -> Bool {
-        await finishes(within: seconds) { [driver, sessions] in
+        await finishes(within: seconds) { [driver = dashboard.driver, sessions = binding.sessions] in
             var quietRounds = 0
             while quietRounds < 2 {
                 await driver.settle()
@@ -87,11 +117,8 @@ package final class HeadlessDashboard {
         }
     }
 
-    /// The number of panels laid out.
-    package var panelCount: Int { dashboard.panels.count }
-
-    /// Draws the whole frame at the clock's time (what the running dashboard does per frame).
-    package func render() -> CellBuffer { dashboard.render() }
+    /// Waits until no provider call runs (providers answer on other threads); no polling.
+    package func settleProviders() async { await dashboard.driver.settle() }
 
     /// Lets `seconds` of simulated time pass as a running dashboard lives them: the clock
     /// moves from one wake-up to the next, and whatever starts there (provider calls,
@@ -105,21 +132,70 @@ package final class HeadlessDashboard {
         while clock.now < end {
             let next = min(clock.nextScheduledDate ?? end, end)
             clock.advance(to: max(next, clock.now))
-            await driver.settle()
-            if !sessions.isIdle { settled = await settle(within: settleWithin) && settled }
+            await dashboard.driver.settle()
+            if !binding.sessions.isIdle { settled = await settle(within: settleWithin) && settled }
         }
         return settled
     }
 
-    /// Applies a key as the running dashboard would (`r` reloads the focused panel, say).
-    package func press(_ key: Key) { dashboard.handle(key) }
+    // MARK: Frames and state
 
-    /// Moves the clock; timelines advance synchronously (provider calls it starts run on).
-    package func advance(by seconds: TimeInterval) { clock.advance(by: seconds) }
+    /// Draws the whole frame at the clock's time (what the running dashboard does per frame).
+    package func render() -> CellBuffer { dashboard.render() }
+
+    /// The frame as text lines (`TextBackend`).
+    package var lines: [String] { TextBackend.lines(render()) }
+
+    /// The theme in use (`--theme`, the config's, `t`'s or a reloaded config's).
+    package var theme: Theme { effects.theme }
+    /// The number of panels laid out.
+    package var panelCount: Int { dashboard.panels.count }
+    package var panelTitles: [String] { dashboard.panels.map(\.title) }
+    package var focus: Int { dashboard.focus }
+    package var isZoomed: Bool { dashboard.isZoomed }
+    package var isPaused: Bool { dashboard.isPaused }
+    package var isHelpShown: Bool { dashboard.isHelpShown }
+    package var notice: String? { dashboard.notice }
+    /// The status `quit` was asked with (`q`, SIGTERM), or nil while running.
+    package var quitStatus: Int32? { effects.quitStatus }
+    /// Frames asked for since the last `takeFrameRequests()` (coalesced per message).
+    package func takeFrameRequests() -> Int {
+        defer { effects.frameRequests = 0 }
+        return effects.frameRequests
+    }
 
     /// Stops the bundled server, closes the sessions and removes their temporary directory.
     package func close() {
         server?.stop()
-        sessions.close()
+        binding.sessions.close()
+    }
+}
+
+/// The effects a terminal would run, kept for a headless dashboard: frames are counted (the
+/// frame is drawn on demand), the theme is remembered, nothing runs in a terminal, quitting
+/// is recorded, config reloads read the file as the dashboard does.
+@MainActor
+final class HeadlessEffects: DashboardHost {
+    var theme: Theme
+    var frameRequests = 0
+    var quitStatus: Int32?
+    private let reloader: ConfigReloader
+
+    init(theme: Theme, reloader: ConfigReloader) {
+        self.theme = theme
+        self.reloader = reloader
+    }
+
+    func perform(_ effect: DashboardEffect, in program: DashboardProgram) {
+        switch effect {
+        case .present: frameRequests += 1
+        case .setTheme(let theme): self.theme = theme
+        case .runInTerminal(_, let member, let action):
+            program.send(.actionFinished(member, action: action, failure: "no terminal to run it in"))
+        case .reloadConfig(let reason): program.send(reloader.load(reason: reason))
+        case .configApplied(let config): reloader.applied(config)
+        case .quit(let status): quitStatus = status
+        case .suspend, .reapChildren, .log, .reload, .pauseAutomaticReloads, .reloadAllForEnvironment: break
+        }
     }
 }

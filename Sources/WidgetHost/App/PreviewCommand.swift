@@ -22,18 +22,16 @@ enum PreviewCommand {
         guard let panel = checked.panel else {
             return CommandOutput(exitCode: 2, standardError: ConfigDiagnostic.lines(checked.errors, prefix: "widgethost preview: "))
         }
-        let clock = ManualClock(now: now)
-        guard let sessions = HeadlessSessions(clock: clock, io: io) else {
+        // The headless path `snapshot` takes too: a manual clock, sessions on a temporary directory.
+        guard let binding = HeadlessBinding(catalog: catalog, now: now, io: io) else {
             return CommandOutput(exitCode: 1, standardError: "widgethost preview: cannot create a temporary directory\n")
         }
+        let sessions = binding.sessions
         defer { sessions.close() }
-        let center = WidgetCenter()
-        let widgets = catalog.bind(services: sessions.services(center: center, now: { clock.now }))
-        sessions.route(to: widgets)
-        guard let widget = widgets.widget(kind: panel.kind) else {
+        guard let widget = binding.widgets.widget(kind: panel.kind) else {
             return CommandOutput(exitCode: 2, standardError: "widgethost preview: unknown widget kind '\(panel.kind)'\n")
         }
-        let widgetEnvironment = WidgetEnvironment(now: { clock.now }, variables: environment.variables, center: center)
+        let widgetEnvironment = binding.environment(variables: environment.variables)
         let provider: AnyTimelineProvider
         do {
             provider = try widget.makeProvider(panel.options, widgetEnvironment)

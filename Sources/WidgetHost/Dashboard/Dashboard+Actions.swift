@@ -35,18 +35,18 @@ extension Dashboard {
             actionStates[member.id] = .running(title: action.title)
             run(body, context: context, action: action, member: member.id)
         case .terminal(let arguments):
-            var failure: String?
             do {
-                failure = onRunInTerminal(try arguments(context))
+                // The host runs it and answers with `.actionFinished` (headless: it fails).
+                emit(.runInTerminal(try arguments(context), member: member.id, action: action))
             } catch {
-                failure = "\(error)"
+                actionFinished(member.id, action: action, failure: "\(error)")
             }
-            actionFinished(member.id, action: action, failure: failure)
         }
         return true
     }
 
-    private func actionFinished(_ id: WidgetInstanceID, action: WidgetAction, failure: String?) {
+    /// An action ended (`update(.actionFinished(…))`): a success reloads the member.
+    func actionFinished(_ id: WidgetInstanceID, action: WidgetAction, failure: String?) {
         // The panel may have gone with a config reload meanwhile.
         guard panels.contains(where: { $0.members.contains { $0.id == id } }) else {
             actionStates[id] = nil
@@ -56,9 +56,9 @@ extension Dashboard {
             actionStates[id] = .failed(title: action.title, reason: failure)
         } else {
             actionStates[id] = nil
-            driver.reload(id, userInitiated: true)
+            emit(.reload([id], userInitiated: true))
         }
-        onFrameNeeded()
+        emit(.present)
     }
 
     /// Runs `body` on the actions' threads (never Swift's cooperative pool: its worker threads
@@ -74,7 +74,7 @@ extension Dashboard {
             Task { @MainActor [weak self] in
                 guard race.answer() else { return }
                 race.timer?.cancel()
-                self?.actionFinished(id, action: action, failure: failure)
+                self?.send(.actionFinished(id, action: action, failure: failure))
             }
         }
         let deadline = driver.clock.now.addingTimeInterval(action.timeoutSeconds)
@@ -82,7 +82,7 @@ extension Dashboard {
             Task { @MainActor [weak self] in
                 guard race.answer() else { return }
                 work.cancel()
-                self?.actionFinished(id, action: action, failure: "timed out after \(DurationText.duration(action.timeoutSeconds))")
+                self?.send(.actionFinished(id, action: action, failure: "timed out after \(DurationText.duration(action.timeoutSeconds))"))
             }
         }
     }

@@ -6,9 +6,11 @@ import Widgets
 /// The dashboard's state and behaviour on the host's serial loop: panels, focus, zoom, help,
 /// pause, theme, notices; keys and resizes come in, frames go out.
 ///
-/// Everything here runs on the main actor. Timelines live in the `TimelineDriver`; the
-/// dashboard asks for a frame (`onFrameNeeded`) whenever something visible changed, and the
-/// runner coalesces those requests into one `render()` per loop turn.
+/// Everything here runs on the main actor. Messages come in through `update(_:)`
+/// (Dashboard+Update), which returns the effects to run (`DashboardEffect`): a frame whenever
+/// something visible changed — the runner coalesces those into one `render()` per loop turn —,
+/// reloads, a theme, a program to run, quitting. Timelines live in the `TimelineDriver`;
+/// what it and other asynchronous work report comes back as a message through `send`.
 @MainActor
 final class Dashboard {
     let driver: TimelineDriver
@@ -23,7 +25,10 @@ final class Dashboard {
     private(set) var themes: [Theme]
     private(set) var themeIndex = 0
     /// A message for the status bar when something is wrong (bad config reload, no sessions).
-    var notice: String? { didSet { if notice != oldValue { onFrameNeeded() } } }
+    var notice: String? { didSet { if notice != oldValue { emit(.present) } } }
+    /// The notice that stands when nothing else is wrong (background sessions off, bad
+    /// extension manifests): a config reload goes back to it.
+    var standingNotice: String?
     let glyphs: GlyphSet
     private let layout = GridLayout()
     private let statusClock: WidgetInstanceID
@@ -36,12 +41,14 @@ final class Dashboard {
     /// Actions running or failed, by the member performing them.
     var actionStates: [WidgetInstanceID: PanelActionState] = [:]
 
-    var onFrameNeeded: () -> Void = {}
-    var onQuit: () -> Void = {}
-    /// Runs a program in the foreground with the terminal given back to it (an action such as
-    /// `$EDITOR`) and returns why it failed, or nil. Without a terminal (headless) it fails.
-    var onRunInTerminal: ([String]) -> String? = { _ in "no terminal to run it in" }
-    var onThemeChange: (Theme) -> Void = { _ in }
+    /// Effects of the message being applied, returned by `update(_:)`.
+    var outbox: [DashboardEffect] = []
+    /// Where asynchronous answers (the driver's changes, an action's end, a stack's timer) go
+    /// as messages: the program's inbox (`DashboardProgram`), set when one runs this dashboard;
+    /// without one they are dropped.
+    var send: (DashboardMessage) -> Void = { _ in }
+    /// Builds panels from a config (start-up and reloads): the host's widgets and environment.
+    var panelFactory: PanelFactory?
 
     /// The smallest terminal the dashboard draws panels in; smaller shows a notice.
     static let minimumSize = TerminalSize(columns: 20, rows: 7)
@@ -57,10 +64,7 @@ final class Dashboard {
         let provider = ClockProvider(zone: zone, style: ClockStyle(), now: { [clock = driver.clock] in clock.now })
         statusClock = driver.add(kind: "widgethost.status-clock", family: .small, size: .zero,
                                  provider: AnyTimelineProvider(provider), pausable: false, listed: false)
-        driver.onChange = { [weak self] _ in
-            self?.updateStacks()
-            self?.onFrameNeeded()
-        }
+        driver.onChange = { [weak self] ids in self?.send(.timelinesChanged(ids)) }
     }
 
     // MARK: Panels
@@ -77,27 +81,27 @@ final class Dashboard {
         if panels.isEmpty { isZoomed = false }
         relayout()
         updateStacks()
-        onFrameNeeded()
+        emit(.present)
     }
 
     var focusedPanel: DashboardPanel? { panels.indices.contains(focus) ? panels[focus] : nil }
 
     // MARK: Input
 
-    /// Applies a key press.
+    /// Applies a key press (`update(.key(_:))`).
     func handle(_ key: Key) {
         if isHelpShown {
             switch key {
-            case .character("q"), .ctrlC: onQuit()
+            case .character("q"), .ctrlC: emit(.quit(status: 0))
             case .resize: relayout()
             default: isHelpShown = false
             }
-            onFrameNeeded()
+            emit(.present)
             return
         }
         switch key {
         case .character("q"), .ctrlC:
-            onQuit()
+            emit(.quit(status: 0))
             return
         case .character("?"), .function(1):
             isHelpShown = true
@@ -128,15 +132,15 @@ final class Dashboard {
             flipFocusedStack(by: 1)
         case .character("r"):
             if let panel = focusedPanel { clearFailedActions(of: panel) }
-            for member in focusedPanel?.members ?? [] { driver.reload(member.id, userInitiated: true) }
+            emit(.reload((focusedPanel?.members ?? []).map(\.id), userInitiated: true))
         case .character("R"):
-            for panel in panels { for member in panel.members { driver.reload(member.id, userInitiated: true) } }
+            emit(.reload(panels.flatMap { $0.members.map(\.id) }, userInitiated: true))
         case .character("t"):
             themeIndex = (themeIndex + 1) % themes.count
-            onThemeChange(themes[themeIndex])
+            emit(.setTheme(themes[themeIndex]))
         case .character("p"):
             isPaused.toggle()
-            driver.setAutomaticReloadsPaused(isPaused)
+            emit(.pauseAutomaticReloads(isPaused))
         case .resize:
             relayout()
         case .control("l"):
@@ -148,15 +152,21 @@ final class Dashboard {
         default:
             return
         }
-        onFrameNeeded()
+        emit(.present)
     }
 
-    /// The terminal changed size.
+    /// The terminal changed size (`update(.resized(_:))`).
     func resize(to newSize: TerminalSize) {
         guard newSize != size else { return }
         size = newSize
         relayout()
-        onFrameNeeded()
+        emit(.present)
+    }
+
+    /// Queues an effect for the caller of `update(_:)`.
+    func emit(_ effect: DashboardEffect) {
+        if effect == .present, outbox.contains(.present) { return }
+        outbox.append(effect)
     }
 
     /// Uses theme `index` of `themes` (start-up; `t` moves on from there).
@@ -283,8 +293,7 @@ final class Dashboard {
                 guard let self else { return }
                 self.stackTimer = nil
                 self.stackTimerDate = nil
-                self.updateStacks()
-                self.onFrameNeeded()
+                self.send(.relevanceExpired)
             }
         }
     }

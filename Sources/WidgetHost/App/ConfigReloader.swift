@@ -1,0 +1,60 @@
+import FoundationEssentials
+import TerminalUI
+
+/// Reading the config again, and the one place for what follows once a reloaded config is in
+/// use (`applied`).
+///
+/// `load()` answers with a message for the dashboard: `.configLoaded` for a valid config whose
+/// theme loads (the same rules as at start-up), else `.configRejected` with the notice saying
+/// why — a bad reload keeps the dashboard as it was, never ends it.
+@MainActor
+final class ConfigReloader {
+    /// The config file; nil for the default dashboard (nothing to reload).
+    let path: String?
+    var catalog: Catalog
+    private let themeOverride: String?
+    private let environment: HostEnvironment
+    private let log: HostLog?
+    /// Called with each config once it is in use (the dashboard's sessions and extensions).
+    var onApplied: (DashboardConfig) -> Void = { _ in }
+
+    init(path: String?, catalog: Catalog, themeOverride: String?, environment: HostEnvironment, log: HostLog?) {
+        self.path = path
+        self.catalog = catalog
+        self.themeOverride = themeOverride
+        self.environment = environment
+        self.log = log
+    }
+
+    /// Reads and checks the config file and its theme.
+    func load(reason: String) -> DashboardMessage {
+        log?.info(reason)
+        guard let path else { return .configRejected(notice: nil) }
+        do throws(ConfigLoadError) {
+            let report = try ConfigLoader(validator: catalog.validator()).load(path: path)
+            guard let config = report.config else {
+                let first = report.errors.first.map { "\($0)" } ?? "invalid"
+                let more = report.errors.count > 1 ? " (+\(report.errors.count - 1) more)" : ""
+                for error in report.errors { log?.error("\(path): \(error)") }
+                return .configRejected(notice: "config not reloaded: \(first)\(more)")
+            }
+            // A theme that does not load refuses the whole config, as at start-up.
+            do {
+                let theme = try ThemeLoader(environment: environment.variables).load(themeOverride ?? config.theme ?? "default")
+                return .configLoaded(config, theme)
+            } catch {
+                log?.error("\(path): \(error)")
+                return .configRejected(notice: "config not reloaded: \(error)")
+            }
+        } catch {
+            log?.error("\(error)")
+            return .configRejected(notice: "config not reloaded: \(error)")
+        }
+    }
+
+    /// A reloaded config is in use (its panels are built).
+    func applied(_ config: DashboardConfig) {
+        onApplied(config)
+        log?.info("config reloaded: \(config.panels.count) panels")
+    }
+}

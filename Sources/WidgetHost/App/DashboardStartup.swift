@@ -1,0 +1,131 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import BackgroundSessions
+import CLinux
+import Dispatch
+import Extensions
+import FoundationEssentials
+import LeaderboardServer
+import TerminalUI
+import WidgetCore
+import Widgets
+
+/// Everything the running dashboard is made of, built before the loop starts.
+@MainActor
+struct DashboardParts {
+    var loop: MainLoop
+    var clock: LoopClock
+    var program: DashboardProgram
+    var effects: TerminalEffects
+    var reloader: ConfigReloader
+    var log: HostLog?
+}
+
+/// Start-up of the dashboard in the terminal, in the order that matters: everything that can
+/// fail with a message (config, theme, state directory, bundled server, the loop, the
+/// terminal) does so before curses takes the screen, and signals are blocked before any
+/// thread starts.
+@MainActor
+enum DashboardStartup {
+    /// Provider threads: a provider that blocks keeps one; the others still answer.
+    static let providerThreads = 4
+
+    /// Builds the parts, or the exit code and message that explain why not (2: bad config or
+    /// theme, 1: anything else).
+    static func start(options: DashboardOptions, io: HostIO, catalog: Catalog, center: WidgetCenter,
+                      extensions: ExtensionRuntime, extensionProblems: [String]) -> Result<DashboardParts, CommandOutput> {
+        let environment = io.environment
+        var setup: DashboardSetup
+        switch DashboardSetup.load(configPath: options.configPath, theme: options.theme, environment: environment,
+                                   catalog: catalog) {
+        case .success(let loaded): setup = loaded
+        case .failure(let output): return .failure(output)
+        }
+        let stateDirectory: String
+        do throws(ConfigLoadError) {
+            stateDirectory = try ConfigLocator.stateDirectory(explicitPath: options.stateDirectory ?? io.files.state,
+                                                              environment: environment)
+        } catch {
+            return .failure(CommandOutput(exitCode: 2, standardError: "widgethost: \(error)\n"))
+        }
+        do throws(FileSystemError) {
+            try FilePaths.makeDirectories(stateDirectory)
+        } catch {
+            return .failure(CommandOutput(exitCode: 1, standardError: "widgethost: cannot use the state directory: \(error)\n"))
+        }
+        // Signals are read from a signalfd on the loop: block them before any thread starts,
+        // so every thread inherits the mask and none of them takes a signal instead.
+        SignalTranslator.blockInThisThread()
+        signal(SIGPIPE, SIG_IGN)
+        // One malloc arena for every thread: glibc gives each thread that allocates an arena
+        // of its own (heap pages per thread); ours allocate little and seldom at once.
+        wh_limit_malloc_arenas(1)
+        let log = HostLog(path: stateDirectory + "/widgethost.log", debug: options.debug)
+        log?.info("starting widgethost \(WidgetHostCommand.version); config: \(setup.configPath ?? "default dashboard")")
+        // The bundled server's access log only with --debug: a line per fetch (the host's own
+        // requests) was a write per fetch for nobody.
+        var serverLog: (@Sendable (String) -> Void)?
+        if let log, options.debug { serverLog = { line in log.debug("leaderboard-server: \(line)") } }
+        let bundledServer: LeaderboardService?
+        switch setup.startBundledServer(log: serverLog, catalog: catalog) {
+        case .success(let service):
+            bundledServer = service
+            if let url = service?.url { log?.info("bundled leaderboard server at \(url)") }
+        case .failure(let output): return .failure(output)
+        }
+        let loop: MainLoop
+        let clock: LoopClock
+        let terminal: CursesBackend
+        do {
+            loop = try MainLoop()
+            clock = try LoopClock(loop: loop, wallClock: io.clock)
+            terminal = try CursesBackend(theme: setup.theme, environment: environment.variables)
+        } catch {
+            bundledServer?.stop()
+            return .failure(CommandOutput(exitCode: 1, standardError: "widgethost: \(error)\n"))
+        }
+        // ncurses installs handlers of its own; the loop reads these signals instead. Fatal
+        // signals the loop does not read (SIGQUIT, SIGSEGV, a trap's SIGILL…) are the
+        // backend's: it gives the terminal back, then the process dies of them.
+        SignalTranslator.resetDispositions()
+
+        let driver = TimelineDriver(
+            clock: clock, configuration: SchedulerConfiguration(setup.config), center: center,
+            providerExecutor: ThreadTaskExecutor(maximumThreads: providerThreads, onStart: { wh_set_thread_name("wh-provider") }),
+            hop: { body in DispatchQueue.main.async { MainActor.assumeIsolated { body() } } }
+        )
+        let sessions = DashboardSessions.open(io: io, stateDirectory: stateDirectory, clock: clock, extensions: extensions, log: log)
+        var notice = sessions.notice
+        for problem in extensionProblems { log?.error("extension skipped: \(problem)") }
+        if notice == nil, !extensionProblems.isEmpty {
+            notice = "\(extensionProblems.count) problem(s) in extension manifests; those extensions are skipped (see widgethost.log)"
+        }
+        extensions.setCenter(driver.center)
+        let widgets = catalog.bind(
+            services: WidgetServices(sessions: sessions.manager, stateDirectory: stateDirectory, center: driver.center,
+                                     now: { clock.now }, push: sessions.push, io: sessions.widgetIO),
+            registry: sessions.registry)
+
+        let themes = Theme.cycle(current: setup.theme)
+        let dashboard = Dashboard(driver: driver, size: terminal.size, glyphs: terminal.glyphs, themes: themes.list,
+                                  environment: environment.variables)
+        dashboard.selectTheme(at: themes.index)
+        dashboard.standingNotice = notice
+        dashboard.notice = notice
+        dashboard.panelFactory = PanelFactory(
+            widgets: widgets,
+            environment: WidgetEnvironment(now: { clock.now }, variables: environment.variables, stateDirectory: stateDirectory,
+                                           center: driver.center))
+        let reloader = ConfigReloader(path: setup.configPath, catalog: catalog, themeOverride: options.theme,
+                                      environment: environment, log: log)
+        reloader.onApplied = { config in sessions.configApplied(config, widgets: widgets, log: log) }
+        let effects = TerminalEffects(terminal: terminal, io: io, log: log, sessions: sessions, reloader: reloader,
+                                      bundledServer: bundledServer)
+        let program = DashboardProgram(dashboard: dashboard, host: effects)
+        clock.onClockChange = { [weak program] in program?.send(.clockSet) }
+        dashboard.setPanels(for: setup.config)
+        sessions.start(widgets: widgets, log: log)
+        return .success(DashboardParts(loop: loop, clock: clock, program: program, effects: effects, reloader: reloader, log: log))
+    }
+}

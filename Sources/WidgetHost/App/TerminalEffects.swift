@@ -1,0 +1,120 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import HostProcesses
+import LeaderboardServer
+import TerminalUI
+import Widgets
+
+/// Runs the dashboard's effects in the real terminal: frames (coalesced to one per loop turn),
+/// the theme, Ctrl-Z, programs in the foreground, config reloads, reaping children, quitting.
+@MainActor
+final class TerminalEffects: DashboardHost {
+    let terminal: CursesBackend
+    private let io: HostIO
+    private let log: HostLog?
+    private let sessions: DashboardSessions
+    private let reloader: ConfigReloader
+    private let bundledServer: LeaderboardService?
+    private var framePending = false
+
+    init(terminal: CursesBackend, io: HostIO, log: HostLog?, sessions: DashboardSessions, reloader: ConfigReloader,
+         bundledServer: LeaderboardService?) {
+        self.terminal = terminal
+        self.io = io
+        self.log = log
+        self.sessions = sessions
+        self.reloader = reloader
+        self.bundledServer = bundledServer
+    }
+
+    func perform(_ effect: DashboardEffect, in program: DashboardProgram) {
+        switch effect {
+        case .present:
+            schedulePresent(program.dashboard)
+        case .setTheme(let theme):
+            terminal.setTheme(theme)
+            schedulePresent(program.dashboard)
+        case .runInTerminal(let arguments, let member, let action):
+            let failure = runInTerminal(arguments, dashboard: program.dashboard)
+            program.send(.actionFinished(member, action: action, failure: failure))
+        case .suspend:
+            suspend(program.dashboard)
+        case .reapChildren:
+            for (process, exit) in io.processes.reapExited() { log?.debug("child \(process.pid) \(exit)") }
+        case .reloadConfig(let reason):
+            program.send(reloader.load(reason: reason))
+        case .configApplied(let config):
+            reloader.applied(config)
+        case .log(let line):
+            log?.info(line)
+        case .quit(let status):
+            quit(status: status)
+        case .reload, .pauseAutomaticReloads, .reloadAllForEnvironment:
+            break  // the program's own (the driver)
+        }
+    }
+
+    /// However many changes one loop turn brings, one `render()` and one `doupdate` follow.
+    private func schedulePresent(_ dashboard: Dashboard) {
+        guard !framePending else { return }
+        framePending = true
+        DispatchQueue.main.async {
+            MainActor.assumeIsolated {
+                self.framePending = false
+                self.present(dashboard)
+            }
+        }
+    }
+
+    func present(_ dashboard: Dashboard) {
+        terminal.present(dashboard.render())
+    }
+
+    /// Takes the terminal back after it was given away: its size may have changed meanwhile.
+    private func retake(_ dashboard: Dashboard) {
+        terminal.resume()
+        if let size = CursesBackend.windowSize(fd: 1) { terminal.resize(to: size) }
+        dashboard.resize(to: terminal.size)
+        dashboard.outbox = []  // the frame follows at once
+        present(dashboard)
+    }
+
+    /// Ctrl-Z: give the terminal back, stop, and take it again on `fg`.
+    private func suspend(_ dashboard: Dashboard) {
+        log?.debug("suspending (SIGTSTP)")
+        terminal.suspend()
+        var stop = sigset_t()
+        sigemptyset(&stop)
+        sigaddset(&stop, SIGTSTP)
+        kill(getpid(), SIGTSTP)
+        pthread_sigmask(SIG_UNBLOCK, &stop, nil)  // the pending SIGTSTP stops the process here
+        // Execution continues here after SIGCONT.
+        pthread_sigmask(SIG_BLOCK, &stop, nil)
+        retake(dashboard)
+    }
+
+    /// An action's program (`$EDITOR`): the screen is given back as for Ctrl-Z, the program
+    /// runs in the foreground, then the dashboard is drawn again. Returns why it failed, or nil.
+    private func runInTerminal(_ arguments: [String], dashboard: Dashboard) -> String? {
+        log?.info("running \(arguments.first ?? "") in the terminal")
+        terminal.suspend()
+        defer { retake(dashboard) }
+        do {
+            let exit = try ForegroundProcess.run(arguments, environment: io.widgetEnvironment)
+            let program = arguments.first?.split(separator: "/").last.map(String.init) ?? arguments.first ?? ""
+            return exit == .exited(0) ? nil : "\(program) \(exit)"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    private func quit(status: Int32) -> Never {
+        terminal.end()
+        sessions.close()
+        bundledServer?.stop()
+        log?.info("exiting with status \(status)")
+        exit(status)
+    }
+}

@@ -1,0 +1,90 @@
+import FoundationEssentials
+import TerminalUI
+import WidgetCore
+import Widgets
+
+/// How panels are built from a config: the host's widgets and the environment they get.
+@MainActor
+struct PanelFactory {
+    var widgets: BoundWidgets
+    var environment: WidgetEnvironment
+
+    /// The panels of `config`; unchanged panels of `previous` are kept (`DashboardBuilder`).
+    func panels(for config: DashboardConfig, driver: TimelineDriver, reusing previous: [DashboardPanel]) -> [DashboardPanel] {
+        DashboardBuilder.panels(for: config, widgets: widgets, driver: driver, environment: environment, reusing: previous)
+    }
+}
+
+extension Dashboard {
+    /// Applies one message and returns the effects to run, in order (STYLE.md §4).
+    ///
+    /// The one place the dashboard's state changes: keys, resizes, timeline changes, config
+    /// reloads, the clock being set, actions ending. Effects are coalesced where that is the
+    /// meaning (at most one `.present` per call).
+    func update(_ message: DashboardMessage) -> [DashboardEffect] {
+        switch message {
+        case .key(let key):
+            handle(key)
+        case .resized(let newSize):
+            resize(to: newSize)
+            emit(.present)  // the terminal was resized and may have been cleared: draw it again
+        case .quit:
+            emit(.quit(status: 0))
+        case .suspend:
+            emit(.suspend)
+        case .childExited:
+            emit(.reapChildren)
+        case .timelinesChanged, .relevanceExpired:
+            updateStacks()
+            emit(.present)
+        case .configChanged(let reason):
+            emit(.reloadConfig(reason: reason))
+        case .configLoaded(let config, let theme):
+            driver.updateConfiguration(SchedulerConfiguration(config))
+            let cycle = Theme.cycle(current: theme)
+            setThemes(cycle.list, selected: cycle.index)
+            emit(.setTheme(theme))
+            setPanels(for: config)
+            notice = standingNotice
+            emit(.configApplied(config))
+            emit(.present)
+        case .configRejected(let rejection):
+            notice = rejection ?? standingNotice
+        case .clockSet:
+            // The scheduler never moves an entry backwards on its own: after the clock was
+            // set back, every widget is asked for a timeline from the new now.
+            emit(.log("the system clock was set: reloading every widget"))
+            emit(.reloadAllForEnvironment)
+        case .actionFinished(let id, let action, let failure):
+            actionFinished(id, action: action, failure: failure)
+        }
+        defer { outbox = [] }
+        return outbox
+    }
+
+    /// Builds the panels of `config` with `panelFactory`, keeping unchanged ones; new
+    /// instances are added in one driver batch, so their first request carries the laid-out size.
+    func setPanels(for config: DashboardConfig) {
+        guard let factory = panelFactory else { return }
+        driver.batch {
+            setPanels(factory.panels(for: config, driver: driver, reusing: panels))
+        }
+    }
+}
+
+extension SchedulerConfiguration {
+    /// The scheduler's rules from a config's `minimumReloadSeconds` and `dailyReloadBudget`.
+    init(_ config: DashboardConfig) {
+        self.init(minimumReloadInterval: TimeInterval(config.minimumReloadSeconds), dailyReloadBudget: config.dailyReloadBudget)
+    }
+}
+
+extension Theme {
+    /// The built-in themes plus `current` (if it is a user theme), for `t`, and its index.
+    static func cycle(current: Theme) -> (list: [Theme], index: Int) {
+        var list = Theme.builtinNames.compactMap { Theme.builtin(named: $0) }
+        if let index = list.firstIndex(of: current) { return (list, index) }
+        list.insert(current, at: 0)
+        return (list, 0)
+    }
+}

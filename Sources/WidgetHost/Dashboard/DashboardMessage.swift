@@ -1,0 +1,69 @@
+import TerminalUI
+import WidgetCore
+
+/// Everything that can change the dashboard, as one value: what the loop's descriptors, the
+/// driver and asynchronous work report, fed to `Dashboard.update(_:)` one at a time
+/// (STYLE.md §4; bubbletea's `Msg`).
+///
+/// Where each comes from in the running dashboard (`DashboardRunner`): keys from stdin;
+/// `resized`, `quit`, `suspend`, `childExited` and `configChanged` from the signalfd
+/// (`SignalTranslator`); `configChanged` also from inotify; `clockSet` from the timerfd's
+/// `ECANCELED`; `timelinesChanged` from the `TimelineDriver`, which itself turns the timer,
+/// provider answers and `WidgetCenter` requests — how session events and extensions ask for
+/// new timelines — into scheduler changes; `configLoaded` / `configRejected` from
+/// `ConfigReloader`; `actionFinished` from an action's task or the terminal. A test feeds
+/// them through `HeadlessDashboard.send(_:)`.
+package enum DashboardMessage: Equatable, Sendable {
+    case key(Key)
+    /// The terminal has a new size.
+    case resized(TerminalSize)
+    /// End the dashboard (SIGTERM, SIGINT, a hung-up terminal).
+    case quit
+    /// Ctrl-Z (SIGTSTP): give the terminal back and stop.
+    case suspend
+    /// SIGCHLD: children of ours may have exited.
+    case childExited
+    /// Instances whose entry, loading state or error changed (provider answers, the timer,
+    /// `WidgetCenter` reloads from session events and extensions).
+    case timelinesChanged([WidgetInstanceID])
+    /// A Smart Stack member's relevance ran out.
+    case relevanceExpired
+    /// The config file changed or SIGHUP asked for a reload; `reason` goes to the log.
+    case configChanged(reason: String)
+    /// A reloaded config, valid, with its theme.
+    case configLoaded(DashboardConfig, Theme)
+    /// A reload that was refused: the notice says why (nil: there is no file to reload).
+    case configRejected(notice: String?)
+    /// The system's wall clock was set (an NTP step, a resumed VM).
+    case clockSet
+    /// An action ended; `failure` says why it failed.
+    case actionFinished(WidgetInstanceID, action: WidgetAction, failure: String?)
+}
+
+/// What `Dashboard.update(_:)` asks the host to do (bubbletea's `Cmd`). The timeline effects
+/// (`reload`, `pauseAutomaticReloads`, `reloadAllForEnvironment`) run on the driver in
+/// `DashboardProgram`; the others are the host's (`DashboardHost`): the terminal runner's or
+/// the headless one's.
+package enum DashboardEffect: Equatable, Sendable {
+    /// Draw a frame (coalesced: one per loop turn).
+    case present
+    /// Reload these instances' timelines.
+    case reload([WidgetInstanceID], userInitiated: Bool)
+    case pauseAutomaticReloads(Bool)
+    /// Ask every widget for a timeline from the new now (not the user's reload).
+    case reloadAllForEnvironment
+    case setTheme(Theme)
+    /// Run a program in the foreground with the terminal given back (an action such as
+    /// `$EDITOR`); the host answers with `.actionFinished`.
+    case runInTerminal([String], member: WidgetInstanceID, action: WidgetAction)
+    /// Give the terminal back and stop (Ctrl-Z); on resume the host sends `.resized`.
+    case suspend
+    /// Reap exited children.
+    case reapChildren
+    /// Read the config again; the host answers with `.configLoaded` or `.configRejected`.
+    case reloadConfig(reason: String)
+    /// A reloaded config is in use: what follows a reload (`ConfigReloader.applied`).
+    case configApplied(DashboardConfig)
+    case log(String)
+    case quit(status: Int32)
+}
