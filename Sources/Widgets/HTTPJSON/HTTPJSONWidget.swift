@@ -41,8 +41,8 @@ public enum HTTPJSONWidget {
         )
         .onBackgroundSessionEvents(matching: { $0.hasPrefix(identifierPrefix) }) { identifier, completion in
             guard let manager = services.sessions else { return completion() }
-            let delegate = HTTPJSONSessionDelegate(store: HTTPJSONStore(services: services), center: services.center,
-                                                   now: services.now, completion: completion)
+            let recorder = HTTPJSONSessionRecorder(store: HTTPJSONStore(services: services), center: services.center)
+            let delegate = FetchSessionDelegate(recorder, now: services.now, completion: completion)
             _ = manager.session(identifier: identifier, delegate: delegate)
         }
     }

@@ -45,8 +45,8 @@ public enum LeaderboardWidget {
         )
         .onBackgroundSessionEvents(matching: { registry.contains($0) }) { identifier, completion in
             guard let manager = services.sessions else { return completion() }
-            let delegate = LeaderboardSessionDelegate(store: LeaderboardStore(services: services), center: services.center,
-                                                      now: services.now, completion: completion)
+            let recorder = LeaderboardSessionRecorder(store: LeaderboardStore(services: services), center: services.center)
+            let delegate = FetchSessionDelegate(recorder, now: services.now, completion: completion)
             _ = manager.session(identifier: identifier, delegate: delegate)
         }
         .resumingBackgroundTasks { session, _ in registry.url(for: session) }
