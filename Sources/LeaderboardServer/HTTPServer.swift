@@ -104,7 +104,7 @@ public final class HTTPServer: Sendable {
         var limit = rlimit()
         let descriptors = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 ? limit.rlim_cur : rlim_t.max
         let connectionLimit = Self.connectionLimit(configured: configuration.maxConnections, descriptorLimit: descriptors)
-        let (fd, port) = try Self.listen(host: configuration.host, port: configuration.port)
+        let (fd, port) = try ListeningSocket.open(host: configuration.host, port: configuration.port)
         var pipeFDs: [Int32] = [-1, -1]
         guard pipe(&pipeFDs) == 0 else {
             let e = errno
@@ -165,49 +165,6 @@ public final class HTTPServer: Sendable {
 
     // MARK: - Accepting
 
-    private static func listen(host: String, port: UInt16) throws(ServerError) -> (Int32, UInt16) {
-        var storage = sockaddr_storage()
-        var length: socklen_t
-        let family: Int32
-        var v4 = sockaddr_in()
-        var v6 = sockaddr_in6()
-        if inet_pton(AF_INET, host, &v4.sin_addr) == 1 {
-            family = AF_INET
-            v4.sin_family = sa_family_t(AF_INET)
-            v4.sin_port = port.bigEndian
-            withUnsafeBytes(of: v4) { raw in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: raw) } }
-            length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        } else if inet_pton(AF_INET6, host, &v6.sin6_addr) == 1 {
-            family = AF_INET6
-            v6.sin6_family = sa_family_t(AF_INET6)
-            v6.sin6_port = port.bigEndian
-            withUnsafeBytes(of: v6) { raw in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: raw) } }
-            length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-        } else {
-            throw .badHost(host)
-        }
-        let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw .system("socket", errno) }
-        var one: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        let bound = withUnsafePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        guard bound == 0 else { let e = errno; close(fd); throw .system("bind", e) }
-        guard Glibc.listen(fd, 512) == 0 else { let e = errno; close(fd); throw .system("listen", e) }
-        length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let named = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        guard named == 0 else { let e = errno; close(fd); throw .system("getsockname", e) }
-        let boundPort = withUnsafeBytes(of: storage) { raw -> UInt16 in
-            family == AF_INET
-                ? UInt16(bigEndian: raw.load(as: sockaddr_in.self).sin_port)
-                : UInt16(bigEndian: raw.load(as: sockaddr_in6.self).sin6_port)
-        }
-        return (fd, boundPort)
-    }
-
     /// Accepts until `stop()`. Never spins: when the process is out of descriptors (or
     /// memory, or threads) it answers the waiting client 503 through a reserve descriptor, or
     /// waits a bounded, growing pause before trying again.
@@ -257,7 +214,7 @@ public final class HTTPServer: Sendable {
             }
             backoff = .zero
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            let remote = Self.numericAddress(storage)
+            let remote = ListeningSocket.numericAddress(storage)
             guard liveConnections.increment(limit: limit) else {
                 Self.refuse(fd)
                 evictIdleConnection()   // so that the next client finds a place
@@ -349,20 +306,6 @@ public final class HTTPServer: Sendable {
         close(fd)
     }
 
-    private static func numericAddress(_ storage: sockaddr_storage) -> String {
-        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-        withUnsafeBytes(of: storage) { raw in
-            if Int32(storage.ss_family) == AF_INET {
-                var addr = raw.load(as: sockaddr_in.self).sin_addr
-                _ = inet_ntop(AF_INET, &addr, &text, socklen_t(text.count))
-            } else {
-                var addr = raw.load(as: sockaddr_in6.self).sin6_addr
-                _ = inet_ntop(AF_INET6, &addr, &text, socklen_t(text.count))
-            }
-        }
-        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
     static func timeval(_ d: Duration) -> Glibc.timeval {
         let (s, atto) = d.components
         return Glibc.timeval(tv_sec: Int(s), tv_usec: Int(atto / 1_000_000_000_000))
@@ -394,36 +337,5 @@ public final class HTTPServer: Sendable {
             if r < 0 && errno != EINTR { return false }
         }
         return false
-    }
-}
-
-/// Milliseconds from now until `deadline`, rounded up, at least 0, at most Int32.max.
-func milliseconds(until deadline: ContinuousClock.Instant) -> Int32 {
-    let left = ContinuousClock.now.duration(to: deadline)
-    if left <= .zero { return 0 }
-    let (s, atto) = left.components
-    let ms = s * 1000 + (atto + 999_999_999_999_999) / 1_000_000_000_000_000
-    return Int32(clamping: ms)
-}
-
-/// Sends every byte (MSG_NOSIGNAL, retrying on EINTR); false on error, on a send timeout
-/// (`SO_SNDTIMEO`: no progress for that long), or once `within` has passed in all.
-///
-/// `within` bounds a client that reads, but slowly (a few bytes now and then reset the
-/// send timeout each time): the answer is abandoned, the connection closed.
-func sendAll(_ fd: Int32, _ bytes: [UInt8], within timeout: Duration? = nil) -> Bool {
-    let deadline = timeout.map { ContinuousClock.now + $0 }
-    var offset = 0
-    return bytes.withUnsafeBytes { raw in
-        while offset < raw.count {
-            if let deadline, ContinuousClock.now >= deadline { return false }
-            let n = send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-            if n < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            offset += n
-        }
-        return true
     }
 }

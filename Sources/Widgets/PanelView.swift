@@ -55,3 +55,17 @@ public struct PanelView: Sendable {
 
 /// A widget kind for the terminal host: WidgetCore's configuration with a `PanelView` view.
 public typealias TerminalWidget = WidgetConfiguration<PanelView>
+
+extension PanelView {
+    /// A widget's `view` for a view of its own entry type: `view: PanelView.typed(view)`.
+    ///
+    /// An entry of another type (its provider never gives one) draws nothing.
+    public static func typed<Entry: TimelineEntry>(
+        _ view: @escaping @Sendable (Entry, WidgetViewContext) -> PanelView
+    ) -> @Sendable (any TimelineEntry, WidgetViewContext) -> PanelView {
+        { entry, context in
+            guard let entry = entry as? Entry else { return PanelView { _, _, _ in } }
+            return view(entry, context)
+        }
+    }
+}

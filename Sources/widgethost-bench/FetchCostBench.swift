@@ -14,7 +14,7 @@ import Glibc
 /// - **wake-ups** by thread: voluntary + non-voluntary context switches from
 ///   /proc/PID/task/TID/status, grouped by the thread's name (/proc/PID/task/TID/comm:
 ///   `widgethost` is the main loop, `wh-transport` libcurl's thread, `wh-provider` the
-///   providers' executor). The key that starts the fetch is counted (a polled fetch wakes the
+///   providers' executor, `wh-watch` the text widget's file watcher). The key that starts the fetch is counted (a polled fetch wakes the
 ///   main loop from its timer instead).
 /// - **disk**: /proc/PID/io `write_bytes` (pages the process dirtied, counted when first
 ///   dirtied) minus `cancelled_write_bytes` (dirty pages of files it deleted or truncated

@@ -76,7 +76,8 @@ struct ManifestTests {
         let widgets = run(["widgets"], catalog: catalog).standardOutput
         let help = run(["preview", "--help"], catalog: catalog).standardOutput
         for manifest in catalog.manifests {
-            #expect(widgets.contains("\(manifest.kind): \(manifest.displayName). \(manifest.description)\n"))
+            let header = "\(manifest.kind): \(manifest.displayName). \(manifest.description)"
+            #expect(widgets.contains(WidgetsCommand.wrapped(header, indent: "    ")), "\(manifest.kind)")
             for option in manifest.options {
                 #expect(widgets.contains("  \(option.name) "), "\(manifest.kind).\(option.name)")
                 #expect(help.contains("--option \(option.name)="), "\(manifest.kind).\(option.name)")

@@ -181,7 +181,8 @@ struct LeaderboardTimelineTests {
         let store = LeaderboardStore(container: try WidgetContainer(kind: "leaderboard", stateDirectory: dir.path + "/state"))
         store.save(fetchedState(at: at(-60)), session: "leaderboard")
         let completions = Counter()
-        let delegate = LeaderboardSessionDelegate(store: store, center: center, now: { clock.now }, completion: { completions.next() })
+        let delegate = FetchSessionDelegate(LeaderboardSessionRecorder(store: store, center: center),
+                                            now: { clock.now }, completion: { completions.next() })
         let session = manager.session(identifier: "leaderboard")
         let task = session.downloadTask(with: URL(string: "http://127.0.0.1:9/leaderboard")!)
 

@@ -82,7 +82,9 @@ struct TextTests {
         write(directory + "/notes.txt", "one")
         let reloads = Atomic<Int>(0)
         let watcher = FileWatcher { reloads.add(1, ordering: .relaxed) }
-        #expect(watcher.watch(directory + "/notes.txt"))
+        let lease = watcher.lease(directory + "/notes.txt")
+        defer { withExtendedLifetime(lease) {} }
+        #expect(lease.renew())
         // Noise first: another file written, created, renamed, deleted.
         write(directory + "/other.txt", "x")
         replaceByRename(directory + "/other.log", "y")
@@ -152,6 +154,74 @@ struct TextTests {
         #expect(TextWidget.path("~/notes.txt", environment: ["HOME": "/home/u"]) == "/home/u/notes.txt")
         #expect(TextWidget.path("notes.txt", environment: ["HOME": "/home/u"]) == "notes.txt")
     }
+
+    @Test("a text panel removed (a config reload) stops watching its file; a directory no panel shows is unwatched")
+    @MainActor
+    func removedPanelUnwatched() async throws {
+        let directory = makeTemporaryDirectory(prefix: "text-removed")
+        defer { removeTree(directory) }
+        write(directory + "/a.txt", "a")
+        write(directory + "/b.txt", "b")
+        let watcher = FileWatcher {}
+        let clock = ManualClock(now: at(0))
+        let driver = TimelineDriver(clock: clock)
+        func panel(_ name: String) -> WidgetInstanceID {
+            let provider = TextProvider(source: .file(directory + "/" + name), wrap: true, watcher: watcher, now: { at(0) })
+            return driver.add(kind: TextWidget.kind, family: .medium, size: context.size, provider: AnyTimelineProvider(provider))
+        }
+        let a = panel("a.txt"), b = panel("b.txt")
+        await driver.settle()
+        #expect(watcher.watched == [directory: ["a.txt", "b.txt"]])
+        #expect(inotifyWatches(watcher.descriptor) == 1, "one watch for the directory")
+        driver.remove(a)
+        #expect(watcher.watched == [directory: ["b.txt"]], "b's panel still shows its file")
+        driver.remove(b)
+        #expect(watcher.watched == [:])
+        #expect(inotifyWatches(watcher.descriptor) == 0, "the kernel's watch is gone too")
+    }
+
+    @Test("a file two panels show stays watched until the last of them goes")
+    func sharedFileLease() throws {
+        let directory = makeTemporaryDirectory(prefix: "text-lease")
+        defer { removeTree(directory) }
+        let watcher = FileWatcher {}
+        var first: FileWatcher.Lease? = watcher.lease(directory + "/notes.txt")
+        let second = watcher.lease(directory + "/notes.txt")
+        #expect(first?.renew() == true && second.renew())
+        first = nil
+        #expect(watcher.watched == [directory: ["notes.txt"]])
+        withExtendedLifetime(second) {}
+    }
+
+    @Test("the watcher's thread is named wh-watch, like the host's other threads (top -H, the benchmark)")
+    func watcherThreadNamed() async throws {
+        let directory = makeTemporaryDirectory(prefix: "text-thread")
+        defer { removeTree(directory) }
+        let lease = FileWatcher {}.lease(directory + "/notes.txt")
+        #expect(lease.renew())
+        #expect(await eventually { threadNames().contains(FileWatcher.threadName) }, "\(threadNames())")
+        #expect(FileWatcher.threadName == "wh-watch")
+        withExtendedLifetime(lease) {}
+    }
+}
+
+/// The watches of inotify descriptor `fd` (its `inotify wd:` lines in /proc/self/fdinfo).
+private func inotifyWatches(_ fd: Int32) -> Int {
+    guard fd >= 0, let info = try? FileContents.text(at: "/proc/self/fdinfo/\(fd)") else { return 0 }
+    return info.split(separator: "\n").count { $0.hasPrefix("inotify wd:") }
+}
+
+/// The names of this process's threads (/proc/self/task/TID/comm).
+private func threadNames() -> [String] {
+    guard let tasks = opendir("/proc/self/task") else { return [] }
+    defer { closedir(tasks) }
+    var names: [String] = []
+    while let entry = readdir(tasks) {
+        let tid = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        guard tid.first?.isNumber == true, let comm = try? FileContents.text(at: "/proc/self/task/\(tid)/comm") else { continue }
+        names.append(String(comm.prefix { $0 != "\n" }))
+    }
+    return names
 }
 
 private func TextWidget_text(_ buffer: CellBuffer) -> String {

@@ -1,26 +1,34 @@
 import JSONTree
+import TerminalUI
 import WidgetCore
 
 /// `widgethost widgets`: lists the catalogue's widget kinds from their manifests — families,
 /// options (type, default, doc, example), pause behaviour, actions and push source.
+///
+/// Lines are wrapped at spaces to `width` columns (a word longer than that stands alone).
 public enum WidgetsCommand {
+    /// The widest line of the listing, in columns.
+    public static let width = 100
+
     /// The listing for `catalog`, in catalogue order, followed by the built-in stack.
     public static func run(catalog: Catalog) -> CommandOutput {
         var out = ""
         for manifest in catalog.manifests {
-            out += "\(manifest.kind): \(manifest.displayName). \(manifest.description)\n"
+            out += wrapped("\(manifest.kind): \(manifest.displayName). \(manifest.description)", indent: "    ")
             let families = manifest.supportedFamilies.map {
                 $0 == manifest.defaultFamily ? "\($0.rawValue) (default)" : $0.rawValue
             }
             out += "  families: \(families.joined(separator: ", "))\n"
-            out += "  " + behaviour(of: manifest) + "\n"
+            out += wrapped("  " + behaviour(of: manifest), indent: "    ")
             out += options(manifest.options, indent: "  ")
             for action in manifest.actions {
-                out += "  key \(action.key): \(action.title)\n"
+                out += wrapped("  key \(action.key): \(action.title)", indent: "    ")
             }
         }
-        out += "\(ConfigValidator.stackKind): Smart Stack. Several widgets in one panel, the most relevant shown; [ and ] flip through them.\n"
-        out += "  families: all (default \(ConfigValidator.defaultStackFamily.rawValue)); \"panels\": the widgets, each with kind and options\n"
+        out += wrapped("\(ConfigValidator.stackKind): Smart Stack. Several widgets in one panel, the most relevant shown; "
+                       + "[ and ] flip through them.", indent: "    ")
+        out += wrapped("  families: all (default \(ConfigValidator.defaultStackFamily.rawValue)); "
+                       + "\"panels\": the widgets, each with kind and options", indent: "    ")
         return CommandOutput(exitCode: 0, standardOutput: out)
     }
 
@@ -44,11 +52,45 @@ public enum WidgetsCommand {
             var doc = option.doc
             if case .seconds(_, refreshInterval: true) = option.type { doc += ", raised to minimumReloadSeconds" }
             if let example = option.example { doc += " (e.g. \(example))" }
-            out += line + "\n" + "\(indent)\(String(repeating: " ", count: width))  \(doc)\n"
+            let docIndent = indent + String(repeating: " ", count: width) + "  "
+            out += wrapped(line, indent: docIndent + "  ") + wrapped(docIndent + doc, indent: docIndent)
             if case .objectList(let fields) = option.type {
                 out += options(fields, indent: indent + "    ")
             }
         }
         return out
+    }
+
+    /// `line` and a newline, or, when it is wider than `width` columns, the line broken at
+    /// spaces into as many lines as it takes, each after the first starting with `indent`.
+    /// Spaces inside a piece stay as they are (option names are padded to line up).
+    static func wrapped(_ line: String, indent: String, width: Int = width) -> String {
+        var out = ""
+        var lead = ""
+        var rest = Substring(line)
+        while DisplayWidth.of(lead + rest) > width {
+            // The last space where the piece before it still fits; past the piece's leading
+            // spaces, so a line never breaks into nothing. A word too long for the width
+            // stands alone: its piece ends at the first space after it.
+            let start = rest.firstIndex { $0 != " " } ?? rest.endIndex
+            var used = DisplayWidth.of(lead + rest[..<start])
+            var cut: Substring.Index?
+            var index = start
+            while index < rest.endIndex {
+                if rest[index] == " " {
+                    if used <= width || cut == nil { cut = index }
+                    if used > width { break }
+                }
+                used += DisplayWidth.of(String(rest[index]))
+                index = rest.index(after: index)
+            }
+            guard let cut else { break }
+            var piece = rest[..<cut]
+            while piece.last == " " { piece = piece.dropLast() }
+            out += lead + piece + "\n"
+            rest = rest[cut...].drop { $0 == " " }
+            lead = indent
+        }
+        return out + lead + rest + "\n"
     }
 }

@@ -27,10 +27,7 @@ public enum ClockWidget {
             )
             return AnyTimelineProvider(ClockProvider(zone: zone, style: style, now: environment.now))
         },
-        view: { entry, context in
-            guard let entry = entry as? ClockEntry else { return PanelView { _, _, _ in } }
-            return view(entry, context: context)
-        }
+        view: PanelView.typed(view)
         )
     }
 

@@ -24,10 +24,7 @@ public enum CommandWidget {
                 let spec = try spec(options, hostEnvironment: hostEnvironment)
                 return AnyTimelineProvider(CommandProvider(spec: spec, spawner: spawner, now: environment.now))
             },
-            view: { entry, context in
-                guard let entry = entry as? CommandEntry else { return PanelView { _, _, _ in } }
-                return view(entry, context: context)
-            })
+            view: PanelView.typed(view))
     }
 
     /// The run described by validated `options`.

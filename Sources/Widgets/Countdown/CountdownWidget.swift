@@ -20,10 +20,7 @@ public enum CountdownWidget {
                 return AnyTimelineProvider(CountdownProvider(target: target.date(in: zone), label: options.string("label") ?? "",
                                                              zone: zone, now: environment.now))
             },
-            view: { entry, context in
-                guard let entry = entry as? CountdownEntry else { return PanelView { _, _, _ in } }
-                return view(entry, context: context)
-            }
+            view: PanelView.typed(view)
         )
     }
 

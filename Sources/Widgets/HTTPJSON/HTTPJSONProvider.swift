@@ -7,7 +7,7 @@ import WidgetCore
 /// leaderboard's pattern (`FetchSchedule` for the waits; the transport sends `If-None-Match`
 /// with the ETag it was last given for the URL).
 ///
-/// The session's events (`HTTPJSONSessionDelegate`) parse and keep the body, or record the
+/// The session's events (`HTTPJSONSessionRecorder`) parse and keep the body, or record the
 /// failure, and reload the `http-json` kind through `WidgetCenter`. The timeline holds one
 /// entry per minute until the next fetch (relative times and ages move on), policy `.after`
 /// the next fetch or the end of those entries.

@@ -34,15 +34,12 @@ public enum HTTPJSONWidget {
                     refreshSeconds: min(max(1, options.integer("refreshSeconds") ?? 60), LeaderboardWidget.maximumRefreshSeconds),
                     session: session, services: services, now: environment.now))
             },
-            view: { entry, context in
-                guard let entry = entry as? HTTPJSONEntry else { return PanelView { _, _, _ in } }
-                return HTTPJSONView.view(entry, context: context)
-            }
+            view: PanelView.typed(HTTPJSONView.view)
         )
         .onBackgroundSessionEvents(matching: { $0.hasPrefix(identifierPrefix) }) { identifier, completion in
             guard let manager = services.sessions else { return completion() }
-            let delegate = HTTPJSONSessionDelegate(store: HTTPJSONStore(services: services), center: services.center,
-                                                   now: services.now, completion: completion)
+            let recorder = HTTPJSONSessionRecorder(store: HTTPJSONStore(services: services), center: services.center)
+            let delegate = FetchSessionDelegate(recorder, now: services.now, completion: completion)
             _ = manager.session(identifier: identifier, delegate: delegate)
         }
     }

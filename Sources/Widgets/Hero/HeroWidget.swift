@@ -21,10 +21,7 @@ public enum HeroWidget {
                     name: name, session: session,
                     store: LeaderboardStore(services: services), now: environment.now))
             },
-            view: { entry, context in
-                guard let entry = entry as? HeroEntry else { return PanelView { _, _, _ in } }
-                return view(entry, context: context)
-            }
+            view: PanelView.typed(view)
         )
     }
 

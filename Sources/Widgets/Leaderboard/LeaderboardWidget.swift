@@ -38,15 +38,12 @@ public enum LeaderboardWidget {
                     session: session, maxRows: min(max(1, options.integer("maxRows") ?? 10), LeaderboardDecoder.maximumHeroes),
                     services: services, now: environment.now))
             },
-            view: { entry, context in
-                guard let entry = entry as? LeaderboardEntry else { return PanelView { _, _, _ in } }
-                return LeaderboardView.view(entry, context: context)
-            }
+            view: PanelView.typed(LeaderboardView.view)
         )
         .onBackgroundSessionEvents(matching: { registry.contains($0) }) { identifier, completion in
             guard let manager = services.sessions else { return completion() }
-            let delegate = LeaderboardSessionDelegate(store: LeaderboardStore(services: services), center: services.center,
-                                                      now: services.now, completion: completion)
+            let recorder = LeaderboardSessionRecorder(store: LeaderboardStore(services: services), center: services.center)
+            let delegate = FetchSessionDelegate(recorder, now: services.now, completion: completion)
             _ = manager.session(identifier: identifier, delegate: delegate)
         }
         .resumingBackgroundTasks { session, _ in registry.url(for: session) }

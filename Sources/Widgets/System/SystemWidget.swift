@@ -18,10 +18,7 @@ public enum SystemWidget {
                 let interval = options.integer("intervalSeconds") ?? defaultInterval
                 return AnyTimelineProvider(SystemProvider(root: proc, interval: TimeInterval(interval), now: environment.now))
             },
-            view: { entry, context in
-                guard let entry = entry as? SystemEntry else { return PanelView { _, _, _ in } }
-                return view(entry, context: context)
-            }
+            view: PanelView.typed(view)
         )
     }
 

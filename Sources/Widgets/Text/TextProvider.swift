@@ -10,7 +10,8 @@ import WidgetCore
 /// UTF-8 (invalid bytes show as U+FFFD), CRLF as LF, tabs as four spaces. With the file's
 /// directory watched (`FileWatcher`) the policy is `.never`: the watcher reloads the kind
 /// when the file changes. When the directory cannot be watched (it does not exist yet) the
-/// provider looks again every `retrySeconds` and watches it once it can.
+/// provider looks again every `retrySeconds` and watches it once it can. The watch is the
+/// provider's lease: when the panel goes (a config reload drops its provider), so does it.
 struct TextProvider: TimelineProvider {
     typealias Entry = TextEntry
 
@@ -26,8 +27,16 @@ struct TextProvider: TimelineProvider {
 
     let source: Source
     let wrap: Bool
-    let watcher: FileWatcher?
+    /// The watch of a `.file` source's file, held as long as this provider (and its copies).
+    let watch: FileWatcher.Lease?
     let now: @Sendable () -> Date
+
+    init(source: Source, wrap: Bool, watcher: FileWatcher?, now: @escaping @Sendable () -> Date) {
+        self.source = source
+        self.wrap = wrap
+        self.now = now
+        if case .file(let path) = source, let watcher { watch = watcher.lease(path) } else { watch = nil }
+    }
 
     func placeholder(in context: Context) -> TextEntry {
         TextEntry(date: now(), text: "", wrap: wrap)
@@ -38,9 +47,9 @@ struct TextProvider: TimelineProvider {
     }
 
     func timeline(in context: Context) async throws -> Timeline<TextEntry> {
-        guard case .file(let path) = source else { return Timeline(entries: [entry()], policy: .never) }
+        guard case .file = source else { return Timeline(entries: [entry()], policy: .never) }
         // Watch before reading: a change between the two is then seen.
-        let watched = watcher?.watch(path) ?? false
+        let watched = watch?.renew() ?? false
         let entry = entry()
         return Timeline(entries: [entry], policy: watched ? .never : .after(entry.date.addingTimeInterval(Self.retrySeconds)))
     }

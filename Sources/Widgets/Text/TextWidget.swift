@@ -25,10 +25,7 @@ public enum TextWidget {
                 }
                 return AnyTimelineProvider(TextProvider(source: source, wrap: wrap, watcher: watcher, now: environment.now))
             },
-            view: { entry, context in
-                guard let entry = entry as? TextEntry else { return PanelView { _, _, _ in } }
-                return view(entry, context: context)
-            })
+            view: PanelView.typed(view))
     }
 
     /// The file a `file` option names: `~/…` in `HOME`, otherwise as given (a relative path

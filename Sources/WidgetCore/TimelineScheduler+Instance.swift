@@ -1,0 +1,51 @@
+import FoundationEssentials
+
+extension TimelineScheduler {
+    /// A timeline request sent and not yet answered.
+    struct InFlight {
+        var generation: UInt64
+        var deadline: Date
+        var isUserInitiated: Bool
+    }
+
+    /// One instance's record; a class so the hot path changes it in place (no copy out and back).
+    final class Instance {
+        let kind: String
+        /// Sorted entries of the current timeline; `entries[..<nextIndex]` have come.
+        var entries: [any TimelineEntry] = []
+        /// `entries`' dates, read on every event without a protocol call.
+        var entryDates: [Date] = []
+        var nextIndex = 0
+        var shown: (any TimelineEntry)?
+        var reloadDue: Date?
+        var reloadReason: ReloadReason = .initial
+        var inFlight: InFlight?
+        /// A reload asked for while one was in flight: the strongest reason asked
+        /// (user, then environment, then `WidgetCenter`).
+        var followUp: ReloadReason?
+        var generation: UInt64 = 0
+        /// When past reloads started: what the minimum interval, the `WidgetCenter` burst and
+        /// the daily budget are measured against.
+        var history = ReloadHistory()
+        var backoffUntil: Date?
+        /// When the budget moved `reloadDue` later: that date.
+        var heldByBudgetUntil: Date?
+        var consecutiveFailures = 0
+        var lastFailure: ReloadFailure?
+        var lastSuccess: Date?
+        /// The highest relevance score this instance's provider has given (0: none yet).
+        var maximumRelevanceScore: Float = 0
+        /// Bumped whenever the instance's deadline changes; older queue items are stale.
+        var version: UInt64 = 0
+        var queuedDate: Date?
+
+        /// False for widgets whose timelines are computed locally (a clock): pausing automatic
+        /// reloads and the daily budget, which are about network work, must not stop them.
+        let pausable: Bool
+
+        init(kind: String, pausable: Bool) {
+            self.kind = kind
+            self.pausable = pausable
+        }
+    }
+}

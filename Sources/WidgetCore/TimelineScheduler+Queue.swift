@@ -1,0 +1,40 @@
+import FoundationEssentials
+
+// One deadline per instance in the `DeadlineQueue`, keyed by (date, insertion order); a
+// superseded deadline stays queued under an old version and is skipped lazily.
+extension TimelineScheduler {
+
+    /// Puts the instance's next deadline in the queue, superseding its previous one.
+    func reschedule(_ id: WidgetInstanceID) {
+        guard let i = instance(id), requeue(id, i) else { return }
+        compactIfNeeded()
+        dropStaleHead()
+    }
+
+    /// Pushes the next deadline of `i` (not yet written back) if it changed; true if it did.
+    @discardableResult
+    func requeue(_ id: WidgetInstanceID, _ i: Instance) -> Bool {
+        var next: Date?
+        func consider(_ d: Date?) { if let d, next.map({ d < $0 }) ?? true { next = d } }
+        if i.nextIndex < i.entryDates.count { consider(i.entryDates[i.nextIndex]) }
+        consider(i.inFlight?.deadline)
+        if i.inFlight == nil, mayStart(i) { consider(i.reloadDue) }
+        guard next != i.queuedDate else { return false }
+        i.version &+= 1
+        i.queuedDate = next
+        if let next { queue.push((id, i.version), at: next) }
+        return true
+    }
+
+    func compactIfNeeded() {
+        guard queue.count > 64, queue.count > 2 * liveCount else { return }
+        queue.retain { item in instance(item.value.id)?.version == item.value.version }
+    }
+
+    /// Pops superseded items at the head so `nextWakeDate` is always a real deadline.
+    func dropStaleHead() {
+        while let top = queue.first, instance(top.value.id)?.version != top.value.version {
+            queue.popFirst()
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import FoundationEssentials
+
+// Reloads asked for (by `WidgetCenter`, the user, the environment) and the rules that move a
+// system-initiated one later: minimum interval, `WidgetCenter` burst, retry backoff, daily budget.
+extension TimelineScheduler {
+
+    /// Asks for a new timeline for `id`, as `WidgetCenter` or the user does.
+    ///
+    /// While a request is in flight, reloads coalesce into one follow-up. A user-initiated
+    /// reload starts at the next `advance(to:)` whatever the budget or backoff; a system one
+    /// waits for the minimum interval, the daily budget and any retry backoff.
+    public func requestReload(_ id: WidgetInstanceID, userInitiated: Bool, now: Date) {
+        guard let i = instance(id) else { return }
+        if i.inFlight != nil {
+            addFollowUp(i, userInitiated ? .user : .widgetCenter)
+        } else if userInitiated {
+            i.backoffUntil = nil
+            i.reloadDue = now
+            i.reloadReason = .user
+            i.heldByBudgetUntil = nil
+        } else if i.reloadReason != .user || i.reloadDue == nil {
+            scheduleSystemReload(i, at: now, reason: .widgetCenter, now: now)
+        }
+        reschedule(id)
+    }
+
+    /// Asks for new timelines for every instance of `kind` (system initiated unless told).
+    public func requestReload(ofKind kind: String, userInitiated: Bool = false, now: Date) {
+        for id in instances(ofKind: kind) { requestReload(id, userInitiated: userInitiated, now: now) }
+    }
+
+    /// Asks for new timelines for every instance.
+    public func requestReloadAll(userInitiated: Bool = false, now: Date) {
+        for id in allInstances { requestReload(id, userInitiated: userInitiated, now: now) }
+    }
+
+    /// Asks for a new timeline for `id` because its environment changed (the wall clock was
+    /// set, the panel's size changed), as WidgetKit does on such changes.
+    ///
+    /// It starts at the next `advance(to:)`, free of the minimum interval and the daily
+    /// budget, but after any retry wait (it is not the user's), and as a follow-up while a
+    /// request is in flight. Providers see `isUserInitiated == false`.
+    public func requestEnvironmentReload(_ id: WidgetInstanceID, now: Date) {
+        guard let i = instance(id) else { return }
+        if i.inFlight != nil {
+            addFollowUp(i, .environment)
+        } else {
+            scheduleEnvironmentReload(i, now: now)
+        }
+        reschedule(id)
+    }
+
+    /// `requestEnvironmentReload` for every instance.
+    public func requestEnvironmentReloadAll(now: Date) {
+        for id in allInstances { requestEnvironmentReload(id, now: now) }
+    }
+
+    func scheduleEnvironmentReload(_ i: Instance, now: Date) {
+        let due = max(now, i.backoffUntil ?? now)
+        if let existing = i.reloadDue, existing <= due { return }
+        i.reloadDue = due
+        i.reloadReason = .environment
+        i.heldByBudgetUntil = nil
+    }
+
+    /// Pauses or resumes reloads the system would start; user reloads still run.
+    public func setAutomaticReloadsPaused(_ paused: Bool) {
+        guard paused != automaticReloadsPaused else { return }
+        automaticReloadsPaused = paused
+        for id in allInstances { reschedule(id) }
+    }
+
+    /// Schedules a system reload at `desired`, moved later as the rules require, or earlier
+    /// than one already scheduled.
+    func scheduleSystemReload(_ i: Instance, at desired: Date, reason: ReloadReason, now: Date) {
+        var due = desired
+        if let floor = i.history.intervalFloor(for: reason, pausable: i.pausable, now: now,
+                                               minimumInterval: configuration.minimumReloadInterval) {
+            due = max(due, floor)
+        }
+        if let backoff = i.backoffUntil { due = max(due, backoff) }
+        var heldByBudget: Date?
+        if let budget = configuration.dailyReloadBudget, countsAgainstBudget(i, reason: reason, now: now),
+           let allowed = i.history.budgetFloor(budget: budget, now: now), allowed > due {
+            due = allowed
+            heldByBudget = allowed
+        }
+        if let existing = i.reloadDue, existing <= due { return }
+        i.reloadDue = due
+        i.reloadReason = reason
+        i.heldByBudgetUntil = heldByBudget
+    }
+
+    /// Whether a reload for `reason` is counted against (and so held back by) the daily
+    /// budget: only policy reloads and `WidgetCenter` reloads that do not answer a user
+    /// reload, of instances that do network work.
+    func countsAgainstBudget(_ i: Instance, reason: ReloadReason, now: Date) -> Bool {
+        guard i.pausable else { return false }
+        switch reason {
+        case .policy: return true
+        case .widgetCenter: return !answersUser(now: now)
+        case .initial, .user, .retry, .environment: return false
+        }
+    }
+
+    /// True within `userAnswerWindow` of the last user reload of any instance: a
+    /// `WidgetCenter` reload then brings data the user asked for (the leaderboard's board,
+    /// and the hero cards that read it).
+    private func answersUser(now: Date) -> Bool {
+        guard let last = lastUserReloadAnywhere else { return false }
+        return now >= last && now.timeIntervalSince(last) <= configuration.userAnswerWindow
+    }
+}
