@@ -31,6 +31,25 @@ struct ExtensionSetup {
                               problems: problems)
     }
 
+    /// The extensions `command` reads: `--extensions-dir` (of the dashboard, `widgets`,
+    /// `check-config`, `snapshot`, `preview`) searched before the XDG folder, as the dashboard
+    /// does; nil for the commands that need none (`extension run` discovers its own, with
+    /// `--debug`).
+    static func discover(for command: HostCommand, catalog: Catalog, environment: HostEnvironment) -> ExtensionSetup? {
+        let directory: String?
+        switch command {
+        case .version, .themes, .sessions, .extensionRun: return nil
+        case .dashboard(let options):
+            return discover(catalog: catalog, explicitDirectory: options.extensionsDirectory, environment: environment,
+                            debug: options.debug)
+        case .widgets(let given), .checkConfig(_, let given): directory = given
+        case .snapshot(let options): directory = options.extensionsDirectory
+        case .preview(let options): directory = options.extensionsDirectory
+        case .help: directory = nil
+        }
+        return discover(catalog: catalog, explicitDirectory: directory, environment: environment)
+    }
+
     /// The problems as lines for stderr, each starting with `prefix`.
     func problemText(prefix: String) -> String {
         problems.map { "\(prefix)\($0)\n" }.joined()
