@@ -340,7 +340,7 @@ public final class ExtensionHost: Sendable {
     /// Sends `sessionEvents` on a thread of its own (launching the extension if need be);
     /// acknowledges the events only once it answers, else holds them for its next launch.
     private func startDelivery(_ delivery: SessionDelivery) {
-        let started = ExtensionConnection.thread(name: "wh-ext-deliver") { [self] in
+        let started = DetachedThread.start(name: "wh-ext-deliver") { [self] in
             let params = RPCMessage.object([("identifier", .string(delivery.identifier)), ("events", .array(delivery.events))])
             // A crashed extension is relaunched for its events once the backoff has passed
             // (this thread waits it out: it has work, it is not idle); an extension that takes
