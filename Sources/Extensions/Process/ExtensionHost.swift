@@ -34,7 +34,7 @@ public final class ExtensionHost: Sendable {
         public var lastFailure: String?
     }
 
-    private struct State {
+    struct State {
         var spawner: ProcessSpawner?
         var environment: [String: String] = [:]
         var stateDirectory: String?
@@ -52,11 +52,14 @@ public final class ExtensionHost: Sendable {
         var sessions: BackgroundSessionManager?
         /// Session events the extension has not answered: sent again on its next launch.
         var held: [SessionDelivery] = []
+        /// The manager whose interrupted downloads with headers were failed already.
+        weak var checkedSessions: BackgroundSessionManager?
     }
 
     public let manifest: ExtensionManifest
-    private let runtime: ExtensionRuntime.Shared
-    private let state = Mutex(State())
+    let runtime: ExtensionRuntime.Shared
+    /// Shared with the sessions half (ExtensionHost+Sessions.swift).
+    let state = Mutex(State())
 
     init(manifest: ExtensionManifest, runtime: ExtensionRuntime.Shared) {
         self.manifest = manifest
@@ -66,14 +69,21 @@ public final class ExtensionHost: Sendable {
     /// Sets what launches use: the spawner (whose children the host's loop reaps), the host's
     /// environment (for `PATH`, `HOME`, locale and `TZ` only) and the state directory (the
     /// extension's data directory is `STATE/extensions/NAME`). The last binding wins.
+    ///
+    /// The first binding to a session manager also fails the downloads with headers a stopped
+    /// host left (`failInterruptedHeaderDownloads`), before the dashboard resumes the others.
     public func bind(spawner: ProcessSpawner, environment: [String: String], stateDirectory: String?,
                      sessions: BackgroundSessionManager? = nil) {
-        state.withLock { state in
+        let first = state.withLock { state -> Bool in
+            let first = sessions != nil && sessions !== state.checkedSessions
+            if first { state.checkedSessions = sessions }
             state.sessions = sessions
             state.spawner = spawner
             state.environment = environment
             state.stateDirectory = stateDirectory
+            return first
         }
+        if first, let sessions { failInterruptedHeaderDownloads(sessions) }
     }
 
     public var status: Status {
@@ -279,97 +289,5 @@ public final class ExtensionHost: Sendable {
             state.relaunchAfter = monotonicNow() + backoff
             runtime.log(.error, "\(manifest.name): \(reason)\(protocolError ? " (protocol error)" : ""); relaunch in \(Int(backoff)) s at the earliest")
         }
-    }
-
-    // MARK: Background sessions
-
-    /// The prefix of the session identifiers the host uses on this extension's behalf.
-    var sessionPrefix: String { "ext.\(manifest.name)." }
-
-    /// Whether `identifier` is a session of this extension.
-    public func ownsSession(_ identifier: String) -> Bool { identifier.hasPrefix(sessionPrefix) }
-
-    /// `download {identifier, url, description?}` → `{task}`: a task in the host's session
-    /// manager and journal, under `ext.NAME.IDENTIFIER`.
-    private func download(_ params: JSONValue?, id: JSONValue?) throws(ExtensionConnection.ProtocolViolation) -> String? {
-        guard let id else { throw .init("sent download as a notification; it is a request") }
-        func refuse(_ code: Int, _ message: String) -> String { RPCMessage.error(id: id, code: code, message: message) }
-        guard case .object(let object)? = params else { return refuse(-32602, "download expects {identifier, url, description?}") }
-        for key in object.keys where !["identifier", "url", "description", "headers"].contains(key) {
-            return refuse(-32602, "download: unknown parameter '\(RPCMessage.printable(key, limit: 40))'")
-        }
-        guard case .string(let identifier)? = object["identifier"], ExtensionManifestParser.isValidName(identifier) else {
-            return refuse(-32602, "download: identifier must be a name (letters, digits, '-', '_', '.'; at most 40)")
-        }
-        guard case .string(let text)? = object["url"], text.utf8.count <= 4096,
-              text.hasPrefix("http://") || text.hasPrefix("https://"), let url = URL(string: text) else {
-            return refuse(-32602, "download: url must be an http or https URL")
-        }
-        var description: String?
-        switch object["description"] {
-        case nil: break
-        case .string(let given)? where given.utf8.count <= 200: description = given
-        default: return refuse(-32602, "download: description must be a string of at most 200 bytes")
-        }
-        if case .object(let headers)? = object["headers"], headers.count > 0 {
-            return refuse(-32602, "download: headers are not supported by this host version")
-        }
-        guard let manager = state.withLock({ $0.sessions }) else {
-            return refuse(-32000, "background sessions are off in this mode")
-        }
-        if case .unavailable(let message) = manager.availability { return refuse(-32000, message) }
-        let task = manager.session(identifier: sessionPrefix + identifier).downloadTask(with: url, taskDescription: description)
-        runtime.log(.info, "\(manifest.name): download \(task.taskIdentifier) in session \(identifier)")
-        return RPCMessage.result(id: id, RPCMessage.object([("task", .integer(task.taskIdentifier))]))
-    }
-
-    /// The events of session `identifier` are ready (the manager's router matched this
-    /// extension): a delegate collects them, then `sessionEvents` delivers them.
-    func receiveEvents(identifier: String, completion: @escaping @Sendable () -> Void) {
-        let (manager, directory) = state.withLock { state in
-            (state.sessions, ExtensionLauncher.dataDirectory(name: manifest.name, stateDirectory: state.stateDirectory,
-                                                             environment: state.environment))
-        }
-        guard let manager else { return completion() }
-        let delegate = ExtensionSessionDelegate(
-            identifier: String(identifier.dropFirst(sessionPrefix.count)),
-            downloads: directory.map { $0 + "/.downloads" }, completion: completion) { [self] delivery in startDelivery(delivery) }
-        _ = manager.session(identifier: identifier, delegate: delegate)
-    }
-
-    /// Sends `sessionEvents` on a thread of its own (launching the extension if need be);
-    /// acknowledges the events only once it answers, else holds them for its next launch.
-    private func startDelivery(_ delivery: SessionDelivery) {
-        let started = DetachedThread.start(name: "wh-ext-deliver") { [self] in
-            let params = RPCMessage.object([("identifier", .string(delivery.identifier)), ("events", .array(delivery.events))])
-            // A crashed extension is relaunched for its events once the backoff has passed
-            // (this thread waits it out: it has work, it is not idle); an extension that takes
-            // the events and does not answer gets them again on its next launch.
-            var attempt = 0
-            while true {
-                attempt += 1
-                do throws(ExtensionError) {
-                    _ = try requestBlocking("sessionEvents", params: params)
-                    runtime.log(.info, "\(manifest.name): delivered \(delivery.events.count) event(s) of session \(delivery.identifier)")
-                    for file in delivery.files { unlink(file) }
-                    delivery.completion()
-                    return
-                } catch {
-                    switch error {
-                    case .restarting(_, let seconds) where attempt <= Self.maximumCrashes:
-                        usleep(UInt32(min(max(seconds, 1), 60)) * 1_000_000)
-                        continue
-                    case .stopped, .launchFailed:
-                        if attempt <= Self.maximumCrashes { continue }
-                    default:
-                        break
-                    }
-                    runtime.log(.error, "\(manifest.name): session \(delivery.identifier) events not answered (\(error)); delivered again on its next launch")
-                    state.withLock { $0.held.append(delivery) }
-                    return
-                }
-            }
-        }
-        if !started { state.withLock { $0.held.append(delivery) } }
     }
 }
