@@ -11,7 +11,7 @@ import Synchronization
 /// extension answers.
 extension ExtensionHost {
     /// The prefix of the session identifiers the host uses on this extension's behalf.
-    var sessionPrefix: String { "ext.\(manifest.name)." }
+    var sessionPrefix: String { "ext.\(name)." }
 
     /// Whether `identifier` is a session of this extension.
     public func ownsSession(_ identifier: String) -> Bool { identifier.hasPrefix(sessionPrefix) }
@@ -58,7 +58,7 @@ extension ExtensionHost {
         // a task, which it drops.
         if !headers.isEmpty { ledger()?.add(HeaderLedger.key(session: session, url: url.absoluteString)) }
         let task = manager.session(identifier: session).downloadTask(with: url, taskDescription: description, headers: headers)
-        runtime.log(.info, "\(manifest.name): download \(task.taskIdentifier) in session \(identifier)"
+        runtime.log(.info, "\(name): download \(task.taskIdentifier) in session \(identifier)"
                     + (headers.isEmpty ? "" : " with \(headers.count) header(s)"))
         return RPCMessage.result(id: id, RPCMessage.object([("task", .integer(task.taskIdentifier))]))
     }
@@ -67,7 +67,7 @@ extension ExtensionHost {
     /// extension): a delegate collects them, then `sessionEvents` delivers them.
     func receiveEvents(identifier: String, completion: @escaping @Sendable () -> Void) {
         let (manager, directory) = state.withLock { state in
-            (state.sessions, ExtensionLauncher.dataDirectory(name: manifest.name, stateDirectory: state.stateDirectory,
+            (state.sessions, ExtensionLauncher.dataDirectory(name: name, stateDirectory: state.stateDirectory,
                                                              environment: state.environment))
         }
         guard let manager else { return completion() }
@@ -87,7 +87,7 @@ extension ExtensionHost {
     /// The ledger of downloads with headers, in the data directory; nil without one.
     func ledger() -> HeaderLedger? {
         let directory = state.withLock { state in
-            ExtensionLauncher.dataDirectory(name: manifest.name, stateDirectory: state.stateDirectory, environment: state.environment)
+            ExtensionLauncher.dataDirectory(name: name, stateDirectory: state.stateDirectory, environment: state.environment)
         }
         return directory.map { HeaderLedger(downloads: $0 + "/.downloads") }
     }
@@ -106,7 +106,7 @@ extension ExtensionHost {
             let key = HeaderLedger.key(session: task.sessionIdentifier, url: task.url.absoluteString)
             guard marked.contains(key) else { continue }
             live.insert(key)
-            runtime.log(.info, "\(manifest.name): download \(task.taskIdentifier) had headers, which were not kept; failed, not resumed")
+            runtime.log(.info, "\(name): download \(task.taskIdentifier) had headers, which were not kept; failed, not resumed")
             manager.cancel(taskIdentifier: task.taskIdentifier)
         }
         for event in manager.pendingEvents { live.insert(HeaderLedger.key(session: event.sessionIdentifier, url: event.url)) }
@@ -137,7 +137,7 @@ extension ExtensionHost {
                 attempt += 1
                 do throws(ExtensionError) {
                     _ = try requestBlocking("sessionEvents", params: params)
-                    runtime.log(.info, "\(manifest.name): delivered \(delivery.events.count) event(s) of session \(delivery.identifier)")
+                    runtime.log(.info, "\(name): delivered \(delivery.events.count) event(s) of session \(delivery.identifier)")
                     for file in delivery.files { unlink(file) }
                     delivery.completion()
                     forgetHeaderMarks(delivery)
@@ -152,7 +152,7 @@ extension ExtensionHost {
                     default:
                         break
                     }
-                    runtime.log(.error, "\(manifest.name): session \(delivery.identifier) events not answered (\(error)); delivered again on its next launch")
+                    runtime.log(.error, "\(name): session \(delivery.identifier) events not answered (\(error)); delivered again on its next launch")
                     state.withLock { $0.held.append(delivery) }
                     return
                 }

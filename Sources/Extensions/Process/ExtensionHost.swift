@@ -35,6 +35,9 @@ public final class ExtensionHost: Sendable {
     }
 
     struct State {
+        var manifest: ExtensionManifest
+        /// Why it cannot run: its manifest went away at a config reload (see `markRemoved`).
+        var removed: String?
         var spawner: ProcessSpawner?
         var environment: [String: String] = [:]
         var stateDirectory: String?
@@ -56,13 +59,17 @@ public final class ExtensionHost: Sendable {
         weak var checkedSessions: BackgroundSessionManager?
     }
 
-    public let manifest: ExtensionManifest
+    /// The extension's name (`NAME` of `NAME/KIND`): a host serves one name for its life.
+    public let name: String
+    /// The manifest now: a config reload that finds it changed replaces it (`update`).
+    public var manifest: ExtensionManifest { state.withLock { $0.manifest } }
     let runtime: ExtensionRuntime.Shared
     /// Shared with the sessions half (ExtensionHost+Sessions.swift).
-    let state = Mutex(State())
+    let state: Mutex<State>
 
     init(manifest: ExtensionManifest, runtime: ExtensionRuntime.Shared) {
-        self.manifest = manifest
+        name = manifest.name
+        state = Mutex(State(manifest: manifest))
         self.runtime = runtime
     }
 
@@ -116,6 +123,29 @@ public final class ExtensionHost: Sendable {
         }
     }
 
+    /// Takes a changed manifest (a config reload): the running process, started from the old
+    /// one, is stopped; the next request launches the new one afresh (no failure carried over).
+    public func update(manifest: ExtensionManifest) {
+        state.withLock { state in
+            state.manifest = manifest
+            state.removed = nil
+            state.failed = false
+            state.crashesInARow = 0
+            state.relaunchAfter = 0
+        }
+        stop()
+    }
+
+    /// Whether its manifest went away at a config reload.
+    public var isRemoved: Bool { state.withLock { $0.removed != nil } }
+
+    /// Its manifest is gone (a config reload): the process is stopped and every request fails
+    /// with `reason`, so its panels say so; a manifest found again brings it back (`update`).
+    public func markRemoved(_ reason: String) {
+        state.withLock { $0.removed = reason }
+        stop()
+    }
+
     /// Stops the process now if one runs (SIGTERM to its group, stdin closed).
     public func stop() {
         let connection = state.withLock { state -> ExtensionConnection? in
@@ -166,6 +196,7 @@ public final class ExtensionHost: Sendable {
 
     private func connectionForRequest(userInitiated: Bool) throws(ExtensionError) -> ExtensionConnection {
         let (connection, held) = try state.withLock { state throws(ExtensionError) -> (ExtensionConnection, [SessionDelivery]) in
+            if let removed = state.removed { throw .removed(removed) }
             if state.failed {
                 guard userInitiated else { throw .failed(state.lastFailure ?? "crashed") }
                 state.failed = false
@@ -191,40 +222,40 @@ public final class ExtensionHost: Sendable {
         state.launches += 1
         state.generation += 1
         let program: String
-        switch ExtensionLauncher.resolve(manifest.exec[0], directory: manifest.directory, path: state.environment["PATH"]) {
+        switch ExtensionLauncher.resolve(state.manifest.exec[0], directory: state.manifest.directory, path: state.environment["PATH"]) {
         case .success(let found): program = found
         case .failure(let failure):
             recordCrash(&state, reason: failure.message, protocolError: false)
             throw .launchFailed(failure.message)
         }
-        let dataDirectory = ExtensionLauncher.dataDirectory(name: manifest.name, stateDirectory: state.stateDirectory,
+        let dataDirectory = ExtensionLauncher.dataDirectory(name: name, stateDirectory: state.stateDirectory,
                                                             environment: state.environment)
         let environment = ExtensionLauncher.environment(from: state.environment, dataDirectory: dataDirectory)
-        let limits = ProcessLimits(addressSpaceBytes: UInt64(manifest.limits.memoryMiB) << 20,
-                                   cpuSeconds: UInt64(manifest.limits.cpuSeconds))
+        let limits = ProcessLimits(addressSpaceBytes: UInt64(state.manifest.limits.memoryMiB) << 20,
+                                   cpuSeconds: UInt64(state.manifest.limits.cpuSeconds))
         ExtensionLauncher.ignoreSIGPIPE()
         let process: SpawnedProcess
         do {
-            let name = manifest.name
+            let name = name
             let log = runtime.log
-            process = try spawner.spawn([program] + manifest.exec.dropFirst(), environment: environment,
-                                        workingDirectory: manifest.directory, standardInput: .pipe,
+            process = try spawner.spawn([program] + state.manifest.exec.dropFirst(), environment: environment,
+                                        workingDirectory: state.manifest.directory, standardInput: .pipe,
                                         limits: limits) { exit in log(.info, "\(name): process \(exit)") }
         } catch {
             recordCrash(&state, reason: error.description, protocolError: false)
             throw .launchFailed(error.description)
         }
         let connection = ExtensionConnection(
-            process: process, generation: state.generation, name: manifest.name, limits: manifest.limits,
-            callbacks: callbacks())
+            process: process, generation: state.generation, name: name, limits: state.manifest.limits,
+            callbacks: callbacks(kinds: state.manifest.widgets.map(\.manifest.kind)))
         guard connection.start() else {
             recordCrash(&state, reason: "cannot start a reader thread", protocolError: false)
             throw .launchFailed("cannot start a reader thread")
         }
-        runtime.log(.info, "\(manifest.name): started (pid \(process.pid), launch \(state.launches))")
+        runtime.log(.info, "\(name): started (pid \(process.pid), launch \(state.launches))")
         state.connection = connection
         let initialize = RPCMessage.object([
-            ("protocol", .integer(manifest.protocolVersion)),
+            ("protocol", .integer(state.manifest.protocolVersion)),
             ("host", RPCMessage.object([("name", .string("widgethost")), ("version", .string(runtime.hostVersion))])),
         ])
         _ = connection.send("initialize", params: initialize) { [weak connection] result in
@@ -244,10 +275,9 @@ public final class ExtensionHost: Sendable {
         return connection
     }
 
-    private func callbacks() -> ExtensionConnection.Callbacks {
+    private func callbacks(kinds: [String]) -> ExtensionConnection.Callbacks {
         let runtime = self.runtime
-        let name = manifest.name
-        let kinds = manifest.widgets.map(\.manifest.kind)
+        let name = name
         return ExtensionConnection.Callbacks(
             ended: { [self] connection, end in ended(connection, end) },
             detachIfIdle: { [self] connection in
@@ -270,7 +300,7 @@ public final class ExtensionHost: Sendable {
             if state.connection === connection { state.connection = nil }
             switch end {
             case .expected:
-                runtime.log(.info, "\(manifest.name): stopped")
+                runtime.log(.info, "\(name): stopped")
             case .crash(let reason, let protocolError):
                 recordCrash(&state, reason: reason, protocolError: protocolError)
             }
@@ -283,11 +313,11 @@ public final class ExtensionHost: Sendable {
         state.lastFailure = reason
         if state.crashesInARow >= Self.maximumCrashes {
             state.failed = true
-            runtime.log(.error, "\(manifest.name): \(reason); failed \(state.crashesInARow) times in a row, not relaunched until R or a config reload")
+            runtime.log(.error, "\(name): \(reason); failed \(state.crashesInARow) times in a row, not relaunched until R or a config reload")
         } else {
             let backoff = min(Self.maximumBackoffSeconds, Double(1 << min(state.crashesInARow - 1, 10)))
             state.relaunchAfter = monotonicNow() + backoff
-            runtime.log(.error, "\(manifest.name): \(reason)\(protocolError ? " (protocol error)" : ""); relaunch in \(Int(backoff)) s at the earliest")
+            runtime.log(.error, "\(name): \(reason)\(protocolError ? " (protocol error)" : ""); relaunch in \(Int(backoff)) s at the earliest")
         }
     }
 }

@@ -27,7 +27,7 @@ final class DashboardRunner {
     private let options: DashboardOptions
     private let io: HostIO
     private let environment: HostEnvironment
-    private let catalog: Catalog
+    private var catalog: Catalog
     private var widgets: BoundWidgets
     private var terminal: CursesBackend!
     private var dashboard: Dashboard!
@@ -46,6 +46,8 @@ final class DashboardRunner {
     private var bundledServer: LeaderboardService?
     /// The extensions' processes (launched when a panel first needs one).
     private let extensions: ExtensionRuntime
+    /// Finds extensions again at a config reload (issue 15).
+    private var extensionRediscovery: ExtensionRediscovery?
     /// Extensions skipped for a bad manifest: logged, and said once in the status bar.
     private let extensionProblems: [String]
 
@@ -165,10 +167,11 @@ final class DashboardRunner {
             }
         }
         extensions.setCenter(driver.center)
-        widgets = catalog.bind(
-            services: WidgetServices(sessions: sessions, stateDirectory: stateDirectory, center: driver.center, now: { clock.now },
-                                     push: push, io: widgetIO),
-            registry: registry)
+        let services = WidgetServices(sessions: sessions, stateDirectory: stateDirectory, center: driver.center, now: { clock.now },
+                                      push: push, io: widgetIO)
+        widgets = catalog.bind(services: services, registry: registry)
+        extensionRediscovery = ExtensionRediscovery(explicitDirectory: options.extensionsDirectory, environment: environment,
+                                                    runtime: extensions, services: services)
 
         let themes = Self.themeCycle(current: setup.theme)
         dashboard = Dashboard(driver: driver, size: terminal.size, glyphs: terminal.glyphs, themes: themes.list,
@@ -332,6 +335,7 @@ final class DashboardRunner {
             dashboard.notice = sessionsNotice
             return
         }
+        extensionRediscovery?.apply(catalog: &catalog, widgets: &widgets)
         do throws(ConfigLoadError) {
             let report = try ConfigLoader(validator: catalog.validator()).load(path: configPath)
             guard let config = report.config else {

@@ -78,7 +78,7 @@ enum ExtensionRunCommand {
 
     static func status(of error: ExtensionError) -> Int32 {
         switch error {
-        case .launchFailed, .stopped, .restarting, .failed: ExitStatus.stopped
+        case .launchFailed, .stopped, .restarting, .failed, .removed: ExitStatus.stopped
         case .timedOut: ExitStatus.timedOut
         case .remote, .badAnswer: ExitStatus.badAnswer
         case .cancelled: 1

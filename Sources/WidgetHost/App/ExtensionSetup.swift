@@ -1,4 +1,5 @@
 import Extensions
+import Synchronization
 import WidgetCore
 import Widgets
 
@@ -15,17 +16,7 @@ struct ExtensionSetup {
 
     static func discover(catalog: Catalog, explicitDirectory: String?, environment: HostEnvironment,
                          debug: Bool = false) -> ExtensionSetup {
-        let directories = ExtensionDiscovery.directories(explicitDirectory: explicitDirectory, environment: environment.variables)
-        let found = ExtensionDiscovery.discover(in: directories)
-        var problems = found.problemLines
-        var kept: [ExtensionManifest] = []
-        for manifest in found.manifests {
-            // The same rules as built-in manifests (defaults valid for their type, time zones…).
-            let issues = manifest.widgets.enumerated().flatMap { index, widget in
-                widget.manifest.problems.map { "\(manifest.path): widgets[\(index)]: \($0)" }
-            }
-            if issues.isEmpty { kept.append(manifest) } else { problems += issues }
-        }
+        let (kept, problems) = manifests(explicitDirectory: explicitDirectory, environment: environment)
         let runtime = ExtensionRuntime(manifests: kept, debug: debug, hostVersion: WidgetHostCommand.version)
         return ExtensionSetup(catalog: catalog.adding(ExtensionWidgets.definitions(runtime)), runtime: runtime,
                               problems: problems)
@@ -50,8 +41,83 @@ struct ExtensionSetup {
         return discover(catalog: catalog, explicitDirectory: directory, environment: environment)
     }
 
+    /// The usable manifests under the search path, and one line per problem.
+    static func manifests(explicitDirectory: String?, environment: HostEnvironment) -> (manifests: [ExtensionManifest], problems: [String]) {
+        let directories = ExtensionDiscovery.directories(explicitDirectory: explicitDirectory, environment: environment.variables)
+        let found = ExtensionDiscovery.discover(in: directories)
+        var problems = found.problemLines
+        var kept: [ExtensionManifest] = []
+        for manifest in found.manifests {
+            // The same rules as built-in manifests (defaults valid for their type, time zones…).
+            let issues = manifest.widgets.enumerated().flatMap { index, widget in
+                widget.manifest.problems.map { "\(manifest.path): widgets[\(index)]: \($0)" }
+            }
+            if issues.isEmpty { kept.append(manifest) } else { problems += issues }
+        }
+        return (kept, problems)
+    }
+
     /// The problems as lines for stderr, each starting with `prefix`.
     func problemText(prefix: String) -> String {
         problems.map { "\(prefix)\($0)\n" }.joined()
+    }
+}
+
+/// Finding extensions again when the dashboard reloads its config: the runner keeps one and
+/// calls `apply` first thing in a reload, before the config is validated.
+///
+/// A new extension joins the catalogue (its kinds validate and build panels); a changed
+/// manifest replaces its host's (a running process is stopped, the new one starts on next
+/// need); a removed or now refused one keeps its kinds, whose panels show why it cannot run.
+/// Extension widgets are bound again with the dashboard's services; the session router asks
+/// the current ones first, so a new extension's downloads reach it.
+final class ExtensionRediscovery: Sendable {
+    let explicitDirectory: String?
+    let environment: HostEnvironment
+    let runtime: ExtensionRuntime
+    let services: WidgetServices
+    private let current = Mutex<[TerminalWidget]>([])
+    private let routing = Mutex(false)
+
+    init(explicitDirectory: String?, environment: HostEnvironment, runtime: ExtensionRuntime, services: WidgetServices) {
+        self.explicitDirectory = explicitDirectory
+        self.environment = environment
+        self.runtime = runtime
+        self.services = services
+    }
+
+    /// Rescans, updates the runtime, and replaces the extension kinds of `catalog` and
+    /// `widgets`; built-ins are kept as they are. Returns what changed (logged too).
+    @discardableResult
+    func apply(catalog: inout Catalog, widgets: inout BoundWidgets) -> ExtensionRuntime.Changes {
+        let (manifests, problems) = ExtensionSetup.manifests(explicitDirectory: explicitDirectory, environment: environment)
+        for problem in problems { runtime.log(.error, "extension skipped: \(problem)") }
+        let changes = runtime.update(manifests) { name in
+            if let refused = problems.first(where: { $0.contains("/\(name)/extension.json:") }),
+               !refused.hasSuffix(": no extension.json in this folder") {
+                return "the extension '\(name)' was refused at the config reload: \(refused)"
+            }
+            return "the extension '\(name)' was removed (no \(name)/extension.json at the config reload); put it back and reload the config"
+        }
+        let definitions = ExtensionWidgets.definitions(runtime)
+        catalog = Catalog(catalog.definitions.filter { !Self.isExtensionKind($0.manifest.kind) }).adding(definitions)
+        let bound = Catalog(definitions).bind(services: services).widgets
+        widgets = BoundWidgets(widgets: widgets.widgets.filter { !Self.isExtensionKind($0.kind) } + bound)
+        current.withLock { $0 = bound }
+        routeNewExtensions()
+        return changes
+    }
+
+    /// Extension kinds are `NAME/KIND`; built-in kinds have no slash.
+    static func isExtensionKind(_ kind: String) -> Bool { kind.contains("/") }
+
+    /// Once: the session manager's router asks the current extension widgets first, then the
+    /// one the dashboard set at start (which knows only the extensions found then).
+    private func routeNewExtensions() {
+        guard let manager = services.sessions, routing.withLock({ done in defer { done = true }; return !done }) else { return }
+        let previous = manager.eventRouter
+        manager.eventRouter = { [self] identifier in
+            current.withLock { $0 }.lazy.compactMap { $0.backgroundSessionHandler(for: identifier) }.first ?? previous?(identifier)
+        }
     }
 }
