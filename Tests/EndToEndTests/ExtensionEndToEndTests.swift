@@ -162,6 +162,38 @@ struct ExtensionEndToEndTests {
         #expect(sessions.standardOutput == "No background sessions in \(home.path)/state.\n")
     }
 
+    @Test("config reloads find extensions again: one added is usable, one removed says so on its panel")
+    func rediscoveredOnReload() throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        for folder in ["/state", "/ext"] { mkdir(home.path + folder, 0o755) }
+        let config = try home.write("config.json", #"{ "panels": [ { "kind": "clock", "options": { "timeZone": "UTC" } } ] }"#)
+        let tmux = TmuxHarness()
+        defer { tmux.stop() }
+        try tmux.start(command: [try BuiltProducts.executable("widgethost"), "--config", config, "--state-dir", home.path + "/state",
+                                 "--extensions-dir", home.path + "/ext"],
+                       size: (100, 20), environment: TmuxHarness.isolatedEnvironment(home: home.path, adding: ["TZ": "UTC"]))
+        tmux.waitFor(description: "the clock") { screen in screen.contains { $0.contains("┌ UTC ") } }
+        // Installed while the dashboard runs, then named in the config: found at the reload.
+        mkdir(home.path + "/ext/hourglass", 0o755)
+        try home.write("ext/hourglass/hourglass.sh", try FileContents.text(at: examples + "/hourglass/hourglass.sh"))
+        try home.write("ext/hourglass/extension.json", try FileContents.text(at: examples + "/hourglass/extension.json"))
+        let both = #"{ "panels": [ { "kind": "clock", "options": { "timeZone": "UTC" } }, { "kind": "hourglass/hour", "options": { "label": "the reload" } } ] }"#
+        try home.write("config.json", both)
+        tmux.waitFor(description: "the new extension's panel") { screen in screen.contains { $0.contains("min left in the reload") } }
+        // Removed, then the config saved again: its panel says why.
+        unlink(home.path + "/ext/hourglass/extension.json")
+        try home.write("config.json", both + "\n")
+        tmux.waitFor(description: "the removed extension's panel says so") { screen in
+            screen.joined(separator: " ").contains("was removed")
+        }
+        let log = (try? FileContents.text(at: home.path + "/state/widgethost.log")) ?? ""
+        #expect(log.contains("extension hourglass: found at the config reload"), "\(log)")
+        #expect(log.contains("extension hourglass: removed at the config reload"), "\(log)")
+        try tmux.sendText("q")
+        #expect(tmux.waitForExit() == .exited(0))
+    }
+
     /// The pids of "extension NAME: started (pid N, launch 1)" log lines.
     private func pids(in log: String) -> [pid_t] {
         log.split(separator: "\n").compactMap { line -> pid_t? in

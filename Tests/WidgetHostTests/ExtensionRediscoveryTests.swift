@@ -121,7 +121,7 @@ struct ExtensionRediscoveryTests {
         #expect(rig.reload() == ExtensionRuntime.Changes(removed: ["fake"]))
         #expect(!fake.status.isRunning)
         #expect(rig.catalog.manifest(kind: "fake/panel") != nil)
-        await #expect(throws: ExtensionError.removed("the extension 'fake' was removed (no fake/extension.json at the config reload); put it back and reload the config")) {
+        await #expect(throws: ExtensionError.removed("the extension 'fake' was removed: its extension.json is gone (put it back, save the config)")) {
             _ = try await rig.timeline("fake/panel")
         }
         #expect(rig.reload().isEmpty)

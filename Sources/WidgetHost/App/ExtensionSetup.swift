@@ -91,13 +91,13 @@ final class ExtensionRediscovery: Sendable {
     @discardableResult
     func apply(catalog: inout Catalog, widgets: inout BoundWidgets) -> ExtensionRuntime.Changes {
         let (manifests, problems) = ExtensionSetup.manifests(explicitDirectory: explicitDirectory, environment: environment)
-        for problem in problems { runtime.log(.error, "extension skipped: \(problem)") }
+        for problem in problems { runtime.log(.error, "skipped: \(problem)") }
         let changes = runtime.update(manifests) { name in
             if let refused = problems.first(where: { $0.contains("/\(name)/extension.json:") }),
                !refused.hasSuffix(": no extension.json in this folder") {
                 return "the extension '\(name)' was refused at the config reload: \(refused)"
             }
-            return "the extension '\(name)' was removed (no \(name)/extension.json at the config reload); put it back and reload the config"
+            return "the extension '\(name)' was removed: its extension.json is gone (put it back, save the config)"
         }
         let definitions = ExtensionWidgets.definitions(runtime)
         catalog = Catalog(catalog.definitions.filter { !Self.isExtensionKind($0.manifest.kind) }).adding(definitions)
