@@ -67,6 +67,15 @@ struct DownloadHeadersValidationTests {
             return
         }
         #expect(text == #"{"jsonrpc":"2.0","id":7,"method":"download","params":{"identifier":"b","url":"http://127.0.0.1:9/x","headers":{"Authorization":"***"}}}"#)
+        let list = #"{"jsonrpc":"2.0","id":8,"method":"download","params":{"identifier":"b","url":"http://x/","headers":["Authorization: sekrit"]}}"#
+        #expect(!IncomingMessage.parse(Array(list.utf8), maximumBytes: 1 << 20).debugText.contains("sekrit"))
+        let broken = #"{"jsonrpc":"2.0","id":9,"method":"download","params":{"headers":{"Authorization":"sekrit"}}"#
+        let (violation, shown) = IncomingMessage.parse(Array(broken.utf8), maximumBytes: 1 << 20)
+        guard case .violation = violation else {
+            Issue.record("not a violation: \(violation)")
+            return
+        }
+        #expect(!shown.contains("sekrit"))
     }
 }
 
@@ -84,6 +93,8 @@ struct ExtensionHeadersTests {
         #expect(await eventually { rig.fake.logLines.contains { $0.contains("download 1 in session board with 2 header(s)") } })
         #expect(rig.fake.logLines.contains { $0.contains(#""headers":{"Authorization":"***","X-Trace":"***"}"#) }, "\(rig.fake.logLines)")
         #expect(!rig.fake.logLines.contains { $0.contains("sekrit") })
+        // --debug shows the host's answers to the extension's requests too.
+        #expect(rig.fake.logLines.contains(#"debug: fake → {"jsonrpc":"2.0","id":9001,"result":{"task":1}}"#), "\(rig.fake.logLines)")
         let ledger = try #require(readText(rig.fake.stateDirectory + "/extensions/fake/.downloads/with-headers"))
         #expect(ledger == "ext.fake.board\thttp://127.0.0.1:9/board.json\n")
         rig.manager.close()

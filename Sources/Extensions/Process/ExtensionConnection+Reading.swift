@@ -114,6 +114,9 @@ extension ExtensionConnection {
         case .call(let method, let params, let id):
             do throws(ProtocolViolation) {
                 if let answer = try callbacks.incoming(method, params, id) {
+                    if callbacks.debugMessages {
+                        callbacks.log(.debug, "\(name) → \(RPCMessage.printable(String(answer.dropLast()), limit: 2000))")
+                    }
                     write(answer, deadline: monotonicNow() + Double(limits.requestSeconds))
                 }
                 state.withLock { $0.lastActivity = monotonicNow() }

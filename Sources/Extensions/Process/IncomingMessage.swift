@@ -25,7 +25,9 @@ enum IncomingMessage {
         do {
             value = try JSONParser(maximumBytes: maximumBytes, maximumDepth: maximumDepth).parse(Array(line))
         } catch {
-            return (.violation("sent a line that is not JSON (\(error.description))"), raw)
+            // It may be a download whose headers the host cannot pick out: not shown then.
+            let shown = raw.contains("\"headers\"") ? "(\(line.count) bytes, not shown: they mention headers)" : raw
+            return (.violation("sent a line that is not JSON (\(error.description))"), shown)
         }
         let message = classify(value)
         return (message, debugText(message, raw: raw))
@@ -52,12 +54,16 @@ enum IncomingMessage {
     }
 
     /// The line as `--debug` logs it: as sent, except a `download`'s header values, which
-    /// never reach the log (`"headers":{"Authorization":"***"}`).
+    /// never reach the log (`"headers":{"Authorization":"***"}`; headers of another shape are
+    /// `"***"` whole).
     static func debugText(_ message: IncomingMessage, raw: String) -> String {
-        guard case .call("download", .object(let params)?, let id) = message, case .object(let headers)? = params["headers"] else {
-            return raw
+        guard case .call("download", .object(let params)?, let id) = message, let headers = params["headers"] else { return raw }
+        let hidden: JSONValue
+        if case .object(let object) = headers {
+            hidden = .object(JSONObject(members: object.members.map { (key: $0.key, value: JSONValue.string("***")) }))
+        } else {
+            hidden = .string("***")  // not an object (an error answer follows), hidden all the same
         }
-        let hidden = JSONValue.object(JSONObject(members: headers.members.map { (key: $0.key, value: JSONValue.string("***")) }))
         let redacted = JSONObject(members: params.members.map { $0.key == "headers" ? (key: $0.key, value: hidden) : $0 })
         var members: [(key: String, value: JSONValue)] = [("jsonrpc", .string("2.0"))]
         if let id { members.append(("id", id)) }
