@@ -129,7 +129,9 @@ struct ExtensionCatalogTests {
                                                      options: [OptionAssignment(name: "city", value: "Oslo")], snapshot: true,
                                                      extensionsDirectory: "/e", debug: true)))
         #expect(throws: UsageError.self) { try CommandLineParser.parse(["extension"]) }
-        #expect(throws: UsageError.self) { try CommandLineParser.parse(["extension", "start", "w/today"]) }
+        #expect(throws: UsageError("expects 'run NAME/KIND'; got 'start'", subcommand: .extensionRun)) {
+            try CommandLineParser.parse(["extension", "start", "w/today"])
+        }
         #expect(throws: UsageError.self) { try CommandLineParser.parse(["extension", "run"]) }
         #expect(try CommandLineParser.parse(["extension", "--help"]) == .help(.extensionRun))
         #expect(HelpText.text(for: nil, catalog: .builtin()).contains("extension run NAME/KIND"))

@@ -131,7 +131,7 @@ public enum CommandLineParser {
     static func parseExtension(_ arguments: [String]) throws(UsageError) -> HostCommand {
         guard arguments.first == "run" else {
             let given = arguments.first.map { "; got '\(String($0.prefix(64)))'" } ?? ""
-            throw UsageError("extension expects 'run NAME/KIND'\(given)", subcommand: .extensionRun)
+            throw UsageError("expects 'run NAME/KIND'\(given)", subcommand: .extensionRun)
         }
         var options = ExtensionRunOptions(kind: "")
         var kind: String?
