@@ -47,7 +47,7 @@ public final class ExtensionRuntime: Sendable {
                 let center = centerHolder.withLock { $0 }
                 for each in kind.map({ [$0] }) ?? kinds { center?.reloadTimelines(ofKind: each) }
             case "download":
-                // Background sessions on an extension's behalf are not in this host version yet.
+                // Every host answers download itself (ExtensionHost+Sessions); this is a fallback.
                 guard let id else { throw .init("sent download as a notification; it is a request") }
                 return RPCMessage.error(id: id, code: -32601, message: "download is not supported by this host version")
             default:
@@ -59,7 +59,10 @@ public final class ExtensionRuntime: Sendable {
         }
     }
 
-    public let hosts: [ExtensionHost]
+    /// One host per extension found so far, in discovery order; a config reload adds the new
+    /// ones and keeps removed ones (failing their requests) so their panels can say why.
+    public var hosts: [ExtensionHost] { hostList.withLock { $0 } }
+    private let hostList: Mutex<[ExtensionHost]>
     private let shared: Shared
 
     /// - Parameters:
@@ -68,7 +71,55 @@ public final class ExtensionRuntime: Sendable {
     public init(manifests: [ExtensionManifest], debug: Bool = false, hostVersion: String = "0") {
         let shared = Shared(debug: debug, hostVersion: hostVersion)
         self.shared = shared
-        hosts = manifests.map { ExtensionHost(manifest: $0, runtime: shared) }
+        hostList = Mutex(manifests.map { ExtensionHost(manifest: $0, runtime: shared) })
+    }
+
+    /// What `update` changed, by extension name.
+    public struct Changes: Sendable, Equatable {
+        public var added: [String] = []
+        public var changed: [String] = []
+        public var removed: [String] = []
+        public var isEmpty: Bool { added.isEmpty && changed.isEmpty && removed.isEmpty }
+    }
+
+    /// Takes the extensions a new discovery found (a config reload): a new one gets a host, a
+    /// changed manifest replaces its host's (the process, if running, is stopped and the next
+    /// request launches the new one), and one no longer found is marked removed with
+    /// `removedReason(name)` — its panels show that. Their kinds get a reload through the
+    /// `WidgetCenter`. Nothing is launched.
+    @discardableResult
+    public func update(_ manifests: [ExtensionManifest], removedReason: (String) -> String) -> Changes {
+        var changes = Changes()
+        let (kept, added) = hostList.withLock { hosts -> ([ExtensionHost], [ExtensionHost]) in
+            var added: [ExtensionHost] = []
+            for manifest in manifests where !hosts.contains(where: { $0.name == manifest.name }) {
+                let host = ExtensionHost(manifest: manifest, runtime: shared)
+                hosts.append(host)
+                added.append(host)
+            }
+            return (hosts.filter { host in !added.contains { $0 === host } }, added)
+        }
+        changes.added = added.map(\.name)
+        for host in kept {
+            if let manifest = manifests.first(where: { $0.name == host.name }) {
+                guard manifest != host.manifest || host.isRemoved else { continue }
+                host.update(manifest: manifest)
+                changes.changed.append(host.name)
+            } else {
+                let reason = removedReason(host.name)
+                if !host.isRemoved { changes.removed.append(host.name) }
+                host.markRemoved(reason)  // again when the reason changed (removed, then refused)
+            }
+        }
+        let center = shared.centerHolder.withLock { $0 }
+        for host in kept where changes.changed.contains(host.name) || changes.removed.contains(host.name) {
+            for kind in host.manifest.widgets.map(\.manifest.kind) { center?.reloadTimelines(ofKind: kind) }
+        }
+        for name in changes.added + changes.changed + changes.removed {
+            let what = changes.added.contains(name) ? "found" : changes.changed.contains(name) ? "changed; restarted on next need" : "removed"
+            shared.log(.info, "\(name): \(what) at the config reload")
+        }
+        return changes
     }
 
     /// No extensions.
@@ -83,6 +134,9 @@ public final class ExtensionRuntime: Sendable {
     public func setCenter(_ center: WidgetCenter) {
         shared.centerHolder.withLock { $0 = center }
     }
+
+    /// A line in the host log, as the extensions' own lines.
+    public func log(_ level: ExtensionLogLevel, _ message: String) { shared.log(level, message) }
 
     public func host(named name: String) -> ExtensionHost? { hosts.first { $0.manifest.name == name } }
 

@@ -19,7 +19,8 @@ public enum WidgetHostCommand {
         let environment = io.environment
         switch try? CommandLineParser.parse(arguments) {
         case .snapshot(let options):
-            let extensions = ExtensionSetup.discover(catalog: catalog, explicitDirectory: nil, environment: environment)
+            let extensions = ExtensionSetup.discover(catalog: catalog, explicitDirectory: options.extensionsDirectory,
+                                                     environment: environment)  // as `discover(for:)` does
             // Headless commands wait for providers on the main actor: run the loop for them.
             Task { @MainActor in
                 var output = await SnapshotCommand.run(options, environment: environment, catalog: extensions.catalog,
@@ -30,12 +31,23 @@ public enum WidgetHostCommand {
             }
             dispatchMain()
         case .preview(let options):
-            let extensions = ExtensionSetup.discover(catalog: catalog, explicitDirectory: nil, environment: environment)
+            let extensions = ExtensionSetup.discover(catalog: catalog, explicitDirectory: options.extensionsDirectory,
+                                                     environment: environment)  // as `discover(for:)` does
             Task { @MainActor in
                 var output = await PreviewCommand.run(options, environment: environment, catalog: extensions.catalog,
                                                       now: Date(timeIntervalSince1970: io.clock.wallNow), io: io)
                 extensions.runtime.stopAll()
                 output.standardError = extensions.problemText(prefix: "widgethost: extension skipped: ") + output.standardError
+                finish(output)
+            }
+            dispatchMain()
+        case .extensionRun(let options):
+            Task { @MainActor in
+                // --debug lines go out as they happen (a hang shows where it hangs).
+                let output = await ExtensionRunCommand.run(options, environment: environment, catalog: catalog,
+                                                           now: Date(timeIntervalSince1970: io.clock.wallNow), io: io) { line in
+                    write(CommandOutput(exitCode: 0, standardError: line).inert().standardError, to: 2)
+                }
                 finish(output)
             }
             dispatchMain()
@@ -79,15 +91,7 @@ public enum WidgetHostCommand {
         }
         // Extension kinds join the catalogue for the commands that read it (nothing launches).
         var catalog = catalog
-        var extensions: ExtensionSetup?
-        switch command {
-        case .version, .themes, .sessions: break
-        case .dashboard(let options):
-            extensions = ExtensionSetup.discover(catalog: catalog, explicitDirectory: options.extensionsDirectory,
-                                                 environment: environment, debug: options.debug)
-        default:
-            extensions = ExtensionSetup.discover(catalog: catalog, explicitDirectory: nil, environment: environment)
-        }
+        let extensions = ExtensionSetup.discover(for: command, catalog: catalog, environment: environment)
         if let extensions { catalog = extensions.catalog }
         let skipped = extensions?.problemText(prefix: "widgethost: extension skipped: ") ?? ""
         switch command {
@@ -95,7 +99,7 @@ public enum WidgetHostCommand {
             return CommandOutput(exitCode: 0, standardOutput: "widgethost \(version)\n")
         case .help(let subcommand):
             return CommandOutput(exitCode: 0, standardOutput: HelpText.text(for: subcommand, catalog: catalog))
-        case .checkConfig(let path):
+        case .checkConfig(let path, _):
             var output = CheckConfigCommand.run(path: path, environment: environment, catalog: catalog)
             // A bad extension is a bad file of the user's config: listed, exit 2.
             if let problems = extensions?.problems, !problems.isEmpty {
@@ -118,6 +122,8 @@ public enum WidgetHostCommand {
             return CommandOutput(exitCode: 1, standardError: "widgethost preview: run it from the command line\n")
         case .snapshot:
             return CommandOutput(exitCode: 1, standardError: "widgethost snapshot: run it from the command line\n")
+        case .extensionRun:
+            return CommandOutput(exitCode: 1, standardError: "widgethost extension run: run it from the command line\n")
         case .themes:
             return ThemesCommand.run(environment: environment, color: isatty(1) != 0)
         case .sessions(let options):

@@ -162,6 +162,82 @@ struct ExtensionEndToEndTests {
         #expect(sessions.standardOutput == "No background sessions in \(home.path)/state.\n")
     }
 
+    @Test("host SIGKILLed while a download with headers runs: the next host fails it (the headers were not kept), the extension asks again and shows the board")
+    func hostKilledMidHeaderDownload() throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        for folder in ["/state", "/ext", "/ext/rangers"] { mkdir(home.path + folder, 0o755) }
+        for file in ["extension.json", "rangers.py"] {
+            try home.write("ext/rangers/" + file, try FileContents.text(at: examples + "/rangers/" + file))
+        }
+        try home.write("ext/rangers/token", "s3cret-e2e\n")
+        let server = try LeaderboardProcess.start(arguments: ["--quiet", "--delay-ms", "3000"], logDirectory: home.path)
+        defer { server.stop() }
+        let config = try home.write("config.json", """
+            { "panels": [ { "kind": "rangers/team", "family": "large", "options": { "url": "\(server.url)" } } ] }
+            """)
+        let command = [try BuiltProducts.executable("widgethost"), "--config", config, "--state-dir", home.path + "/state",
+                       "--extensions-dir", home.path + "/ext", "--debug"]
+        let environment = TmuxHarness.isolatedEnvironment(home: home.path, adding: ["TZ": "UTC"])
+        let log = { (try? FileContents.text(at: home.path + "/state/widgethost.log")) ?? "" }
+        let first = TmuxHarness()
+        defer { first.stop() }
+        try first.start(command: command, size: (80, 24), environment: environment)
+        #expect(pollUntil(seconds: 10) { log().contains("extension rangers: download 1 in session board with 1 header(s)") }, "\(log())")
+        try first.kill(signal: SIGKILL)
+        #expect(first.waitForExit() == .signalled(SIGKILL))
+
+        let second = TmuxHarness()
+        defer { second.stop() }
+        try second.start(command: command, size: (80, 24), environment: environment)
+        second.waitFor(timeout: .seconds(20), description: "the board, downloaded again with the token") { screen in
+            screen.contains { $0.contains("6 heroes") }
+        }
+        let restarted = log().components(after: "starting widgethost")
+        #expect(restarted.contains("extension rangers: download 1 had headers, which were not kept; failed, not resumed"), "\(restarted)")
+        #expect(restarted.contains(#""status":"failed","error":"the host stopped while this download ran"#), "\(restarted)")
+        #expect(restarted.contains("extension rangers: download 2 in session board with 1 header(s)"), "\(restarted)")
+        #expect(!restarted.contains("resumed 1 background transfer(s)"), "\(restarted)")
+        #expect(!log().contains("s3cret"))
+        try second.sendText("q")
+        #expect(second.waitForExit() == .exited(0))
+        let sessions = try Subprocess.run([try BuiltProducts.executable("widgethost"), "sessions", "--state-dir", home.path + "/state"],
+                                          environment: environment, timeout: TestTimeScale.scaled(.seconds(20)))
+        #expect(sessions.standardOutput == "No background sessions in \(home.path)/state.\n")
+    }
+
+    @Test("config reloads find extensions again: one added is usable, one removed says so on its panel")
+    func rediscoveredOnReload() throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        for folder in ["/state", "/ext"] { mkdir(home.path + folder, 0o755) }
+        let config = try home.write("config.json", #"{ "panels": [ { "kind": "clock", "options": { "timeZone": "UTC" } } ] }"#)
+        let tmux = TmuxHarness()
+        defer { tmux.stop() }
+        try tmux.start(command: [try BuiltProducts.executable("widgethost"), "--config", config, "--state-dir", home.path + "/state",
+                                 "--extensions-dir", home.path + "/ext"],
+                       size: (100, 20), environment: TmuxHarness.isolatedEnvironment(home: home.path, adding: ["TZ": "UTC"]))
+        tmux.waitFor(description: "the clock") { screen in screen.contains { $0.contains("┌ UTC ") } }
+        // Installed while the dashboard runs, then named in the config: found at the reload.
+        mkdir(home.path + "/ext/hourglass", 0o755)
+        try home.write("ext/hourglass/hourglass.sh", try FileContents.text(at: examples + "/hourglass/hourglass.sh"))
+        try home.write("ext/hourglass/extension.json", try FileContents.text(at: examples + "/hourglass/extension.json"))
+        let both = #"{ "panels": [ { "kind": "clock", "options": { "timeZone": "UTC" } }, { "kind": "hourglass/hour", "options": { "label": "the reload" } } ] }"#
+        try home.write("config.json", both)
+        tmux.waitFor(description: "the new extension's panel") { screen in screen.contains { $0.contains("min left in the reload") } }
+        // Removed, then the config saved again: its panel says why.
+        unlink(home.path + "/ext/hourglass/extension.json")
+        try home.write("config.json", both + "\n")
+        tmux.waitFor(description: "the removed extension's panel says so") { screen in
+            screen.joined(separator: " ").contains("was removed")
+        }
+        let log = (try? FileContents.text(at: home.path + "/state/widgethost.log")) ?? ""
+        #expect(log.contains("extension hourglass: found at the config reload"), "\(log)")
+        #expect(log.contains("extension hourglass: removed at the config reload"), "\(log)")
+        try tmux.sendText("q")
+        #expect(tmux.waitForExit() == .exited(0))
+    }
+
     /// The pids of "extension NAME: started (pid N, launch 1)" log lines.
     private func pids(in log: String) -> [pid_t] {
         log.split(separator: "\n").compactMap { line -> pid_t? in

@@ -73,4 +73,53 @@ struct ExtensionProviderTests {
             try await refused(WidgetActionContext(key: "x", options: ["city": .string("Oslo")], environment: environment))
         }
     }
+
+    @Test("a snapshot is a snapshot request ({entry}) with the timeline's params and isPreview; no timeline is asked")
+    func snapshot() async throws {
+        let fake = try FakeExtension(script: "snapshots.sh")
+        defer { fake.close() }
+        let widget = ExtensionWidgets.configuration(fake.manifest.widgets[0], host: fake.host)
+        let provider = try widget.makeProvider(WidgetOptions(), WidgetEnvironment(now: { Date(timeIntervalSince1970: 0) }))
+        let entry = try #require(await provider.snapshot(in: TimelineProviderContext(family: .small, size: CellSize(columns: 20, rows: 5),
+                                                                                      isPreview: true)) as? ExtensionEntry)
+        #expect(entry.failure == nil)
+        #expect(entry.view == .text([ViewNode.Span("snap panel#1 preview=true")]))
+        #expect(entry.relevance == TimelineEntryRelevance(score: 1, duration: 0))
+        #expect(fake.logLines.contains { $0.contains("got snapshot") }, "\(fake.logLines)")
+        #expect(!fake.logLines.contains { $0.contains("got timeline") }, "\(fake.logLines)")
+    }
+
+    @Test("an extension without snapshot (-32601) gets a timeline request instead; its first entry is the snapshot")
+    func snapshotFallback() async throws {
+        let fake = try FakeExtension(script: "answers.sh", debug: true)
+        defer { fake.close() }
+        let widget = ExtensionWidgets.configuration(fake.manifest.widgets[0], host: fake.host)
+        // Long after both entries: the first one is still the snapshot, not the current one.
+        let provider = try widget.makeProvider(WidgetOptions(), WidgetEnvironment(now: { Date(timeIntervalSince1970: 2_000_000_000) }))
+        let entry = try #require(await provider.snapshot(in: TimelineProviderContext(family: .small, size: CellSize(columns: 20, rows: 5),
+                                                                                      isPreview: true)) as? ExtensionEntry)
+        #expect(entry.failure == nil)
+        #expect(entry.view == .text([ViewNode.Span("hello panel#1 launch 1", role: .accent)]))
+        let sent = fake.logLines.filter { $0.contains("fake → ") }
+        #expect(sent.count == 3, "\(sent)")  // initialize, snapshot, timeline
+        #expect(sent.dropFirst().first?.contains(#""method":"snapshot","params":{"kind":"panel","instance":"panel#1""#) == true, "\(sent)")
+        #expect(sent.last?.contains(#""method":"timeline""#) == true, "\(sent)")
+        #expect(fake.host.status.launches == 1)
+    }
+
+    @Test("a snapshot that fails (an invalid entry, a crash) is the placeholder with the reason")
+    func snapshotFailure() async throws {
+        let fake = try FakeExtension(script: "bad-answer.sh", widgets: Self.placeholderWidgets)
+        defer { fake.close() }
+        let widget = ExtensionWidgets.configuration(fake.manifest.widgets[0], host: fake.host)
+        let provider = try widget.makeProvider(WidgetOptions(), WidgetEnvironment(now: { Date(timeIntervalSince1970: 0) }))
+        let context = TimelineProviderContext(family: .small, size: CellSize(columns: 20, rows: 5), isPreview: true)
+        let entry = try #require(await provider.snapshot(in: context) as? ExtensionEntry)
+        #expect(entry.view == .text([ViewNode.Span("loading", role: .placeholder)]))
+        guard case .badAnswer(let problems)? = entry.failure else {
+            Issue.record("expected a bad answer, got \(String(describing: entry.failure))")
+            return
+        }
+        #expect(problems.contains("entry"), "\(problems)")
+    }
 }

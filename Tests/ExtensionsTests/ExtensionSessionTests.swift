@@ -12,15 +12,17 @@ import WidgetTestSupport
 
 /// An extension's `download` through the host's session manager (a fake transport), and the
 /// `sessionEvents` delivery that acknowledges the journal only once the extension answers.
-private final class SessionRig: Sendable {
+final class SessionRig: Sendable {
     let fake: FakeExtension
     let transport = FakeTransport()
     let manager: BackgroundSessionManager
     let widget: TerminalWidget
 
-    init(limits: String, silentFirst: Bool = false) throws {
-        fake = try FakeExtension(script: "downloads.sh", limits: limits)
+    /// - Parameter headers: the `headers` object the extension sends with its download.
+    init(limits: String, silentFirst: Bool = false, headers: String? = nil, debug: Bool = false) throws {
+        fake = try FakeExtension(script: "downloads.sh", limits: limits, debug: debug)
         if silentFirst { try fake.scratch.write("fake/silent-on-launch-1", "") }
+        if let headers { try fake.scratch.write("fake/headers.json", headers) }
         manager = try BackgroundSessionManager.open(stateDirectory: fake.stateDirectory, transport: transport,
                                                     deliveryQueue: DispatchQueue(label: "test.delivery"))
         fake.host.bind(spawner: fake.spawner, environment: ["PATH": "/usr/bin:/bin"], stateDirectory: fake.stateDirectory,

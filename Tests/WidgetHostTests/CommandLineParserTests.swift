@@ -96,7 +96,7 @@ struct CommandLineParserTests {
         #expect(try parse(["check-config"]) == .checkConfig(path: nil))
         #expect(try parse(["check-config", "my.json"]) == .checkConfig(path: "my.json"))
         #expect(try parse(["themes"]) == .themes)
-        #expect(try parse(["widgets"]) == .widgets)
+        #expect(try parse(["widgets"]) == .widgets())
         #expect(try parse(["sessions"]) == .sessions(SessionsOptions()))
         #expect(try parse(["sessions", "--purge", "--state-dir", "/s"]) == .sessions(SessionsOptions(stateDirectory: "/s", purge: true)))
     }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Testing
+import TerminalUI
 @testable import WidgetHost
 import WidgetTestSupport
 
@@ -78,5 +79,64 @@ struct ExtensionCatalogTests {
     func option() throws {
         #expect(try CommandLineParser.parse(["--extensions-dir", "/opt/ext"]) == .dashboard(DashboardOptions(extensionsDirectory: "/opt/ext")))
         #expect(HelpText.text(for: nil, catalog: .builtin()).contains("--extensions-dir DIR"))
+    }
+
+    @Test("--extensions-dir on widgets, check-config, snapshot and preview: searched before the XDG folder, as by the dashboard")
+    func extensionsDirEverywhere() throws {
+        let home = try ExtensionHome(broken: false)
+        defer { home.scratch.remove() }
+        // DIR has its own `weather` (another title) and a `tides` the XDG folder lacks.
+        for folder in ["/dir", "/dir/weather", "/dir/tides"] { mkdir(home.scratch.path + folder, 0o755) }
+        try home.scratch.write("dir/weather/extension.json", #"{"name": "weather", "exec": ["x"], "protocol": 1, "widgets": [{"kind": "today", "displayName": "Weather from DIR"}]}"#)
+        try home.scratch.write("dir/tides/extension.json", #"{"name": "tides", "exec": ["x"], "protocol": 1, "widgets": [{"kind": "high", "displayName": "Tides", "options": {"port": {"type": "string", "required": true}}}]}"#)
+        let dir = home.scratch.path + "/dir"
+        let listed = home.run(["widgets", "--extensions-dir", dir])
+        #expect(listed.exitCode == 0)
+        #expect(listed.standardOutput.contains("tides/high: Tides."))
+        #expect(listed.standardOutput.contains("weather/today: Weather from DIR."))
+        #expect(listed.standardError.contains("widgethost/extensions/weather/extension.json: name: extension 'weather' is already provided by \(dir)/weather/extension.json"),
+                "\(listed.standardError)")
+        #expect(!home.run(["widgets"]).standardOutput.contains("tides/high"))
+        let config = try home.scratch.write("tides.json", #"{"panels": [{"kind": "tides/high"}]}"#)
+        let checked = home.run(["check-config", "--extensions-dir", dir, config])
+        #expect(checked.exitCode == 2)
+        #expect(checked.standardError.contains("\(config): panels[0].options.port: "), "\(checked.standardError)")
+        #expect(home.run(["check-config", config]).standardError.contains("unknown widget kind \"tides/high\""))
+        #expect(home.run(["check-config", "--extensions-dir", home.scratch.path + "/nowhere", config]).standardError
+                    .contains("/nowhere: cannot read the extensions directory"))
+        // snapshot and preview run from main(); they discover with the same function.
+        for command in [try CommandLineParser.parse(["snapshot", "--extensions-dir", dir]),
+                        try CommandLineParser.parse(["preview", "tides/high", "--extensions-dir=\(dir)"]),
+                        try CommandLineParser.parse(["widgets", "--extensions-dir", dir]),
+                        try CommandLineParser.parse(["check-config", "--extensions-dir", dir])] {
+            let setup = try #require(ExtensionSetup.discover(for: command, catalog: .builtin(), environment: home.environment))
+            #expect(setup.catalog.manifests.contains { $0.kind == "tides/high" }, "\(command)")
+            #expect(setup.runtime.host(named: "weather")?.manifest.directory == dir + "/weather", "\(command)")
+        }
+        #expect(try CommandLineParser.parse(["preview", "x", "--extensions-dir", "/e"]) == .preview(PreviewOptions(kind: "x", extensionsDirectory: "/e")))
+        #expect(try CommandLineParser.parse(["snapshot", "--extensions-dir", "/e"]) == .snapshot(SnapshotOptions(extensionsDirectory: "/e")))
+        #expect(try CommandLineParser.parse(["check-config", "--extensions-dir", "/e", "c.json"]) == .checkConfig(path: "c.json", extensionsDirectory: "/e"))
+        for subcommand in [Subcommand.widgets, .checkConfig, .snapshot, .preview, .extensionRun] {
+            #expect(HelpText.text(for: subcommand, catalog: .builtin()).contains("[--extensions-dir DIR]"), "\(subcommand)")
+        }
+    }
+
+    @Test("extension run parses NAME/KIND and its options; help lists it")
+    func extensionRunParsing() throws {
+        #expect(try CommandLineParser.parse(["extension", "run", "w/today", "--option", "city=Oslo", "--family", "medium", "--size", "30x8",
+                                             "--count", "3", "--snapshot", "--debug", "--extensions-dir", "/e"])
+                == .extensionRun(ExtensionRunOptions(kind: "w/today", family: .medium, size: TerminalSize(columns: 30, rows: 8), count: 3,
+                                                     options: [OptionAssignment(name: "city", value: "Oslo")], snapshot: true,
+                                                     extensionsDirectory: "/e", debug: true)))
+        #expect(throws: UsageError.self) { try CommandLineParser.parse(["extension"]) }
+        #expect(throws: UsageError("expects 'run NAME/KIND'; got 'start'", subcommand: .extensionRun)) {
+            try CommandLineParser.parse(["extension", "start", "w/today"])
+        }
+        #expect(throws: UsageError.self) { try CommandLineParser.parse(["extension", "run"]) }
+        #expect(try CommandLineParser.parse(["extension", "--help"]) == .help(.extensionRun))
+        #expect(HelpText.text(for: nil, catalog: .builtin()).contains("extension run NAME/KIND"))
+        let help = HelpText.text(for: .extensionRun, catalog: .builtin())
+        #expect(help.contains("Usage: widgethost extension run NAME/KIND"))
+        #expect(help.contains("4 it timed out"))
     }
 }

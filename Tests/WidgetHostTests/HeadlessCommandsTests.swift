@@ -29,6 +29,17 @@ struct HeadlessCommandsTests {
         #expect(lines.contains("… 58 more (use --count)"))
     }
 
+    @Test("preview --snapshot draws the one entry a gallery shows (the provider's snapshot), policy never")
+    func previewSnapshot() async {
+        let options = PreviewOptions(kind: "clock", family: .small, options: [OptionAssignment(name: "timeZone", value: "UTC")], snapshot: true)
+        let output = await PreviewCommand.run(options, environment: environment, catalog: .builtin(), now: moment)
+        #expect(output.exitCode == 0, "\(output.standardError)")
+        let lines = output.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines[0] == "Clock (clock, small): 1 entries, policy never")
+        #expect(lines[1].hasPrefix("entry 1 of 1 at "))
+        #expect(!output.standardOutput.contains("more (use --count)"))
+    }
+
     @Test("preview refuses bad options with the option's path, exit 2")
     func previewErrors() async {
         let bad = await PreviewCommand.run(PreviewOptions(kind: "clock", options: [OptionAssignment(name: "seconds", value: "maybe")]),

@@ -11,10 +11,11 @@ set -u
 # The current time as seconds since 1970 (`date +%s` is in every date we know of).
 now() { date -u +%s; }
 
-# answer ID NOW LABEL COUNT: the timeline result, one entry a minute from the current minute.
+# answer ID NOW LABEL COUNT METHOD: the timeline result, one entry a minute from the current
+# minute; for METHOD snapshot, {"entry": the current minute's entry}.
 answer() {
     load=$(cut -d ' ' -f 1 /proc/loadavg 2>/dev/null || echo '?')
-    awk -v id="$1" -v now="$2" -v label="$3" -v count="$4" -v load="$load" '
+    awk -v id="$1" -v now="$2" -v label="$3" -v count="$4" -v method="$5" -v load="$load" '
     function iso(t,   d, s, z, era, doe, yoe, y, doy, mp, dd, m) {
         d = int(t / 86400); s = t - d * 86400
         z = d + 719468; era = int(z / 146097); doe = z - era * 146097
@@ -26,7 +27,8 @@ answer() {
     }
     BEGIN {
         start = now - now % 60
-        printf "{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"entries\":[", id
+        if (method == "snapshot") { count = 1; printf "{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"entry\":", id }
+        else printf "{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"entries\":[", id
         for (i = 0; i < count; i++) {
             t = start + 60 * i
             left = int((3600 - t % 3600) / 60)
@@ -39,7 +41,8 @@ answer() {
             printf "{\"type\":\"text\",\"align\":\"center\",\"spans\":[{\"text\":\"load %s\",\"role\":\"muted\"}]},", load
             printf "{\"type\":\"spacer\"}]}}"
         }
-        printf "],\"policy\":\"atEnd\"}}\n"
+        if (method == "snapshot") printf "}}\n"
+        else printf "],\"policy\":\"atEnd\"}}\n"
     }'
 }
 
@@ -55,8 +58,7 @@ while IFS= read -r line; do
         # Options are strings and integers; a label with quotes or backslashes is left out.
         label=$(printf '%s\n' "$line" | sed -n 's/.*"label":"\([^"\\]*\)".*/\1/p')
         count=$(printf '%s\n' "$line" | sed -n 's/.*"entries":\([0-9]*\).*/\1/p')
-        [ "$method" = snapshot ] && count=1
-        answer "$id" "$(now)" "${label:-this hour}" "${count:-10}" ;;
+        answer "$id" "$(now)" "${label:-this hour}" "${count:-10}" "$method" ;;
     shutdown)
         printf '{"jsonrpc":"2.0","id":%s,"result":{}}\n' "$id"
         exit 0 ;;

@@ -41,6 +41,14 @@ def load(path, default):
         return default
 
 
+def load_text(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read(4096)
+    except OSError:
+        return ""
+
+
 def save(path, value):
     tmp = path + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:
@@ -55,8 +63,13 @@ def fetch(url):
     state = load(STATE, {})
     state.update({"asked": time.time(), "url": url})
     save(STATE, state)
-    send({"jsonrpc": "2.0", "id": next_id, "method": "download",
-          "params": {"identifier": "board", "url": url, "description": "board"}})
+    params = {"identifier": "board", "url": url, "description": "board"}
+    # A file `token` beside this script is sent as a bearer token: the host keeps headers in
+    # memory only, never in its journal or log (and a config file would show it to anyone).
+    token = load_text("token").strip()
+    if token:
+        params["headers"] = {"Authorization": "Bearer " + token}
+    send({"jsonrpc": "2.0", "id": next_id, "method": "download", "params": params})
 
 
 def text(*spans, align="left"):

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CLinux
 import HostProcesses
 import JSONTree
 import Synchronization
@@ -44,12 +43,12 @@ final class ExtensionConnection: Sendable {
         init(_ message: String) { self.message = message }
     }
 
-    private struct Pending {
+    struct Pending {
         let method: String
         let complete: @Sendable (Result<JSONValue, ExtensionError>) -> Void
     }
 
-    private struct State {
+    struct State {
         var pending: [Int: Pending] = [:]
         var nextID = 1
         var lastActivity: Double
@@ -77,11 +76,12 @@ final class ExtensionConnection: Sendable {
     let generation: UInt64
     let limits: ExtensionLimits
     let name: String
-    private let callbacks: Callbacks
+    // The connection's own, shared with its reading half (ExtensionConnection+Reading.swift).
+    let callbacks: Callbacks
     private let input: Int32
-    private let output: Int32
-    private let errors: Int32
-    private let state: Mutex<State>
+    let output: Int32
+    let errors: Int32
+    let state: Mutex<State>
     /// Held while writing a message (messages never interleave) and while closing stdin.
     private let writer = Mutex<Bool>(false)  // true once stdin is closed
 
@@ -102,14 +102,14 @@ final class ExtensionConnection: Sendable {
 
     /// Starts the reader threads; false (and the process killed) when no thread can start.
     func start() -> Bool {
-        guard Self.thread(name: "wh-ext-read", { [self] in readLoop() }) else {
+        guard DetachedThread.start(name: "wh-ext-read", { [self] in readLoop() }) else {
             process.signalGroup(SIGKILL)
             closeInput()
             close(output)
             close(errors)
             return false
         }
-        if !Self.thread(name: "wh-ext-err", { [self] in stderrLoop() }) { close(errors) }
+        if !DetachedThread.start(name: "wh-ext-err", { [self] in stderrLoop() }) { close(errors) }
         return true
     }
 
@@ -229,104 +229,6 @@ final class ExtensionConnection: Sendable {
         process.signalGroup(SIGTERM)
     }
 
-    // MARK: Reading
-
-    private func readLoop() {
-        var buffer: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        var end: End = .crash("exited", protocolError: false)
-        reading: while true {
-            // The only timed wake-up: the idle exit.
-            let lastActivity = state.withLock { $0.lastActivity }
-            let timeout = lastActivity + Double(limits.idleExitSeconds) - monotonicNow()
-            var fds = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&fds, 1, timeout <= 0 ? 0 : Int32(min(timeout * 1000, 86_400_000).rounded(.up)))
-            if ready < 0 {
-                if errno == EINTR { continue }
-                end = .crash("cannot read from the extension: \(String(cString: strerror(errno)))", protocolError: false)
-                break
-            }
-            if ready == 0 {
-                guard beginIdleShutdown() else { continue }
-                end = .expected
-                // `shutdown` sent and stdin closed: EOF, else SIGTERM, else SIGKILL, to the group.
-                if !waitForEOF(seconds: Self.shutdownStepSeconds) {
-                    callbacks.log(.info, "\(name): still running after shutdown; SIGTERM")
-                    process.signalGroup(SIGTERM)
-                    if !waitForEOF(seconds: Self.shutdownStepSeconds) {
-                        callbacks.log(.info, "\(name): still running after SIGTERM; SIGKILL")
-                        process.signalGroup(SIGKILL)
-                    }
-                }
-                break
-            }
-            let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                break
-            }
-            if count == 0 { break }  // EOF: the process closed its stdout (it exited, most likely)
-            var start = 0
-            for index in 0..<count where chunk[index] == UInt8(ascii: "\n") {
-                buffer += chunk[start..<index]
-                start = index + 1
-                if buffer.count > Self.maximumLineBytes {
-                    end = .crash("sent a line longer than 1 MiB", protocolError: true)
-                    break reading
-                }
-                if let violation = handle(line: buffer) {
-                    end = .crash(violation, protocolError: true)
-                    break reading
-                }
-                buffer.removeAll(keepingCapacity: buffer.capacity <= 64 * 1024)
-            }
-            buffer += chunk[start..<count]
-            if buffer.count > Self.maximumLineBytes {
-                end = .crash("sent a line longer than 1 MiB", protocolError: true)
-                break
-            }
-        }
-        if case .crash = end {
-            // A crash or a protocol error: nothing of the group may linger.
-            process.signalGroup(SIGKILL)
-        }
-        finish(end)
-        close(output)
-    }
-
-    /// Waits up to `seconds` for the extension's stdout to reach EOF (discarding what it
-    /// still says); true at EOF.
-    private func waitForEOF(seconds: Double) -> Bool {
-        let deadline = monotonicNow() + seconds
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            var fds = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
-            let left = max(0, deadline - monotonicNow())
-            let ready = poll(&fds, 1, Int32((left * 1000).rounded(.up)))
-            if ready < 0 && errno == EINTR { continue }
-            guard ready > 0 else { return false }
-            let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
-            if count == 0 { return true }
-            if count < 0 && errno != EINTR && errno != EAGAIN { return true }
-        }
-    }
-
-    /// With nothing pending since `idleExitSeconds`: detach from the host, ask the extension
-    /// to `shutdown`, close its stdin. False when it is not idle after all.
-    private func beginIdleShutdown() -> Bool {
-        guard callbacks.detachIfIdle(self) else { return false }
-        let id = state.withLock { state -> Int in
-            let id = state.nextID
-            state.nextID += 1
-            state.abandoned.append(id)  // its answer is welcome and needs no one
-            return id
-        }
-        callbacks.log(.info, "\(name): idle for \(limits.idleExitSeconds) s; shutting down")
-        write(RPCMessage.request(id: id, method: "shutdown", params: nil), deadline: monotonicNow() + 1)
-        closeInput()
-        return true
-    }
-
     /// Marks the connection closing if nothing is pending and it has been idle for
     /// `idleExitSeconds`; the host calls it with its lock held (see `detachIfIdle`).
     func markClosingIfIdle() -> Bool {
@@ -348,67 +250,18 @@ final class ExtensionConnection: Sendable {
         process.signalGroup(SIGKILL)
     }
 
-    /// Handles one line; returns a protocol violation, or nil.
-    private func handle(line bytes: [UInt8]) -> String? {
-        var line = bytes[...]
-        if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return nil }  // blank lines are allowed
-        if callbacks.debugMessages {
-            callbacks.log(.debug, "\(name) ← \(RPCMessage.printable(String(decoding: line.prefix(2000), as: UTF8.self), limit: 2000))")
-        }
-        let value: JSONValue
-        do {
-            value = try JSONParser(maximumBytes: Self.maximumLineBytes, maximumDepth: 2 * 64 + 24).parse(Array(line))
-        } catch {
-            return "sent a line that is not JSON (\(error.description))"
-        }
-        guard case .object(let message) = value else { return "sent \(value.shortDescription), not a JSON-RPC message object" }
-        guard message["jsonrpc"] == .string("2.0") else { return "sent a message without \"jsonrpc\": \"2.0\"" }
-        if case .string(let method)? = message["method"] {
-            do throws(ProtocolViolation) {
-                if let answer = try callbacks.incoming(method, message["params"], message["id"]) {
-                    write(answer, deadline: monotonicNow() + Double(limits.requestSeconds))
-                }
-                state.withLock { $0.lastActivity = monotonicNow() }
-                return nil
-            } catch {
-                return error.message
-            }
-        }
-        guard case .integer(let id)? = message["id"] else {
-            return "sent a message that is neither a request, a notification nor an answer with an integer id"
-        }
-        let result: Result<JSONValue, ExtensionError>
-        if let value = message["result"], message["error"] == nil {
-            result = .success(value)
-        } else if case .object(let error)? = message["error"], message["result"] == nil {
-            var code = 0
-            if case .integer(let number)? = error["code"] { code = number }
-            var text = "no message"
-            if case .string(let given)? = error["message"] { text = RPCMessage.printable(given, limit: 200) }
-            result = .failure(.remote(code: code, message: text))
-        } else {
-            return "sent an answer to \(id) without exactly one of \"result\" and \"error\""
-        }
-        let pending = state.withLock { state -> Pending?? in
+    /// The completion of request `id`, taken off the pending list: `.some(nil)` for a request
+    /// given up on (a late answer, dropped), nil for an id that is not pending (a violation).
+    func takePending(_ id: Int) -> (@Sendable (Result<JSONValue, ExtensionError>) -> Void)?? {
+        state.withLock { state in
             state.lastActivity = monotonicNow()
-            if let pending = state.pending.removeValue(forKey: id) { return .some(pending) }
+            if let pending = state.pending.removeValue(forKey: id) { return .some(pending.complete) }
             return state.abandoned.contains(id) ? .some(nil) : nil
-        }
-        switch pending {
-        case .some(.some(let request)):
-            request.complete(result)
-            return nil
-        case .some(.none):
-            callbacks.log(.debug, "\(name): late answer to request \(id) dropped")
-            return nil
-        case .none:
-            return "answered request \(id), which is not pending"
         }
     }
 
     /// Fails what is pending with the reason and tells the host, once.
-    private func finish(_ end: End) {
+    func finish(_ end: End) {
         var end = end
         let pending = state.withLock { state -> [Pending] in
             guard !state.ended else { return [] }
@@ -434,65 +287,4 @@ final class ExtensionConnection: Sendable {
         for request in pending { request.complete(.failure(.stopped(reason))) }
     }
 
-    private func stderrLoop() {
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        var line: [UInt8] = []
-        var logged = 0
-        func emit() {
-            defer { line.removeAll(keepingCapacity: true) }
-            guard !line.isEmpty else { return }
-            logged += 1
-            if logged <= Self.maximumStderrLines {
-                callbacks.log(.info, "\(name) stderr: \(RPCMessage.printable(String(decoding: line, as: UTF8.self), limit: 500))")
-            } else if logged == Self.maximumStderrLines + 1 {
-                callbacks.log(.info, "\(name) stderr: more output dropped")
-            }
-        }
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(errors, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            for byte in chunk[..<count] {
-                if byte == UInt8(ascii: "\n") { emit() }
-                else if line.count < 2000 { line.append(byte) }
-            }
-        }
-        emit()
-        close(errors)
-    }
-
-    // MARK: Threads
-
-    private final class ThreadBody {
-        let name: String
-        let body: () -> Void
-        init(name: String, body: @escaping () -> Void) {
-            self.name = name
-            self.body = body
-        }
-    }
-
-    /// Starts a detached thread named `name` (at most 15 characters).
-    static func thread(name: String, _ body: @escaping @Sendable () -> Void) -> Bool {
-        let context = Unmanaged.passRetained(ThreadBody(name: name, body: body)).toOpaque()
-        var thread = pthread_t()
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        pthread_attr_setstacksize(&attributes, 256 * 1024)
-        let result = pthread_create(&thread, &attributes, { raw in
-            let body = Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue()
-            wh_set_thread_name(body.name)
-            body.body()
-            return nil
-        }, context)
-        pthread_attr_destroy(&attributes)
-        if result != 0 { Unmanaged<ThreadBody>.fromOpaque(context).release() }
-        return result == 0
-    }
-}
-
-/// How much a log line matters.
-public enum ExtensionLogLevel: String, Sendable {
-    case debug, info, error
 }

@@ -15,6 +15,8 @@ public enum ExtensionError: Error, Sendable, Equatable, CustomStringConvertible 
     case remote(code: Int, message: String)
     /// Its answer was not a valid timeline (the first problems, with paths).
     case badAnswer(String)
+    /// Its manifest went away (or was refused) at a config reload: the reason, for its panels.
+    case removed(String)
     /// The host cancelled the request (the panel went away, or the scheduler's own timeout).
     case cancelled
 
@@ -27,6 +29,7 @@ public enum ExtensionError: Error, Sendable, Equatable, CustomStringConvertible 
         case .failed(let reason): "the extension failed \(ExtensionHost.maximumCrashes) times in a row (\(reason)); press R to try again"
         case .remote(let code, let message): "extension error \(code): \(message)"
         case .badAnswer(let problems): "bad answer from the extension: \(problems)"
+        case .removed(let reason): reason
         case .cancelled: "cancelled"
         }
     }

@@ -34,7 +34,10 @@ public final class ExtensionHost: Sendable {
         public var lastFailure: String?
     }
 
-    private struct State {
+    struct State {
+        var manifest: ExtensionManifest
+        /// Why it cannot run: its manifest went away at a config reload (see `markRemoved`).
+        var removed: String?
         var spawner: ProcessSpawner?
         var environment: [String: String] = [:]
         var stateDirectory: String?
@@ -52,28 +55,42 @@ public final class ExtensionHost: Sendable {
         var sessions: BackgroundSessionManager?
         /// Session events the extension has not answered: sent again on its next launch.
         var held: [SessionDelivery] = []
+        /// The manager whose interrupted downloads with headers were failed already.
+        weak var checkedSessions: BackgroundSessionManager?
     }
 
-    public let manifest: ExtensionManifest
-    private let runtime: ExtensionRuntime.Shared
-    private let state = Mutex(State())
+    /// The extension's name (`NAME` of `NAME/KIND`): a host serves one name for its life.
+    public let name: String
+    /// The manifest now: a config reload that finds it changed replaces it (`update`).
+    public var manifest: ExtensionManifest { state.withLock { $0.manifest } }
+    let runtime: ExtensionRuntime.Shared
+    /// Shared with the sessions half (ExtensionHost+Sessions.swift).
+    let state: Mutex<State>
 
     init(manifest: ExtensionManifest, runtime: ExtensionRuntime.Shared) {
-        self.manifest = manifest
+        name = manifest.name
+        state = Mutex(State(manifest: manifest))
         self.runtime = runtime
     }
 
     /// Sets what launches use: the spawner (whose children the host's loop reaps), the host's
     /// environment (for `PATH`, `HOME`, locale and `TZ` only) and the state directory (the
     /// extension's data directory is `STATE/extensions/NAME`). The last binding wins.
+    ///
+    /// The first binding to a session manager also fails the downloads with headers a stopped
+    /// host left (`failInterruptedHeaderDownloads`), before the dashboard resumes the others.
     public func bind(spawner: ProcessSpawner, environment: [String: String], stateDirectory: String?,
                      sessions: BackgroundSessionManager? = nil) {
-        state.withLock { state in
+        let first = state.withLock { state -> Bool in
+            let first = sessions != nil && sessions !== state.checkedSessions
+            if first { state.checkedSessions = sessions }
             state.sessions = sessions
             state.spawner = spawner
             state.environment = environment
             state.stateDirectory = stateDirectory
+            return first
         }
+        if first, let sessions { failInterruptedHeaderDownloads(sessions) }
     }
 
     public var status: Status {
@@ -104,6 +121,29 @@ public final class ExtensionHost: Sendable {
             state.crashesInARow = 0
             state.relaunchAfter = 0
         }
+    }
+
+    /// Takes a changed manifest (a config reload): the running process, started from the old
+    /// one, is stopped; the next request launches the new one afresh (no failure carried over).
+    public func update(manifest: ExtensionManifest) {
+        state.withLock { state in
+            state.manifest = manifest
+            state.removed = nil
+            state.failed = false
+            state.crashesInARow = 0
+            state.relaunchAfter = 0
+        }
+        stop()
+    }
+
+    /// Whether its manifest went away at a config reload.
+    public var isRemoved: Bool { state.withLock { $0.removed != nil } }
+
+    /// Its manifest is gone (a config reload): the process is stopped and every request fails
+    /// with `reason`, so its panels say so; a manifest found again brings it back (`update`).
+    public func markRemoved(_ reason: String) {
+        state.withLock { $0.removed = reason }
+        stop()
     }
 
     /// Stops the process now if one runs (SIGTERM to its group, stdin closed).
@@ -156,6 +196,7 @@ public final class ExtensionHost: Sendable {
 
     private func connectionForRequest(userInitiated: Bool) throws(ExtensionError) -> ExtensionConnection {
         let (connection, held) = try state.withLock { state throws(ExtensionError) -> (ExtensionConnection, [SessionDelivery]) in
+            if let removed = state.removed { throw .removed(removed) }
             if state.failed {
                 guard userInitiated else { throw .failed(state.lastFailure ?? "crashed") }
                 state.failed = false
@@ -181,40 +222,40 @@ public final class ExtensionHost: Sendable {
         state.launches += 1
         state.generation += 1
         let program: String
-        switch ExtensionLauncher.resolve(manifest.exec[0], directory: manifest.directory, path: state.environment["PATH"]) {
+        switch ExtensionLauncher.resolve(state.manifest.exec[0], directory: state.manifest.directory, path: state.environment["PATH"]) {
         case .success(let found): program = found
         case .failure(let failure):
             recordCrash(&state, reason: failure.message, protocolError: false)
             throw .launchFailed(failure.message)
         }
-        let dataDirectory = ExtensionLauncher.dataDirectory(name: manifest.name, stateDirectory: state.stateDirectory,
+        let dataDirectory = ExtensionLauncher.dataDirectory(name: name, stateDirectory: state.stateDirectory,
                                                             environment: state.environment)
         let environment = ExtensionLauncher.environment(from: state.environment, dataDirectory: dataDirectory)
-        let limits = ProcessLimits(addressSpaceBytes: UInt64(manifest.limits.memoryMiB) << 20,
-                                   cpuSeconds: UInt64(manifest.limits.cpuSeconds))
+        let limits = ProcessLimits(addressSpaceBytes: UInt64(state.manifest.limits.memoryMiB) << 20,
+                                   cpuSeconds: UInt64(state.manifest.limits.cpuSeconds))
         ExtensionLauncher.ignoreSIGPIPE()
         let process: SpawnedProcess
         do {
-            let name = manifest.name
+            let name = name
             let log = runtime.log
-            process = try spawner.spawn([program] + manifest.exec.dropFirst(), environment: environment,
-                                        workingDirectory: manifest.directory, standardInput: .pipe,
+            process = try spawner.spawn([program] + state.manifest.exec.dropFirst(), environment: environment,
+                                        workingDirectory: state.manifest.directory, standardInput: .pipe,
                                         limits: limits) { exit in log(.info, "\(name): process \(exit)") }
         } catch {
             recordCrash(&state, reason: error.description, protocolError: false)
             throw .launchFailed(error.description)
         }
         let connection = ExtensionConnection(
-            process: process, generation: state.generation, name: manifest.name, limits: manifest.limits,
-            callbacks: callbacks())
+            process: process, generation: state.generation, name: name, limits: state.manifest.limits,
+            callbacks: callbacks(kinds: state.manifest.widgets.map(\.manifest.kind)))
         guard connection.start() else {
             recordCrash(&state, reason: "cannot start a reader thread", protocolError: false)
             throw .launchFailed("cannot start a reader thread")
         }
-        runtime.log(.info, "\(manifest.name): started (pid \(process.pid), launch \(state.launches))")
+        runtime.log(.info, "\(name): started (pid \(process.pid), launch \(state.launches))")
         state.connection = connection
         let initialize = RPCMessage.object([
-            ("protocol", .integer(manifest.protocolVersion)),
+            ("protocol", .integer(state.manifest.protocolVersion)),
             ("host", RPCMessage.object([("name", .string("widgethost")), ("version", .string(runtime.hostVersion))])),
         ])
         _ = connection.send("initialize", params: initialize) { [weak connection] result in
@@ -234,10 +275,9 @@ public final class ExtensionHost: Sendable {
         return connection
     }
 
-    private func callbacks() -> ExtensionConnection.Callbacks {
+    private func callbacks(kinds: [String]) -> ExtensionConnection.Callbacks {
         let runtime = self.runtime
-        let name = manifest.name
-        let kinds = manifest.widgets.map(\.manifest.kind)
+        let name = name
         return ExtensionConnection.Callbacks(
             ended: { [self] connection, end in ended(connection, end) },
             detachIfIdle: { [self] connection in
@@ -260,7 +300,7 @@ public final class ExtensionHost: Sendable {
             if state.connection === connection { state.connection = nil }
             switch end {
             case .expected:
-                runtime.log(.info, "\(manifest.name): stopped")
+                runtime.log(.info, "\(name): stopped")
             case .crash(let reason, let protocolError):
                 recordCrash(&state, reason: reason, protocolError: protocolError)
             }
@@ -273,103 +313,11 @@ public final class ExtensionHost: Sendable {
         state.lastFailure = reason
         if state.crashesInARow >= Self.maximumCrashes {
             state.failed = true
-            runtime.log(.error, "\(manifest.name): \(reason); failed \(state.crashesInARow) times in a row, not relaunched until R or a config reload")
+            runtime.log(.error, "\(name): \(reason); failed \(state.crashesInARow) times in a row, not relaunched until R or a config reload")
         } else {
             let backoff = min(Self.maximumBackoffSeconds, Double(1 << min(state.crashesInARow - 1, 10)))
             state.relaunchAfter = monotonicNow() + backoff
-            runtime.log(.error, "\(manifest.name): \(reason)\(protocolError ? " (protocol error)" : ""); relaunch in \(Int(backoff)) s at the earliest")
+            runtime.log(.error, "\(name): \(reason)\(protocolError ? " (protocol error)" : ""); relaunch in \(Int(backoff)) s at the earliest")
         }
-    }
-
-    // MARK: Background sessions
-
-    /// The prefix of the session identifiers the host uses on this extension's behalf.
-    var sessionPrefix: String { "ext.\(manifest.name)." }
-
-    /// Whether `identifier` is a session of this extension.
-    public func ownsSession(_ identifier: String) -> Bool { identifier.hasPrefix(sessionPrefix) }
-
-    /// `download {identifier, url, description?}` → `{task}`: a task in the host's session
-    /// manager and journal, under `ext.NAME.IDENTIFIER`.
-    private func download(_ params: JSONValue?, id: JSONValue?) throws(ExtensionConnection.ProtocolViolation) -> String? {
-        guard let id else { throw .init("sent download as a notification; it is a request") }
-        func refuse(_ code: Int, _ message: String) -> String { RPCMessage.error(id: id, code: code, message: message) }
-        guard case .object(let object)? = params else { return refuse(-32602, "download expects {identifier, url, description?}") }
-        for key in object.keys where !["identifier", "url", "description", "headers"].contains(key) {
-            return refuse(-32602, "download: unknown parameter '\(RPCMessage.printable(key, limit: 40))'")
-        }
-        guard case .string(let identifier)? = object["identifier"], ExtensionManifestParser.isValidName(identifier) else {
-            return refuse(-32602, "download: identifier must be a name (letters, digits, '-', '_', '.'; at most 40)")
-        }
-        guard case .string(let text)? = object["url"], text.utf8.count <= 4096,
-              text.hasPrefix("http://") || text.hasPrefix("https://"), let url = URL(string: text) else {
-            return refuse(-32602, "download: url must be an http or https URL")
-        }
-        var description: String?
-        switch object["description"] {
-        case nil: break
-        case .string(let given)? where given.utf8.count <= 200: description = given
-        default: return refuse(-32602, "download: description must be a string of at most 200 bytes")
-        }
-        if case .object(let headers)? = object["headers"], headers.count > 0 {
-            return refuse(-32602, "download: headers are not supported by this host version")
-        }
-        guard let manager = state.withLock({ $0.sessions }) else {
-            return refuse(-32000, "background sessions are off in this mode")
-        }
-        if case .unavailable(let message) = manager.availability { return refuse(-32000, message) }
-        let task = manager.session(identifier: sessionPrefix + identifier).downloadTask(with: url, taskDescription: description)
-        runtime.log(.info, "\(manifest.name): download \(task.taskIdentifier) in session \(identifier)")
-        return RPCMessage.result(id: id, RPCMessage.object([("task", .integer(task.taskIdentifier))]))
-    }
-
-    /// The events of session `identifier` are ready (the manager's router matched this
-    /// extension): a delegate collects them, then `sessionEvents` delivers them.
-    func receiveEvents(identifier: String, completion: @escaping @Sendable () -> Void) {
-        let (manager, directory) = state.withLock { state in
-            (state.sessions, ExtensionLauncher.dataDirectory(name: manifest.name, stateDirectory: state.stateDirectory,
-                                                             environment: state.environment))
-        }
-        guard let manager else { return completion() }
-        let delegate = ExtensionSessionDelegate(
-            identifier: String(identifier.dropFirst(sessionPrefix.count)),
-            downloads: directory.map { $0 + "/.downloads" }, completion: completion) { [self] delivery in startDelivery(delivery) }
-        _ = manager.session(identifier: identifier, delegate: delegate)
-    }
-
-    /// Sends `sessionEvents` on a thread of its own (launching the extension if need be);
-    /// acknowledges the events only once it answers, else holds them for its next launch.
-    private func startDelivery(_ delivery: SessionDelivery) {
-        let started = ExtensionConnection.thread(name: "wh-ext-deliver") { [self] in
-            let params = RPCMessage.object([("identifier", .string(delivery.identifier)), ("events", .array(delivery.events))])
-            // A crashed extension is relaunched for its events once the backoff has passed
-            // (this thread waits it out: it has work, it is not idle); an extension that takes
-            // the events and does not answer gets them again on its next launch.
-            var attempt = 0
-            while true {
-                attempt += 1
-                do throws(ExtensionError) {
-                    _ = try requestBlocking("sessionEvents", params: params)
-                    runtime.log(.info, "\(manifest.name): delivered \(delivery.events.count) event(s) of session \(delivery.identifier)")
-                    for file in delivery.files { unlink(file) }
-                    delivery.completion()
-                    return
-                } catch {
-                    switch error {
-                    case .restarting(_, let seconds) where attempt <= Self.maximumCrashes:
-                        usleep(UInt32(min(max(seconds, 1), 60)) * 1_000_000)
-                        continue
-                    case .stopped, .launchFailed:
-                        if attempt <= Self.maximumCrashes { continue }
-                    default:
-                        break
-                    }
-                    runtime.log(.error, "\(manifest.name): session \(delivery.identifier) events not answered (\(error)); delivered again on its next launch")
-                    state.withLock { $0.held.append(delivery) }
-                    return
-                }
-            }
-        }
-        if !started { state.withLock { $0.held.append(delivery) } }
     }
 }

@@ -14,6 +14,8 @@ struct SessionDelivery: Sendable {
     var events: [JSONValue]
     /// Bodies kept for the extension until it answers.
     var files: [String]
+    /// `HeaderLedger` keys of the events' downloads.
+    var keys: Set<String> = []
     var completion: @Sendable () -> Void
 }
 
@@ -25,17 +27,22 @@ final class ExtensionSessionDelegate: BackgroundSessionDelegate {
         var events: [JSONValue] = []
         var files: [String] = []
         var pendingFile: [Int: String] = [:]
+        var keys: Set<String> = []
     }
 
     private let identifier: String
     private let downloads: String?
     private let completion: @Sendable () -> Void
     private let finished: @Sendable (SessionDelivery) -> Void
+    /// Whether a cancelled task is one the host failed for want of its headers after a restart.
+    private let interrupted: @Sendable (BackgroundDownloadTask) -> Bool
     private let batch = Mutex(Batch())
 
     init(identifier: String, downloads: String?, completion: @escaping @Sendable () -> Void,
+         interrupted: @escaping @Sendable (BackgroundDownloadTask) -> Bool = { _ in false },
          finished: @escaping @Sendable (SessionDelivery) -> Void) {
         self.identifier = identifier
+        self.interrupted = interrupted
         self.downloads = downloads
         self.completion = completion
         self.finished = finished
@@ -55,6 +62,7 @@ final class ExtensionSessionDelegate: BackgroundSessionDelegate {
             var members: [(String, JSONValue)] = [("task", .integer(task.taskIdentifier))]
             if let description = task.taskDescription { members.append(("description", .string(description))) }
             members.append(("url", .string(task.url.absoluteString)))
+            batch.keys.insert(HeaderLedger.key(session: task.sessionIdentifier, url: task.url.absoluteString))
             let file = batch.pendingFile.removeValue(forKey: task.taskIdentifier)
             switch error {
             case nil:
@@ -69,6 +77,9 @@ final class ExtensionSessionDelegate: BackgroundSessionDelegate {
             case .notModified?:
                 members.append(("status", .string("notModified")))
                 members.append(("notModified", .bool(true)))
+            case .cancelled? where interrupted(task):
+                members.append(("status", .string("failed")))
+                members.append(("error", .string(ExtensionHost.interruptedWithHeaders)))
             case .cancelled?:
                 members.append(("status", .string("cancelled")))
             case let other?:
@@ -84,7 +95,7 @@ final class ExtensionSessionDelegate: BackgroundSessionDelegate {
             defer { batch = Batch() }
             return batch
         }
-        finished(SessionDelivery(identifier: identifier, events: done.events, files: done.files, completion: completion))
+        finished(SessionDelivery(identifier: identifier, events: done.events, files: done.files, keys: done.keys, completion: completion))
     }
 
     private static func copy(_ source: String, to target: String) -> Bool {

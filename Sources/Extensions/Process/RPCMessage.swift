@@ -4,6 +4,9 @@ import WidgetCore
 /// Building JSON-RPC 2.0 messages, one line each (compact JSON has no raw newline: strings
 /// escape theirs).
 enum RPCMessage {
+    /// JSON-RPC's "method not found".
+    static let methodNotFound = -32601
+
     static func request(id: Int, method: String, params: JSONValue?) -> String {
         var members: [(key: String, value: JSONValue)] = [("jsonrpc", .string("2.0")), ("id", .integer(id)), ("method", .string(method))]
         if let params { members.append(("params", params)) }

@@ -7,9 +7,13 @@ public struct ExtensionEntry: TimelineEntry, Equatable {
     public var date: Date
     public var relevance: TimelineEntryRelevance?
     public var view: ViewNode
+    /// Why a snapshot shows the placeholder instead (`TimelineProvider.snapshot` cannot throw):
+    /// for `widgethost extension run --snapshot`, which reports it.
+    public var failure: ExtensionError?
 
-    public init(date: Date, relevance: TimelineEntryRelevance? = nil, view: ViewNode) {
+    public init(date: Date, relevance: TimelineEntryRelevance? = nil, view: ViewNode, failure: ExtensionError? = nil) {
         self.date = date
+        self.failure = failure
         self.relevance = relevance
         self.view = view
     }

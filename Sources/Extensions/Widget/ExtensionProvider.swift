@@ -26,10 +26,31 @@ struct ExtensionProvider: TimelineProvider {
         ExtensionEntry(date: now(), view: widget.placeholder ?? ExtensionWidgets.defaultPlaceholder)
     }
 
+    /// A `snapshot` request (same params as `timeline`, result `{entry}`); an extension that
+    /// answers -32601 (method not found) gets a `timeline` request instead, whose first entry is
+    /// the snapshot. A failure shows the placeholder, with the reason in `failure`.
     func snapshot(in context: TimelineProviderContext) async -> ExtensionEntry {
-        let timeline = try? await timeline(in: context)
-        let current = timeline?.entries.last { $0.date <= now() } ?? timeline?.entries.first
-        return current ?? placeholder(in: context)
+        do {
+            return try await snapshotEntry(in: context)
+        } catch {
+            var entry = placeholder(in: context)
+            entry.failure = error
+            return entry
+        }
+    }
+
+    func snapshotEntry(in context: TimelineProviderContext) async throws(ExtensionError) -> ExtensionEntry {
+        let params = parameters(context)
+        do {
+            let result = try await host.request("snapshot", params: params, userInitiated: context.isUserInitiated)
+            return try ExtensionTimelineDecoder.decodeSnapshot(result)
+        } catch .remote(code: RPCMessage.methodNotFound, _) {
+            let result = try await host.request("timeline", params: params, userInitiated: context.isUserInitiated)
+            guard let first = try ExtensionTimelineDecoder.decode(result).entries.first else {
+                throw .badAnswer("entries: a timeline with no entry cannot stand in for a snapshot")
+            }
+            return first
+        }
     }
 
     func timeline(in context: TimelineProviderContext) async throws -> Timeline<ExtensionEntry> {

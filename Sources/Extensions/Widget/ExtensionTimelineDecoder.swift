@@ -20,36 +20,7 @@ enum ExtensionTimelineDecoder {
         switch object["entries"] {
         case .array(let elements)? where elements.count <= maximumEntries:
             for (index, element) in elements.enumerated() {
-                let path = "entries[\(index)]"
-                guard case .object(let entry) = element else {
-                    fail(path, "expected an entry object, found \(element.shortDescription)")
-                    continue
-                }
-                for key in entry.keys where !["date", "relevance", "view"].contains(key) {
-                    fail("\(path).\(RPCMessage.printable(key, limit: 40))", "unknown key")
-                }
-                guard case .string(let text)? = entry["date"], let date = ISO8601Date.parse(text) else {
-                    fail(path + ".date", "expected an ISO 8601 date with a time zone (2026-11-30T22:05:00Z)")
-                    continue
-                }
-                var relevance: TimelineEntryRelevance?
-                if let given = entry["relevance"] {
-                    guard case .object(let fields) = given, let score = number(fields["score"]), score.magnitude <= 1e9,
-                          let duration = fields["duration"].map(number) ?? 0, duration >= 0, duration <= 1e9 else {
-                        fail(path + ".relevance", "expected {\"score\": number, \"duration\": seconds ≥ 0}")
-                        continue
-                    }
-                    relevance = TimelineEntryRelevance(score: Float(score), duration: duration)
-                }
-                guard let viewValue = entry["view"] else {
-                    fail(path + ".view", "is required")
-                    continue
-                }
-                do {
-                    entries.append(ExtensionEntry(date: date, relevance: relevance, view: try ViewNode.decode(viewValue, path: path + ".view")))
-                } catch {
-                    for issue in error.issues.prefix(5) { fail(issue.path, issue.message) }
-                }
+                if let entry = entry(element, path: "entries[\(index)]", fail: fail) { entries.append(entry) }
             }
         case .array(let elements)?:
             fail("entries", "has \(elements.count) entries; at most \(maximumEntries)")
@@ -70,6 +41,53 @@ enum ExtensionTimelineDecoder {
         }
         if !problems.isEmpty { throw .badAnswer(problems.joined(separator: "; ")) }
         return Timeline(entries: entries.sorted { $0.date < $1.date }, policy: policy)
+    }
+
+    /// Reads the result of a `snapshot` request: `{entry: {date, relevance?, view}}`.
+    static func decodeSnapshot(_ value: JSONValue) throws(ExtensionError) -> ExtensionEntry {
+        var problems: [String] = []
+        func fail(_ path: String, _ message: String) { if problems.count < 5 { problems.append("\(path): \(message)") } }
+        guard case .object(let object) = value, let element = object["entry"] else {
+            throw .badAnswer("result: expected {\"entry\": {\"date\": ..., \"view\": ...}}, found \(value.shortDescription)")
+        }
+        for key in object.keys where key != "entry" { fail("result.\(RPCMessage.printable(key, limit: 40))", "unknown key") }
+        let decoded = entry(element, path: "entry", fail: fail)
+        guard problems.isEmpty, let decoded else { throw .badAnswer(problems.joined(separator: "; ")) }
+        return decoded
+    }
+
+    /// One `{date, relevance?, view}` at `path`; nil (with the problems reported) when invalid.
+    private static func entry(_ element: JSONValue, path: String, fail: (String, String) -> Void) -> ExtensionEntry? {
+        guard case .object(let entry) = element else {
+            fail(path, "expected an entry object, found \(element.shortDescription)")
+            return nil
+        }
+        for key in entry.keys where !["date", "relevance", "view"].contains(key) {
+            fail("\(path).\(RPCMessage.printable(key, limit: 40))", "unknown key")
+        }
+        guard case .string(let text)? = entry["date"], let date = ISO8601Date.parse(text) else {
+            fail(path + ".date", "expected an ISO 8601 date with a time zone (2026-11-30T22:05:00Z)")
+            return nil
+        }
+        var relevance: TimelineEntryRelevance?
+        if let given = entry["relevance"] {
+            guard case .object(let fields) = given, let score = number(fields["score"]), score.magnitude <= 1e9,
+                  let duration = fields["duration"].map(number) ?? 0, duration >= 0, duration <= 1e9 else {
+                fail(path + ".relevance", "expected {\"score\": number, \"duration\": seconds ≥ 0}")
+                return nil
+            }
+            relevance = TimelineEntryRelevance(score: Float(score), duration: duration)
+        }
+        guard let viewValue = entry["view"] else {
+            fail(path + ".view", "is required")
+            return nil
+        }
+        do {
+            return ExtensionEntry(date: date, relevance: relevance, view: try ViewNode.decode(viewValue, path: path + ".view"))
+        } catch {
+            for issue in error.issues.prefix(5) { fail(issue.path, issue.message) }
+            return nil
+        }
     }
 
     private static func number(_ value: JSONValue?) -> Double? {

@@ -12,24 +12,33 @@ final class ConfigReloader {
     /// The config file; nil for the default dashboard (nothing to reload).
     let path: String?
     var catalog: Catalog
+    /// The widgets panels are built from; extension kinds change when a reload finds the
+    /// extensions again (`rediscovery`).
+    private(set) var widgets: BoundWidgets
+    /// Finds extensions again before each reload reads the config (issue 15); nil in tests.
+    var rediscovery: ExtensionRediscovery?
     private let themeOverride: String?
     private let environment: HostEnvironment
     private let log: HostLog?
     /// Called with each config once it is in use (the dashboard's sessions and extensions).
     var onApplied: (DashboardConfig) -> Void = { _ in }
 
-    init(path: String?, catalog: Catalog, themeOverride: String?, environment: HostEnvironment, log: HostLog?) {
+    init(path: String?, catalog: Catalog, widgets: BoundWidgets, themeOverride: String?, environment: HostEnvironment,
+         log: HostLog?) {
         self.path = path
         self.catalog = catalog
+        self.widgets = widgets
         self.themeOverride = themeOverride
         self.environment = environment
         self.log = log
     }
 
-    /// Reads and checks the config file and its theme.
+    /// Finds the extensions again, then reads and checks the config file and its theme
+    /// against the catalogue that holds them.
     func load(reason: String) -> DashboardMessage {
         log?.info(reason)
         guard let path else { return .configRejected(notice: nil) }
+        rediscovery?.apply(catalog: &catalog, widgets: &widgets)
         do throws(ConfigLoadError) {
             let report = try ConfigLoader(validator: catalog.validator()).load(path: path)
             guard let config = report.config else {

@@ -102,10 +102,9 @@ enum DashboardStartup {
             notice = "\(extensionProblems.count) problem(s) in extension manifests; those extensions are skipped (see widgethost.log)"
         }
         extensions.setCenter(driver.center)
-        let widgets = catalog.bind(
-            services: WidgetServices(sessions: sessions.manager, stateDirectory: stateDirectory, center: driver.center,
-                                     now: { clock.now }, push: sessions.push, io: sessions.widgetIO),
-            registry: sessions.registry)
+        let services = WidgetServices(sessions: sessions.manager, stateDirectory: stateDirectory, center: driver.center,
+                                      now: { clock.now }, push: sessions.push, io: sessions.widgetIO)
+        let widgets = catalog.bind(services: services, registry: sessions.registry)
 
         let themes = Theme.cycle(current: setup.theme)
         let dashboard = Dashboard(driver: driver, size: terminal.size, glyphs: terminal.glyphs, themes: themes.list,
@@ -117,9 +116,14 @@ enum DashboardStartup {
             widgets: widgets,
             environment: WidgetEnvironment(now: { clock.now }, variables: environment.variables, stateDirectory: stateDirectory,
                                            center: driver.center))
-        let reloader = ConfigReloader(path: setup.configPath, catalog: catalog, themeOverride: options.theme,
+        let reloader = ConfigReloader(path: setup.configPath, catalog: catalog, widgets: widgets, themeOverride: options.theme,
                                       environment: environment, log: log)
-        reloader.onApplied = { config in sessions.configApplied(config, widgets: widgets, log: log) }
+        reloader.rediscovery = ExtensionRediscovery(explicitDirectory: options.extensionsDirectory, environment: environment,
+                                                    runtime: extensions, services: services)
+        reloader.onApplied = { [weak reloader] config in
+            guard let reloader else { return }
+            sessions.configApplied(config, widgets: reloader.widgets, log: log)
+        }
         let effects = TerminalEffects(terminal: terminal, io: io, log: log, sessions: sessions, reloader: reloader,
                                       bundledServer: bundledServer)
         let program = DashboardProgram(dashboard: dashboard, host: effects)

@@ -1,4 +1,5 @@
 import Extensions
+import Synchronization
 import WidgetCore
 import Widgets
 
@@ -15,6 +16,33 @@ struct ExtensionSetup {
 
     static func discover(catalog: Catalog, explicitDirectory: String?, environment: HostEnvironment,
                          debug: Bool = false) -> ExtensionSetup {
+        let (kept, problems) = manifests(explicitDirectory: explicitDirectory, environment: environment)
+        let runtime = ExtensionRuntime(manifests: kept, debug: debug, hostVersion: WidgetHostCommand.version)
+        return ExtensionSetup(catalog: catalog.adding(ExtensionWidgets.definitions(runtime)), runtime: runtime,
+                              problems: problems)
+    }
+
+    /// The extensions `command` reads: `--extensions-dir` (of the dashboard, `widgets`,
+    /// `check-config`, `snapshot`, `preview`) searched before the XDG folder, as the dashboard
+    /// does; nil for the commands that need none (`extension run` discovers its own, with
+    /// `--debug`).
+    static func discover(for command: HostCommand, catalog: Catalog, environment: HostEnvironment) -> ExtensionSetup? {
+        let directory: String?
+        switch command {
+        case .version, .themes, .sessions, .extensionRun: return nil
+        case .dashboard(let options):
+            return discover(catalog: catalog, explicitDirectory: options.extensionsDirectory, environment: environment,
+                            debug: options.debug)
+        case .widgets(let given), .checkConfig(_, let given): directory = given
+        case .snapshot(let options): directory = options.extensionsDirectory
+        case .preview(let options): directory = options.extensionsDirectory
+        case .help: directory = nil
+        }
+        return discover(catalog: catalog, explicitDirectory: directory, environment: environment)
+    }
+
+    /// The usable manifests under the search path, and one line per problem.
+    static func manifests(explicitDirectory: String?, environment: HostEnvironment) -> (manifests: [ExtensionManifest], problems: [String]) {
         let directories = ExtensionDiscovery.directories(explicitDirectory: explicitDirectory, environment: environment.variables)
         let found = ExtensionDiscovery.discover(in: directories)
         var problems = found.problemLines
@@ -26,13 +54,70 @@ struct ExtensionSetup {
             }
             if issues.isEmpty { kept.append(manifest) } else { problems += issues }
         }
-        let runtime = ExtensionRuntime(manifests: kept, debug: debug, hostVersion: WidgetHostCommand.version)
-        return ExtensionSetup(catalog: catalog.adding(ExtensionWidgets.definitions(runtime)), runtime: runtime,
-                              problems: problems)
+        return (kept, problems)
     }
 
     /// The problems as lines for stderr, each starting with `prefix`.
     func problemText(prefix: String) -> String {
         problems.map { "\(prefix)\($0)\n" }.joined()
+    }
+}
+
+/// Finding extensions again when the dashboard reloads its config: the runner keeps one and
+/// calls `apply` first thing in a reload, before the config is validated.
+///
+/// A new extension joins the catalogue (its kinds validate and build panels); a changed
+/// manifest replaces its host's (a running process is stopped, the new one starts on next
+/// need); a removed or now refused one keeps its kinds, whose panels show why it cannot run.
+/// Extension widgets are bound again with the dashboard's services; the session router asks
+/// the current ones first, so a new extension's downloads reach it.
+final class ExtensionRediscovery: Sendable {
+    let explicitDirectory: String?
+    let environment: HostEnvironment
+    let runtime: ExtensionRuntime
+    let services: WidgetServices
+    private let current = Mutex<[TerminalWidget]>([])
+    private let routing = Mutex(false)
+
+    init(explicitDirectory: String?, environment: HostEnvironment, runtime: ExtensionRuntime, services: WidgetServices) {
+        self.explicitDirectory = explicitDirectory
+        self.environment = environment
+        self.runtime = runtime
+        self.services = services
+    }
+
+    /// Rescans, updates the runtime, and replaces the extension kinds of `catalog` and
+    /// `widgets`; built-ins are kept as they are. Returns what changed (logged too).
+    @discardableResult
+    func apply(catalog: inout Catalog, widgets: inout BoundWidgets) -> ExtensionRuntime.Changes {
+        let (manifests, problems) = ExtensionSetup.manifests(explicitDirectory: explicitDirectory, environment: environment)
+        for problem in problems { runtime.log(.error, "skipped: \(problem)") }
+        let changes = runtime.update(manifests) { name in
+            if let refused = problems.first(where: { $0.contains("/\(name)/extension.json:") }),
+               !refused.hasSuffix(": no extension.json in this folder") {
+                return "the extension '\(name)' was refused at the config reload: \(refused)"
+            }
+            return "the extension '\(name)' was removed: its extension.json is gone (put it back, save the config)"
+        }
+        let definitions = ExtensionWidgets.definitions(runtime)
+        catalog = Catalog(catalog.definitions.filter { !Self.isExtensionKind($0.manifest.kind) }).adding(definitions)
+        let bound = Catalog(definitions).bind(services: services).widgets
+        widgets = BoundWidgets(widgets: widgets.widgets.filter { !Self.isExtensionKind($0.kind) } + bound)
+        current.withLock { $0 = bound }
+        routeNewExtensions()
+        return changes
+    }
+
+    /// Extension kinds are `NAME/KIND`; built-in kinds have no slash.
+    static func isExtensionKind(_ kind: String) -> Bool { kind.contains("/") }
+
+    /// Once: the session manager's router asks the current extension widgets first, then the
+    /// one the dashboard set at start (which knows only the extensions found then).
+    private func routeNewExtensions() {
+        guard let manager = services.sessions, routing.withLock({ done in defer { done = true }; return !done }) else { return }
+        let previous = manager.eventRouter
+        manager.eventRouter = { [self] identifier in
+            current.withLock { $0 }.lazy.compactMap { $0.backgroundSessionHandler(for: identifier) }.first ?? previous?(identifier)
+        }
     }
 }

@@ -72,7 +72,8 @@ package final class HeadlessDashboard {
         dashboard.selectTheme(at: themes.index)
         dashboard.panelFactory = PanelFactory(widgets: binding.widgets, environment: binding.environment(variables: environment.variables))
         let effects = HeadlessEffects(theme: setup.theme,
-                                      reloader: ConfigReloader(path: setup.configPath, catalog: catalog, themeOverride: theme,
+                                      reloader: ConfigReloader(path: setup.configPath, catalog: catalog, widgets: binding.widgets,
+                                                               themeOverride: theme,
                                                                environment: environment, log: nil))
         let program = DashboardProgram(dashboard: dashboard, host: effects)
         dashboard.setPanels(for: setup.config)

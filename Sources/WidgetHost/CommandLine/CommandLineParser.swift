@@ -29,9 +29,10 @@ public enum CommandLineParser {
         switch subcommand {
         case .snapshot: return try parseSnapshot(rest)
         case .preview: return try parsePreview(rest)
+        case .extensionRun: return try parseExtension(rest)
         case .checkConfig: return try parseCheckConfig(rest)
         case .themes: return try parseBare(rest, .themes, as: .themes)
-        case .widgets: return try parseBare(rest, .widgets, as: .widgets)
+        case .widgets: return try parseWidgets(rest)
         case .sessions: return try parseSessions(rest)
         case .help: return try parseHelp(rest)
         }
@@ -93,6 +94,8 @@ public enum CommandLineParser {
                 }
                 options.waitSeconds = seconds
             case .option("--color"): options.color = true
+            case .option("--extensions-dir"):
+                options.extensionsDirectory = try path(scanner.value(), for: "--extensions-dir", scanner)
             case .option(let name): throw scanner.fail("\(name) is not an option of snapshot")
             case .positional(let argument):
                 throw scanner.fail("unexpected argument '\(String(argument.prefix(64)))'")
@@ -102,39 +105,17 @@ public enum CommandLineParser {
     }
 
     static func parsePreview(_ arguments: [String]) throws(UsageError) -> HostCommand {
+        var options = PreviewOptions(kind: "")
         var kind: String?
-        var family: WidgetFamily?
-        var count: Int?
-        var assignments: [OptionAssignment] = []
         var scanner = ArgumentScanner(arguments, subcommand: .preview)
         while let token = try scanner.next() {
             switch token {
-            case .option("--family"):
-                let text = scanner.value()
-                guard let parsed = WidgetFamily(rawValue: text) else {
-                    let names = WidgetFamily.allCases.map(\.rawValue)
-                    let hint = EditDistance.suggestion(for: text, among: names).map { "; did you mean '\($0)'?" } ?? ""
-                    throw scanner.fail("--family expects one of \(names.joined(separator: ", ")); got '\(String(text.prefix(64)))'" + hint)
-                }
-                family = parsed
-            case .option("--count"):
-                let text = scanner.value()
-                guard let parsed = Int(text), PreviewOptions.countBounds.contains(parsed) else {
-                    throw scanner.fail("--count expects an integer in \(PreviewOptions.countBounds.lowerBound)…\(PreviewOptions.countBounds.upperBound); got '\(String(text.prefix(64)))'")
-                }
-                count = parsed
-            case .option("--option"):
-                let text = scanner.value()
-                guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
-                    throw scanner.fail("--option expects NAME=VALUE; got '\(String(text.prefix(64)))'")
-                }
-                let assignment = OptionAssignment(name: String(text[..<equals]),
-                                                  value: String(text[text.index(after: equals)...]))
-                if assignments.contains(where: { $0.name == assignment.name }) {
-                    throw scanner.fail("option '\(String(assignment.name.prefix(64)))' is given more than once")
-                }
-                assignments.append(assignment)
-            case .option(let name): throw scanner.fail("\(name) is not an option of preview")
+            case .option("--snapshot"): options.snapshot = true
+            case .option("--extensions-dir"):
+                options.extensionsDirectory = try path(scanner.value(), for: "--extensions-dir", scanner)
+            case .option(let name):
+                try parseShared(name, &scanner, family: &options.family, count: &options.count, assignments: &options.options,
+                                command: "preview")
             case .positional(let argument):
                 guard kind == nil else { throw scanner.fail("unexpected argument '\(String(argument.prefix(64)))'") }
                 guard !argument.isEmpty else { throw scanner.fail("KIND is empty") }
@@ -142,14 +123,85 @@ public enum CommandLineParser {
             }
         }
         guard let kind else { throw scanner.fail("missing the widget KIND (see 'widgethost widgets')") }
-        return .preview(PreviewOptions(kind: kind, family: family, count: count, options: assignments))
+        options.kind = kind
+        return .preview(options)
+    }
+
+    /// `extension run NAME/KIND [options]`.
+    static func parseExtension(_ arguments: [String]) throws(UsageError) -> HostCommand {
+        guard arguments.first == "run" else {
+            let given = arguments.first.map { "; got '\(String($0.prefix(64)))'" } ?? ""
+            throw UsageError("expects 'run NAME/KIND'\(given)", subcommand: .extensionRun)
+        }
+        var options = ExtensionRunOptions(kind: "")
+        var kind: String?
+        var scanner = ArgumentScanner(Array(arguments.dropFirst()), subcommand: .extensionRun)
+        while let token = try scanner.next() {
+            switch token {
+            case .option("--snapshot"): options.snapshot = true
+            case .option("--debug"): options.debug = true
+            case .option("--extensions-dir"):
+                options.extensionsDirectory = try path(scanner.value(), for: "--extensions-dir", scanner)
+            case .option("--size"):
+                let text = scanner.value()
+                guard let size = TerminalSize(parsing: text) else {
+                    throw scanner.fail("--size expects COLSxROWS with each in \(TerminalSize.bounds.lowerBound)…\(TerminalSize.bounds.upperBound), like 30x8; got '\(String(text.prefix(64)))'")
+                }
+                options.size = size
+            case .option(let name):
+                try parseShared(name, &scanner, family: &options.family, count: &options.count, assignments: &options.options,
+                                command: "extension run")
+            case .positional(let argument):
+                guard kind == nil else { throw scanner.fail("unexpected argument '\(String(argument.prefix(64)))'") }
+                guard !argument.isEmpty else { throw scanner.fail("NAME/KIND is empty") }
+                kind = argument
+            }
+        }
+        guard let kind else { throw scanner.fail("missing NAME/KIND (see 'widgethost widgets')") }
+        options.kind = kind
+        return .extensionRun(options)
+    }
+
+    /// `--family`, `--count` and `--option`, common to `preview` and `extension run`.
+    private static func parseShared(_ name: String, _ scanner: inout ArgumentScanner, family: inout WidgetFamily?,
+                                    count: inout Int?, assignments: inout [OptionAssignment], command: String) throws(UsageError) {
+        switch name {
+        case "--family":
+            let text = scanner.value()
+            guard let parsed = WidgetFamily(rawValue: text) else {
+                let names = WidgetFamily.allCases.map(\.rawValue)
+                let hint = EditDistance.suggestion(for: text, among: names).map { "; did you mean '\($0)'?" } ?? ""
+                throw scanner.fail("--family expects one of \(names.joined(separator: ", ")); got '\(String(text.prefix(64)))'" + hint)
+            }
+            family = parsed
+        case "--count":
+            let text = scanner.value()
+            guard let parsed = Int(text), PreviewOptions.countBounds.contains(parsed) else {
+                throw scanner.fail("--count expects an integer in \(PreviewOptions.countBounds.lowerBound)…\(PreviewOptions.countBounds.upperBound); got '\(String(text.prefix(64)))'")
+            }
+            count = parsed
+        case "--option":
+            let text = scanner.value()
+            guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+                throw scanner.fail("--option expects NAME=VALUE; got '\(String(text.prefix(64)))'")
+            }
+            let assignment = OptionAssignment(name: String(text[..<equals]), value: String(text[text.index(after: equals)...]))
+            if assignments.contains(where: { $0.name == assignment.name }) {
+                throw scanner.fail("option '\(String(assignment.name.prefix(64)))' is given more than once")
+            }
+            assignments.append(assignment)
+        default:
+            throw scanner.fail("\(name) is not an option of \(command)")
+        }
     }
 
     static func parseCheckConfig(_ arguments: [String]) throws(UsageError) -> HostCommand {
         var path: String?
+        var directory: String?
         var scanner = ArgumentScanner(arguments, subcommand: .checkConfig)
         while let token = try scanner.next() {
             switch token {
+            case .option("--extensions-dir"): directory = try Self.path(scanner.value(), for: "--extensions-dir", scanner)
             case .option(let name): throw scanner.fail("\(name) is not an option of check-config")
             case .positional(let argument):
                 guard path == nil else { throw scanner.fail("expects at most one PATH") }
@@ -157,7 +209,20 @@ public enum CommandLineParser {
                 path = argument
             }
         }
-        return .checkConfig(path: path)
+        return .checkConfig(path: path, extensionsDirectory: directory)
+    }
+
+    static func parseWidgets(_ arguments: [String]) throws(UsageError) -> HostCommand {
+        var directory: String?
+        var scanner = ArgumentScanner(arguments, subcommand: .widgets)
+        while let token = try scanner.next() {
+            switch token {
+            case .option("--extensions-dir"): directory = try path(scanner.value(), for: "--extensions-dir", scanner)
+            case .option(let name): throw scanner.fail("\(name) is not an option of widgets")
+            case .positional(let argument): throw scanner.fail("unexpected argument '\(String(argument.prefix(64)))'")
+            }
+        }
+        return .widgets(extensionsDirectory: directory)
     }
 
     static func parseSessions(_ arguments: [String]) throws(UsageError) -> HostCommand {

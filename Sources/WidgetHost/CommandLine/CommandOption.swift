@@ -23,14 +23,24 @@ struct CommandOption: Sendable {
         "journal, containers and log; default $XDG_STATE_HOME/widgethost",
         "(~/.local/state/widgethost)"])
 
+    static let extensionsDirectory = CommandOption(name: "--extensions-dir", argument: "DIR", help: [
+        "extensions (DIR/NAME/extension.json), searched before",
+        "$XDG_CONFIG_HOME/widgethost/extensions"])
+
+    /// `--family`, `--count`, `--option`: `preview` and `extension run`.
+    static let previewShared = [
+        CommandOption(name: "--family", argument: "FAMILY", help: ["small, medium, large or extraLarge (default: the kind's)"]),
+        CommandOption(name: "--count", argument: "N", help: ["number of entries to show, 1…1000"]),
+        CommandOption(name: "--option", argument: "NAME=VALUE",
+                      help: ["set a widget option; repeat for several options;", "lists and objects as JSON"],
+                      repeatable: true),
+    ]
+
     /// The options of `subcommand` (nil: the dashboard), in the order the help lists them.
     static func options(of subcommand: Subcommand?) -> [CommandOption] {
         switch subcommand {
         case nil:
-            return [config, theme, stateDirectory,
-                    CommandOption(name: "--extensions-dir", argument: "DIR", help: [
-                        "extensions (DIR/NAME/extension.json), searched before",
-                        "$XDG_CONFIG_HOME/widgethost/extensions"]),
+            return [config, theme, stateDirectory, extensionsDirectory,
                     CommandOption(name: "--debug", argument: nil, help: ["write more detail to the log (DIR/widgethost.log)"])]
         case .snapshot?:
             return [
@@ -45,21 +55,32 @@ struct CommandOption: Sendable {
                 CommandOption(name: "--color", argument: nil, help: ["emit ANSI colours"]),
                 CommandOption(name: "--theme", argument: "NAME|PATH", help: ["theme by name or file"]),
                 CommandOption(name: "--state-dir", argument: "DIR", help: ["read cached widget data from DIR (never written)"]),
+                extensionsDirectory,
             ]
         case .preview?:
+            return previewShared + [
+                CommandOption(name: "--snapshot", argument: nil,
+                              help: ["show the one entry a gallery shows (the widget's snapshot)"]),
+                extensionsDirectory,
+            ]
+        case .extensionRun?:
             return [
                 CommandOption(name: "--family", argument: "FAMILY", help: ["small, medium, large or extraLarge (default: the kind's)"]),
-                CommandOption(name: "--count", argument: "N", help: ["number of entries to show, 1…1000"]),
-                CommandOption(name: "--option", argument: "NAME=VALUE",
-                              help: ["set a widget option; repeat for several options;", "lists and objects as JSON"],
-                              repeatable: true),
+                CommandOption(name: "--size", argument: "COLSxROWS",
+                              help: ["the content size sent to the extension (default: the family's", "preview size)"]),
+            ] + previewShared.dropFirst() + [
+                CommandOption(name: "--snapshot", argument: nil, help: ["send snapshot instead of timeline"]),
+                extensionsDirectory,
+                CommandOption(name: "--debug", argument: nil, help: ["echo every JSON-RPC message, both ways, to stderr"]),
             ]
         case .sessions?:
             return [
                 CommandOption(name: "--state-dir", argument: "DIR", help: ["state directory (default $XDG_STATE_HOME/widgethost)"]),
                 CommandOption(name: "--purge", argument: nil, help: ["remove the journal's session records"]),
             ]
-        case .checkConfig?, .themes?, .widgets?, .help?:
+        case .checkConfig?, .widgets?:
+            return [extensionsDirectory]
+        case .themes?, .help?:
             return []
         }
     }

@@ -9,6 +9,7 @@ public enum HelpText {
         case nil, .help?: main
         case .snapshot?: snapshot
         case .preview?: preview + kinds(catalog)
+        case .extensionRun?: extensionRun
         case .checkConfig?: checkConfig
         case .themes?: themes
         case .widgets?: widgets
@@ -28,6 +29,8 @@ public enum HelpText {
         Commands:
           snapshot          render one frame of the dashboard as text
           preview KIND      show a widget's timeline, entry by entry
+          extension run NAME/KIND
+                            run an extension once and print its timeline
           check-config      validate a config file and list every error
           themes            list themes with a colour swatch
           widgets           list widget kinds, their families and options
@@ -92,6 +95,21 @@ public enum HelpText {
         }
         return out
     }
+
+    static let extensionRun = """
+        \(CommandOption.usage("Usage: widgethost extension run NAME/KIND", CommandOption.options(of: .extensionRun)))\
+
+        Launch an extension (as the dashboard would), ask it for the timeline of a panel of
+        NAME/KIND and print it: each entry's date and relevance, its view drawn in a panel,
+        then the reload policy. The extension is stopped afterwards.
+
+        \(CommandOption.helpBlock(CommandOption.options(of: .extensionRun), extra: [help]))
+        Exit status: 0 printed; 2 bad usage, an unknown NAME or KIND, a refused manifest or
+        bad options; 3 the extension could not start or stopped (crashed, broke the protocol);
+        4 it timed out; 5 a bad answer (not a valid timeline, or a JSON-RPC error).
+        See docs/extensions.md, "Debugging".
+
+        """
 
     static let checkConfig = """
         \(CommandOption.usage("Usage: widgethost check-config", CommandOption.options(of: .checkConfig), suffix: " [PATH]"))\

@@ -9,12 +9,14 @@ public enum HostCommand: Sendable, Equatable {
     case snapshot(SnapshotOptions)
     /// `widgethost preview KIND …`
     case preview(PreviewOptions)
-    /// `widgethost check-config [PATH]`; nil path means the lookup order.
-    case checkConfig(path: String?)
+    /// `widgethost extension run NAME/KIND …`
+    case extensionRun(ExtensionRunOptions)
+    /// `widgethost check-config [--extensions-dir DIR] [PATH]`; nil path means the lookup order.
+    case checkConfig(path: String?, extensionsDirectory: String? = nil)
     /// `widgethost themes`
     case themes
-    /// `widgethost widgets`
-    case widgets
+    /// `widgethost widgets [--extensions-dir DIR]`
+    case widgets(extensionsDirectory: String? = nil)
     /// `widgethost sessions [--state-dir DIR] [--purge]`
     case sessions(SessionsOptions)
     /// `--help` (nil: the main help) or `help [COMMAND]`.

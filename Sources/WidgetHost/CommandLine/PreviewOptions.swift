@@ -13,9 +13,16 @@ public struct PreviewOptions: Sendable, Equatable {
     public var count: Int?
     /// `--option K=V`, in command-line order, each name at most once.
     public var options: [OptionAssignment]
+    /// `--snapshot`: show the one entry a gallery shows (the provider's snapshot), not the timeline.
+    public var snapshot: Bool
+    /// `--extensions-dir DIR`: searched for extensions first.
+    public var extensionsDirectory: String?
 
-    public init(kind: String, family: WidgetFamily? = nil, count: Int? = nil, options: [OptionAssignment] = []) {
+    public init(kind: String, family: WidgetFamily? = nil, count: Int? = nil, options: [OptionAssignment] = [],
+                snapshot: Bool = false, extensionsDirectory: String? = nil) {
         self.kind = kind
+        self.snapshot = snapshot
+        self.extensionsDirectory = extensionsDirectory
         self.family = family
         self.count = count
         self.options = options

@@ -19,10 +19,13 @@ public struct SnapshotOptions: Sendable, Equatable {
     public var waitSeconds: Double?
     /// `--color`: emit ANSI colour sequences.
     public var color: Bool
+    /// `--extensions-dir DIR`: searched for extensions first.
+    public var extensionsDirectory: String?
 
     public init(configPath: String? = nil, theme: String? = nil, stateDirectory: String? = nil,
                 size: TerminalSize = SnapshotOptions.defaultSize, at: SnapshotTime? = nil,
-                waitSeconds: Double? = nil, color: Bool = false) {
+                waitSeconds: Double? = nil, color: Bool = false, extensionsDirectory: String? = nil) {
+        self.extensionsDirectory = extensionsDirectory
         self.configPath = configPath
         self.theme = theme
         self.stateDirectory = stateDirectory

@@ -2,6 +2,8 @@
 public enum Subcommand: String, Sendable, CaseIterable {
     case snapshot
     case preview
+    /// `extension run NAME/KIND`
+    case extensionRun = "extension"
     case checkConfig = "check-config"
     case themes
     case widgets

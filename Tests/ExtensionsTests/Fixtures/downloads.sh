@@ -1,7 +1,8 @@
 #!/bin/sh
 # Asks the host to download the URL in its panel's options (session "board") while answering
 # a timeline; prints each delivered body on stderr and answers sessionEvents. With a file
-# named silent-on-launch-1 in its folder it leaves sessionEvents unanswered on its first launch.
+# named silent-on-launch-1 in its folder it leaves sessionEvents unanswered on its first launch;
+# with a file headers.json (one line, a JSON object) it sends those headers with the download.
 launches=$(cat "$WIDGETHOST_EXTENSION_DATA/launches" 2>/dev/null || echo 0)
 launches=$((launches + 1))
 echo "$launches" > "$WIDGETHOST_EXTENSION_DATA/launches"
@@ -12,7 +13,9 @@ while IFS= read -r line; do
     *'"method":"timeline"'*)
         url=$(printf '%s\n' "$line" | sed -n 's/.*"url":"\([^"]*\)".*/\1/p')
         if [ -n "$url" ]; then
-            printf '{"jsonrpc":"2.0","id":9001,"method":"download","params":{"identifier":"board","url":"%s","description":"the board"}}\n' "$url"
+            headers=""
+            [ -f headers.json ] && headers=",\"headers\":$(cat headers.json)"
+            printf '{"jsonrpc":"2.0","id":9001,"method":"download","params":{"identifier":"board","url":"%s","description":"the board"%s}}\n' "$url" "$headers"
         fi
         printf '{"jsonrpc":"2.0","id":%s,"result":{"entries":[],"policy":"never"}}\n' "$id" ;;
     *'"method":"sessionEvents"'*)

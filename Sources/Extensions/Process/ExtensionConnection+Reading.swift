@@ -1,0 +1,167 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HostProcesses
+
+/// Reading an extension's stdout (messages, the idle exit) and stderr (the log), each on a
+/// thread of its own (see `ExtensionConnection`).
+extension ExtensionConnection {
+    func readLoop() {
+        var buffer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var end: End = .crash("exited", protocolError: false)
+        reading: while true {
+            // The only timed wake-up: the idle exit.
+            let lastActivity = state.withLock { $0.lastActivity }
+            let timeout = lastActivity + Double(limits.idleExitSeconds) - monotonicNow()
+            var fds = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&fds, 1, timeout <= 0 ? 0 : Int32(min(timeout * 1000, 86_400_000).rounded(.up)))
+            if ready < 0 {
+                if errno == EINTR { continue }
+                end = .crash("cannot read from the extension: \(String(cString: strerror(errno)))", protocolError: false)
+                break
+            }
+            if ready == 0 {
+                guard beginIdleShutdown() else { continue }
+                end = .expected
+                // `shutdown` sent and stdin closed: EOF, else SIGTERM, else SIGKILL, to the group.
+                if !waitForEOF(seconds: Self.shutdownStepSeconds) {
+                    callbacks.log(.info, "\(name): still running after shutdown; SIGTERM")
+                    process.signalGroup(SIGTERM)
+                    if !waitForEOF(seconds: Self.shutdownStepSeconds) {
+                        callbacks.log(.info, "\(name): still running after SIGTERM; SIGKILL")
+                        process.signalGroup(SIGKILL)
+                    }
+                }
+                break
+            }
+            let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                break
+            }
+            if count == 0 { break }  // EOF: the process closed its stdout (it exited, most likely)
+            var start = 0
+            for index in 0..<count where chunk[index] == UInt8(ascii: "\n") {
+                buffer += chunk[start..<index]
+                start = index + 1
+                if buffer.count > Self.maximumLineBytes {
+                    end = .crash("sent a line longer than 1 MiB", protocolError: true)
+                    break reading
+                }
+                if let violation = handle(line: buffer) {
+                    end = .crash(violation, protocolError: true)
+                    break reading
+                }
+                buffer.removeAll(keepingCapacity: buffer.capacity <= 64 * 1024)
+            }
+            buffer += chunk[start..<count]
+            if buffer.count > Self.maximumLineBytes {
+                end = .crash("sent a line longer than 1 MiB", protocolError: true)
+                break
+            }
+        }
+        if case .crash = end {
+            // A crash or a protocol error: nothing of the group may linger.
+            process.signalGroup(SIGKILL)
+        }
+        finish(end)
+        close(output)
+    }
+
+    /// Waits up to `seconds` for the extension's stdout to reach EOF (discarding what it
+    /// still says); true at EOF.
+    private func waitForEOF(seconds: Double) -> Bool {
+        let deadline = monotonicNow() + seconds
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            var fds = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+            let left = max(0, deadline - monotonicNow())
+            let ready = poll(&fds, 1, Int32((left * 1000).rounded(.up)))
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { return false }
+            let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
+            if count == 0 { return true }
+            if count < 0 && errno != EINTR && errno != EAGAIN { return true }
+        }
+    }
+
+    /// With nothing pending since `idleExitSeconds`: detach from the host, ask the extension
+    /// to `shutdown`, close its stdin. False when it is not idle after all.
+    private func beginIdleShutdown() -> Bool {
+        guard callbacks.detachIfIdle(self) else { return false }
+        let id = state.withLock { state -> Int in
+            let id = state.nextID
+            state.nextID += 1
+            state.abandoned.append(id)  // its answer is welcome and needs no one
+            return id
+        }
+        callbacks.log(.info, "\(name): idle for \(limits.idleExitSeconds) s; shutting down")
+        write(RPCMessage.request(id: id, method: "shutdown", params: nil), deadline: monotonicNow() + 1)
+        closeInput()
+        return true
+    }
+
+    /// Handles one line; returns a protocol violation, or nil.
+    private func handle(line bytes: [UInt8]) -> String? {
+        let (message, debugText) = IncomingMessage.parse(bytes, maximumBytes: Self.maximumLineBytes)
+        if callbacks.debugMessages, !debugText.isEmpty { callbacks.log(.debug, "\(name) ← \(debugText)") }
+        switch message {
+        case .blank:
+            return nil
+        case .violation(let reason):
+            return reason
+        case .call(let method, let params, let id):
+            do throws(ProtocolViolation) {
+                if let answer = try callbacks.incoming(method, params, id) {
+                    if callbacks.debugMessages {
+                        callbacks.log(.debug, "\(name) → \(RPCMessage.printable(String(answer.dropLast()), limit: 2000))")
+                    }
+                    write(answer, deadline: monotonicNow() + Double(limits.requestSeconds))
+                }
+                state.withLock { $0.lastActivity = monotonicNow() }
+                return nil
+            } catch {
+                return error.message
+            }
+        case .answer(let id, let result):
+            switch takePending(id) {
+            case .some(.some(let complete)):
+                complete(result)
+                return nil
+            case .some(.none):
+                callbacks.log(.debug, "\(name): late answer to request \(id) dropped")
+                return nil
+            case .none:
+                return "answered request \(id), which is not pending"
+            }
+        }
+    }
+
+    func stderrLoop() {
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        var line: [UInt8] = []
+        var logged = 0
+        func emit() {
+            defer { line.removeAll(keepingCapacity: true) }
+            guard !line.isEmpty else { return }
+            logged += 1
+            if logged <= Self.maximumStderrLines {
+                callbacks.log(.info, "\(name) stderr: \(RPCMessage.printable(String(decoding: line, as: UTF8.self), limit: 500))")
+            } else if logged == Self.maximumStderrLines + 1 {
+                callbacks.log(.info, "\(name) stderr: more output dropped")
+            }
+        }
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(errors, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            for byte in chunk[..<count] {
+                if byte == UInt8(ascii: "\n") { emit() }
+                else if line.count < 2000 { line.append(byte) }
+            }
+        }
+        emit()
+        close(errors)
+    }
+}
