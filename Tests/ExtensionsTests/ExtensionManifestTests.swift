@@ -102,6 +102,24 @@ struct ExtensionManifestTests {
         }
     }
 
+    @Test("a host key is refused at its action's key path, with the other problems; 'r' only titles the reload")
+    func hostKeys() throws {
+        let found = issues("""
+            { "name": "keys", "exec": ["sh", "k.sh"], "protocol": 1,
+              "widgets": [ { "kind": "k", "displayName": "K", "families": ["huge"],
+                             "actions": [ { "key": "u", "title": "fine" }, { "key": "q", "title": "quit?" },
+                                          { "key": "p", "title": "pause?" } ] } ] }
+            """)
+        #expect(found.contains { $0.hasPrefix("widgets[0].families[0]: unknown family") }, "\(found)")
+        #expect(found.contains { $0.hasPrefix("widgets[0].actions[1].key: 'q' is one of the host's own keys") }, "\(found)")
+        #expect(found.contains { $0.hasPrefix("widgets[0].actions[2].key: 'p' is one of the host's own keys") }, "\(found)")
+        let titled = try parse("""
+            { "name": "keys", "exec": ["sh", "k.sh"], "protocol": 1,
+              "widgets": [ { "kind": "k", "displayName": "K", "actions": [ { "key": "r", "title": "check now" } ] } ] }
+            """)
+        #expect(titled.widgets[0].manifest.actions == [WidgetAction(key: "r", title: "check now")])
+    }
+
     @Test("JSON syntax errors name the line and column; a document that is not an object is refused")
     func syntax() {
         #expect(issues("{\"name\": \"a\",\n  \"exec\": [}").first?.hasPrefix("line 2, column") == true)
