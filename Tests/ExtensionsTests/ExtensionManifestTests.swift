@@ -136,11 +136,11 @@ struct ExtensionManifestTests {
 
 @Suite("Extension discovery")
 struct ExtensionDiscoveryTests {
-    @Test("good extensions are found, bad ones reported with their file and skipped, a duplicate name keeps the first")
+    @Test("good extensions are found, bad ones reported with their file and skipped, a duplicate name keeps the first; a folder without extension.json is no extension and no problem")
     func discovery() throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
-        for folder in ["first", "second", "broken", "empty", "same"] { mkdir(scratch.path + "/" + folder, 0o755) }
+        for folder in ["first", "second", "broken", "empty", "__pycache__", "same", "odd", "odd/extension.json"] { mkdir(scratch.path + "/" + folder, 0o755) }
         try scratch.write("first/extension.json", #"{"name": "one", "exec": ["./a"], "protocol": 1, "widgets": [{"kind": "k", "displayName": "K"}]}"#)
         try scratch.write("second/extension.json", #"{"name": "two", "exec": ["./b"], "protocol": 1, "widgets": [{"kind": "k", "displayName": "K"}]}"#)
         try scratch.write("broken/extension.json", #"{"name": "three", "exec": ["./c"], "protocol": 1}"#)
@@ -150,7 +150,7 @@ struct ExtensionDiscoveryTests {
         #expect(result.manifests[0].directory == scratch.path + "/first")
         #expect(result.problemLines == [
             "\(scratch.path)/broken/extension.json: widgets: is required (at least one widget kind)",
-            "\(scratch.path)/empty/extension.json: no extension.json in this folder",
+            "\(scratch.path)/odd/extension.json: not a regular file",
             "\(scratch.path)/same/extension.json: name: extension 'one' is already provided by \(scratch.path)/first/extension.json; this one is skipped",
         ])
     }

@@ -65,14 +65,25 @@ struct ExtensionCatalogTests {
         #expect(home.run(["check-config", fine]) == CommandOutput(exitCode: 0, standardOutput: "\(fine): ok\n"))
     }
 
-    @Test("check-config lists a bad extension manifest and exits 2, even for a good config")
+    @Test("check-config lists a bad extension manifest and exits 2, even for a good config: it says the config itself is fine, never 'ok' alone")
     func checkConfigBadExtension() throws {
         let home = try ExtensionHome()
         defer { home.scratch.remove() }
+        // A folder without extension.json (shared scripts) is no problem at all.
+        mkdir(home.scratch.path + "/widgethost/extensions/shared", 0o755)
         let fine = try home.scratch.write("fine.json", #"{"panels": [{"kind": "weather/today"}]}"#)
         let output = home.run(["check-config", fine])
         #expect(output.exitCode == 2)
-        #expect(output.standardError.contains("broken/extension.json: widgets[0]: broken/k: default of 'z'"))
+        #expect(output.standardOutput == "")
+        let lines = output.standardError.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2, "\(lines)")
+        #expect(lines.first?.hasPrefix("widgethost: extension skipped: \(home.scratch.path)/widgethost/extensions/broken/extension.json: widgets[0]: broken/k: default of 'z'") == true)
+        #expect(lines.last == "\(fine): the config itself is fine; 1 extension manifest(s) refused (above): those extensions are skipped, so their kinds are unknown until fixed")
+        // A bad config still lists its own errors after the extension's.
+        let bad = try home.scratch.write("bad.json", #"{"panels": [{"kind": "weather/today", "options": {"days": 9}}]}"#)
+        let both = home.run(["check-config", bad])
+        #expect(both.exitCode == 2 && both.standardError.contains("\(bad): panels[0].options.days: "))
+        #expect(!both.standardError.contains("the config itself is fine"))
     }
 
     @Test("--extensions-dir is a dashboard option")
