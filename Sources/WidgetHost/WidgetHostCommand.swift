@@ -24,7 +24,8 @@ public enum WidgetHostCommand {
             // Headless commands wait for providers on the main actor: run the loop for them.
             Task { @MainActor in
                 var output = await SnapshotCommand.run(options, environment: environment, catalog: extensions.catalog,
-                                                       now: Date(timeIntervalSince1970: io.clock.wallNow), io: io)
+                                                       now: Date(timeIntervalSince1970: io.clock.wallNow), io: io,
+                                                       extensions: extensions.runtime)
                 extensions.runtime.stopAll()
                 output.standardError = extensions.problemText(prefix: "widgethost: extension skipped: ") + output.standardError
                 finish(output)

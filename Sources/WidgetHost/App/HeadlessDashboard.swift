@@ -1,3 +1,4 @@
+import Extensions
 import FoundationEssentials
 import LeaderboardServer
 import TerminalUI
@@ -39,9 +40,11 @@ package final class HeadlessDashboard {
     ///   - catalog: the widget kinds (from `main`).
     ///   - stateDirectory: a dashboard's state directory whose cached widget data is copied in
     ///     (read, never written); nil starts empty.
+    ///   - extensions: the extensions whose kinds `catalog` holds; their `reloadTimelines`
+    ///     notifications go to this dashboard's scheduler.
     package static func open(catalog: Catalog, configPath: String?, theme: String? = nil, stateDirectory: String? = nil,
                              size: TerminalSize, now: Date, environment: HostEnvironment = .current(),
-                             io: HostIO? = nil) -> Result<HeadlessDashboard, CommandOutput> {
+                             io: HostIO? = nil, extensions: ExtensionRuntime? = nil) -> Result<HeadlessDashboard, CommandOutput> {
         var setup: DashboardSetup
         switch DashboardSetup.load(configPath: configPath, theme: theme, environment: environment, catalog: catalog) {
         case .success(let loaded): setup = loaded
@@ -58,6 +61,8 @@ package final class HeadlessDashboard {
             return .failure(CommandOutput(exitCode: 1, standardError: "widgethost: cannot create a temporary directory\n"))
         }
         let driver = TimelineDriver(clock: clock, configuration: DashboardRunner.schedulerConfiguration(setup.config))
+        // An extension's reloadTimelines (after its sessionEvents, say) reaches this dashboard.
+        extensions?.setCenter(driver.center)
         let widgets = catalog.bind(services: sessions.services(center: driver.center, now: { clock.now }))
         sessions.route(to: widgets)
         let dashboard = Dashboard(driver: driver, size: size, glyphs: GlyphSet.forLocale(environment: environment.variables),
