@@ -114,6 +114,12 @@ public final class ExtensionHost: Sendable {
         }
     }
 
+    /// Logs a bad answer with all its problems (a panel's footer has room for the first only).
+    func logBadAnswer(to method: String, instance: String, _ error: ExtensionError) {
+        guard case .badAnswer(let problems) = error else { return }
+        runtime.log(.error, "\(name): bad answer to \(method) for \(instance): \(problems)")
+    }
+
     /// Clears a failed state and the backoff (the user pressed `R`, the config was reloaded).
     public func resetFailures() {
         state.withLock { state in
