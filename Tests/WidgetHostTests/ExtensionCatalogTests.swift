@@ -132,7 +132,7 @@ struct ExtensionCatalogTests {
         }
     }
 
-    @Test("extension run parses NAME/KIND and its options; help lists it")
+    @Test("extension run parses NAME/KIND and its options; help lists it, with the extension kinds found")
     func extensionRunParsing() throws {
         #expect(try CommandLineParser.parse(["extension", "run", "w/today", "--option", "city=Oslo", "--family", "medium", "--size", "30x8",
                                              "--count", "3", "--snapshot", "--debug", "--extensions-dir", "/e"])
@@ -147,5 +147,13 @@ struct ExtensionCatalogTests {
         let help = HelpText.text(for: .extensionRun, catalog: .builtin())
         #expect(help.contains("Usage: widgethost extension run NAME/KIND"))
         #expect(help.contains("4 it timed out"))
+        #expect(!help.contains("Kinds:"), "no extension kinds, no list")
+        // With extensions found, their kinds and options follow (built-ins are not run by it).
+        let home = try ExtensionHome(broken: false)
+        defer { home.scratch.remove() }
+        let listed = home.run(["extension", "run", "--help"]).standardOutput
+        #expect(listed.contains("Kinds:\n  weather/today (small, medium)\n    --option city=TEXT "), "\(listed)")
+        #expect(listed.contains("    --option days=INTEGER "), "\(listed)")
+        #expect(!listed.contains("  clock ("), "\(listed)")
     }
 }
