@@ -112,7 +112,7 @@ public enum WidgetHostCommand {
                     let first = String(output.standardOutput.prefix { $0 != "\n" })
                     output.standardOutput = String(output.standardOutput.drop { $0 != "\n" }.dropFirst())
                     let subject = first.hasSuffix(": ok") ? "\(first.dropLast(4)): the config itself is fine" : first
-                    output.standardError += "\(subject); \(problems.count) extension manifest(s) refused (above): "
+                    output.standardError += "\(subject); \(problems.count) problem(s) in extension manifests (above): "
                         + "those extensions are skipped, so their kinds are unknown until fixed\n"
                 }
             }

@@ -78,7 +78,7 @@ struct ExtensionCatalogTests {
         let lines = output.standardError.split(separator: "\n").map(String.init)
         #expect(lines.count == 2, "\(lines)")
         #expect(lines.first?.hasPrefix("widgethost: extension skipped: \(home.scratch.path)/widgethost/extensions/broken/extension.json: widgets[0]: broken/k: default of 'z'") == true)
-        #expect(lines.last == "\(fine): the config itself is fine; 1 extension manifest(s) refused (above): those extensions are skipped, so their kinds are unknown until fixed")
+        #expect(lines.last == "\(fine): the config itself is fine; 1 problem(s) in extension manifests (above): those extensions are skipped, so their kinds are unknown until fixed")
         // A bad config still lists its own errors after the extension's.
         let bad = try home.scratch.write("bad.json", #"{"panels": [{"kind": "weather/today", "options": {"days": 9}}]}"#)
         let both = home.run(["check-config", bad])
