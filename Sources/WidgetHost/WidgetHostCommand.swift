@@ -24,7 +24,8 @@ public enum WidgetHostCommand {
             // Headless commands wait for providers on the main actor: run the loop for them.
             Task { @MainActor in
                 var output = await SnapshotCommand.run(options, environment: environment, catalog: extensions.catalog,
-                                                       now: Date(timeIntervalSince1970: io.clock.wallNow), io: io)
+                                                       now: Date(timeIntervalSince1970: io.clock.wallNow), io: io,
+                                                       extensions: extensions.runtime)
                 extensions.runtime.stopAll()
                 output.standardError = extensions.problemText(prefix: "widgethost: extension skipped: ") + output.standardError
                 finish(output)
@@ -103,8 +104,17 @@ public enum WidgetHostCommand {
             var output = CheckConfigCommand.run(path: path, environment: environment, catalog: catalog)
             // A bad extension is a bad file of the user's config: listed, exit 2.
             if let problems = extensions?.problems, !problems.isEmpty {
+                let configFine = output.exitCode == 0
                 output.exitCode = 2
                 output.standardError = skipped + output.standardError
+                if configFine {
+                    // "PATH: ok" beside exit 2 would read as a contradiction: say which is which.
+                    let first = String(output.standardOutput.prefix { $0 != "\n" })
+                    output.standardOutput = String(output.standardOutput.drop { $0 != "\n" }.dropFirst())
+                    let subject = first.hasSuffix(": ok") ? "\(first.dropLast(4)): the config itself is fine" : first
+                    output.standardError += "\(subject); \(problems.count) problem(s) in extension manifests (above): "
+                        + "those extensions are skipped, so their kinds are unknown until fixed\n"
+                }
             }
             return output
         case .widgets:

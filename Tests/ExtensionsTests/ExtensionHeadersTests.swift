@@ -92,6 +92,9 @@ struct ExtensionHeadersTests {
         #expect(rig.transport.startedRequests[0].headers == ["Authorization": "Bearer sekrit-42", "X-Trace": "t1"])
         #expect(await eventually { rig.fake.logLines.contains { $0.contains("download 1 in session board with 2 header(s)") } })
         #expect(rig.fake.logLines.contains { $0.contains(#""headers":{"Authorization":"***","X-Trace":"***"}"#) }, "\(rig.fake.logLines)")
+        // --debug logs the host's answers to the extension's requests too, not only its requests.
+        #expect(await eventually { rig.fake.logLines.contains { $0.hasPrefix(#"debug: fake → {"jsonrpc":"2.0","id":9001,"result":{"task":"#) } },
+                "\(rig.fake.logLines)")
         #expect(!rig.fake.logLines.contains { $0.contains("sekrit") })
         // --debug shows the host's answers to the extension's requests too.
         #expect(rig.fake.logLines.contains(#"debug: fake → {"jsonrpc":"2.0","id":9001,"result":{"task":1}}"#), "\(rig.fake.logLines)")

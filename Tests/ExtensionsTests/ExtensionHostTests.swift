@@ -71,21 +71,28 @@ struct ExtensionHostTests {
         #expect(await eventually { fake.logLines.contains("info: fake stderr: cannot start: missing configuration") })
     }
 
-    @Test("five crashes in a row: failed until a user reload (R) or resetFailures")
+    @Test("five crashes in a row: the fifth request already says the host gave up; failed until a user reload (r, R) or resetFailures")
     func failedAfterFiveCrashes() async throws {
         let fake = try FakeExtension(script: "crashes-on-start.sh")
         defer { fake.close() }
-        for _ in 0..<5 {
+        for _ in 0..<4 {
             // A user reload skips the backoff, so the test need not wait it out.
             await #expect(throws: ExtensionError.stopped("exited")) { try await fake.timeline(userInitiated: true) }
         }
+        await #expect(throws: ExtensionError.failed("exited")) { try await fake.timeline(userInitiated: true) }
         #expect(fake.host.status.isFailed && fake.host.status.launches == 5)
         await #expect(throws: ExtensionError.failed("exited")) { try await fake.timeline() }
         #expect(fake.host.status.launches == 5)
-        #expect(ExtensionError.failed("exited").description.hasSuffix("press R to try again"))
+        #expect(ExtensionError.failed("exited").description == "the host gave up after 5 crashes in a row (exited); press r to try again")
+        #expect(await eventually { fake.logLines.contains { $0.hasSuffix("the host gave up: not relaunched until r on one of its panels, R, or a config reload") } })
+        // A user reload of one panel (r) tries again.
+        await #expect(throws: ExtensionError.stopped("exited")) { try await fake.timeline(userInitiated: true) }
+        #expect(fake.host.status.launches == 6 && !fake.host.status.isFailed && fake.host.status.crashesInARow == 1)
+        for _ in 0..<4 { _ = try? await fake.timeline(userInitiated: true) }
+        #expect(fake.host.status.isFailed)
         fake.runtime.resetFailures()
         await #expect(throws: ExtensionError.stopped("exited")) { try await fake.timeline() }
-        #expect(fake.host.status.launches == 6 && !fake.host.status.isFailed)
+        #expect(fake.host.status.launches == 11 && !fake.host.status.isFailed)
     }
 
     @Test("crash in the middle of a request: that request fails with the reason, the next one relaunches")
@@ -171,13 +178,16 @@ struct ExtensionHostTests {
 
     @Test("idle exit: after idleExitSeconds with nothing pending it is shut down; the next request relaunches it")
     func idleExit() async throws {
-        let fake = try FakeExtension(script: "answers.sh", limits: #"{"requestSeconds": 2, "idleExitSeconds": 1}"#)
+        let fake = try FakeExtension(script: "answers.sh", limits: #"{"requestSeconds": 2, "idleExitSeconds": 1}"#, debug: true)
         defer { fake.close() }
         _ = try await fake.timeline()
         let pid = try #require(fake.host.status.pid)
         #expect(await eventually(within: 5) { !fake.host.status.isRunning })
         #expect(await eventually(within: 5) { fake.spawner.reapExited().contains { $0.0.pid == pid && $0.1 == .exited(0) } })
         #expect(fake.logLines.contains("info: fake: idle for 1 s; shutting down"))
+        // --debug logs the host's shutdown request like any other message it sends.
+        #expect(fake.logLines.contains { $0.hasPrefix("debug: fake → {\"jsonrpc\":\"2.0\",\"id\":") && $0.hasSuffix("\"method\":\"shutdown\"}") },
+                "\(fake.logLines)")
         #expect(fake.host.status.crashesInARow == 0)
         let again = try await fake.timeline()
         #expect(again.text.contains("launch 2"))

@@ -102,6 +102,24 @@ struct ExtensionManifestTests {
         }
     }
 
+    @Test("a host key is refused at its action's key path, with the other problems; 'r' only titles the reload")
+    func hostKeys() throws {
+        let found = issues("""
+            { "name": "keys", "exec": ["sh", "k.sh"], "protocol": 1,
+              "widgets": [ { "kind": "k", "displayName": "K", "families": ["huge"],
+                             "actions": [ { "key": "u", "title": "fine" }, { "key": "q", "title": "quit?" },
+                                          { "key": "p", "title": "pause?" } ] } ] }
+            """)
+        #expect(found.contains { $0.hasPrefix("widgets[0].families[0]: unknown family") }, "\(found)")
+        #expect(found.contains { $0.hasPrefix("widgets[0].actions[1].key: 'q' is one of the host's own keys") }, "\(found)")
+        #expect(found.contains { $0.hasPrefix("widgets[0].actions[2].key: 'p' is one of the host's own keys") }, "\(found)")
+        let titled = try parse("""
+            { "name": "keys", "exec": ["sh", "k.sh"], "protocol": 1,
+              "widgets": [ { "kind": "k", "displayName": "K", "actions": [ { "key": "r", "title": "check now" } ] } ] }
+            """)
+        #expect(titled.widgets[0].manifest.actions == [WidgetAction(key: "r", title: "check now")])
+    }
+
     @Test("JSON syntax errors name the line and column; a document that is not an object is refused")
     func syntax() {
         #expect(issues("{\"name\": \"a\",\n  \"exec\": [}").first?.hasPrefix("line 2, column") == true)
@@ -118,11 +136,11 @@ struct ExtensionManifestTests {
 
 @Suite("Extension discovery")
 struct ExtensionDiscoveryTests {
-    @Test("good extensions are found, bad ones reported with their file and skipped, a duplicate name keeps the first")
+    @Test("good extensions are found, bad ones reported with their file and skipped, a duplicate name keeps the first; a folder without extension.json is no extension and no problem")
     func discovery() throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
-        for folder in ["first", "second", "broken", "empty", "same"] { mkdir(scratch.path + "/" + folder, 0o755) }
+        for folder in ["first", "second", "broken", "empty", "__pycache__", "same", "odd", "odd/extension.json"] { mkdir(scratch.path + "/" + folder, 0o755) }
         try scratch.write("first/extension.json", #"{"name": "one", "exec": ["./a"], "protocol": 1, "widgets": [{"kind": "k", "displayName": "K"}]}"#)
         try scratch.write("second/extension.json", #"{"name": "two", "exec": ["./b"], "protocol": 1, "widgets": [{"kind": "k", "displayName": "K"}]}"#)
         try scratch.write("broken/extension.json", #"{"name": "three", "exec": ["./c"], "protocol": 1}"#)
@@ -132,7 +150,7 @@ struct ExtensionDiscoveryTests {
         #expect(result.manifests[0].directory == scratch.path + "/first")
         #expect(result.problemLines == [
             "\(scratch.path)/broken/extension.json: widgets: is required (at least one widget kind)",
-            "\(scratch.path)/empty/extension.json: no extension.json in this folder",
+            "\(scratch.path)/odd/extension.json: not a regular file",
             "\(scratch.path)/same/extension.json: name: extension 'one' is already provided by \(scratch.path)/first/extension.json; this one is skipped",
         ])
     }

@@ -107,6 +107,23 @@ struct ExtensionProviderTests {
         #expect(fake.host.status.launches == 1)
     }
 
+    @Test("a bad timeline fails the reload with its problems, and the log has every one of them")
+    func badTimelineLogged() async throws {
+        let fake = try FakeExtension(script: "bad-answer.sh")
+        defer { fake.close() }
+        let widget = ExtensionWidgets.configuration(fake.manifest.widgets[0], host: fake.host)
+        let provider = try widget.makeProvider(WidgetOptions(), WidgetEnvironment(now: { Date(timeIntervalSince1970: 0) }))
+        let context = TimelineProviderContext(family: .small, size: CellSize(columns: 20, rows: 5))
+        let error = await #expect(throws: ExtensionError.self) { _ = try await provider.timeline(in: context) }
+        guard case .badAnswer(let problems)? = error else {
+            Issue.record("expected a bad answer, got \(String(describing: error))")
+            return
+        }
+        #expect(problems.contains("entries[0].date") && problems.contains("policy"), "\(problems)")
+        #expect(fake.logLines.contains { $0.hasPrefix("error: fake: bad answer to timeline for panel#1: ") && $0.hasSuffix(problems) },
+                "\(fake.logLines)")
+    }
+
     @Test("a snapshot that fails (an invalid entry, a crash) is the placeholder with the reason")
     func snapshotFailure() async throws {
         let fake = try FakeExtension(script: "bad-answer.sh", widgets: Self.placeholderWidgets)

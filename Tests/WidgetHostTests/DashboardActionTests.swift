@@ -11,6 +11,8 @@ import Widgets
 private final class ActionProbe: Sendable {
     struct Entry: TimelineEntry { var date: Date; var text: String }
     let reloads = Atomic<Int>(0)
+    /// Each timeline call's `isUserInitiated`, in order.
+    let userInitiated = Mutex<[Bool]>([])
     let performed = Mutex<[WidgetActionContext]>([])
     let perform: @Sendable () async throws -> Void
 
@@ -22,6 +24,7 @@ private final class ActionProbe: Sendable {
         func snapshot(in context: Context) async -> Entry { placeholder(in: context) }
         func timeline(in context: Context) async throws -> Timeline<Entry> {
             let n = probe.reloads.add(1, ordering: .relaxed).newValue
+            probe.userInitiated.withLock { $0.append(context.isUserInitiated) }
             return Timeline(entries: [Entry(date: .distantPast, text: "reload \(n)")], policy: .never)
         }
     }
@@ -77,7 +80,7 @@ struct DashboardActionTests {
         #expect(help.contains { $0.contains("reload the focused panel") }, "the host's own keys are still listed")
     }
 
-    @Test("an action runs off the loop, shows while it runs, and reloads the panel after a success")
+    @Test("an action runs off the loop, shows while it runs, and reloads the panel after a success (a reload the user initiated)")
     func success() async throws {
         let gate = Gate()
         let probe = ActionProbe { await gate.wait() }
@@ -93,6 +96,7 @@ struct DashboardActionTests {
         #expect(await eventually { dashboard.actionStates.isEmpty })
         await dashboard.driver.settle()
         #expect(probe.reloads.load(ordering: .relaxed) == 2, "reloaded once after the action")
+        #expect(probe.userInitiated.withLock { $0 } == [false, true], "the user pressed the key: the reload after it is theirs")
         #expect(probe.performed.withLock { $0.count } == 1, "a key pressed while it ran did nothing")
         #expect(lines(dashboard).contains { $0.contains("reload 2") })
     }

@@ -65,14 +65,25 @@ struct ExtensionCatalogTests {
         #expect(home.run(["check-config", fine]) == CommandOutput(exitCode: 0, standardOutput: "\(fine): ok\n"))
     }
 
-    @Test("check-config lists a bad extension manifest and exits 2, even for a good config")
+    @Test("check-config lists a bad extension manifest and exits 2, even for a good config: it says the config itself is fine, never 'ok' alone")
     func checkConfigBadExtension() throws {
         let home = try ExtensionHome()
         defer { home.scratch.remove() }
+        // A folder without extension.json (shared scripts) is no problem at all.
+        mkdir(home.scratch.path + "/widgethost/extensions/shared", 0o755)
         let fine = try home.scratch.write("fine.json", #"{"panels": [{"kind": "weather/today"}]}"#)
         let output = home.run(["check-config", fine])
         #expect(output.exitCode == 2)
-        #expect(output.standardError.contains("broken/extension.json: widgets[0]: broken/k: default of 'z'"))
+        #expect(output.standardOutput == "")
+        let lines = output.standardError.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2, "\(lines)")
+        #expect(lines.first?.hasPrefix("widgethost: extension skipped: \(home.scratch.path)/widgethost/extensions/broken/extension.json: widgets[0]: broken/k: default of 'z'") == true)
+        #expect(lines.last == "\(fine): the config itself is fine; 1 problem(s) in extension manifests (above): those extensions are skipped, so their kinds are unknown until fixed")
+        // A bad config still lists its own errors after the extension's.
+        let bad = try home.scratch.write("bad.json", #"{"panels": [{"kind": "weather/today", "options": {"days": 9}}]}"#)
+        let both = home.run(["check-config", bad])
+        #expect(both.exitCode == 2 && both.standardError.contains("\(bad): panels[0].options.days: "))
+        #expect(!both.standardError.contains("the config itself is fine"))
     }
 
     @Test("--extensions-dir is a dashboard option")
@@ -121,7 +132,7 @@ struct ExtensionCatalogTests {
         }
     }
 
-    @Test("extension run parses NAME/KIND and its options; help lists it")
+    @Test("extension run parses NAME/KIND and its options; help lists it, with the extension kinds found")
     func extensionRunParsing() throws {
         #expect(try CommandLineParser.parse(["extension", "run", "w/today", "--option", "city=Oslo", "--family", "medium", "--size", "30x8",
                                              "--count", "3", "--snapshot", "--debug", "--extensions-dir", "/e"])
@@ -138,5 +149,13 @@ struct ExtensionCatalogTests {
         let help = HelpText.text(for: .extensionRun, catalog: .builtin())
         #expect(help.contains("Usage: widgethost extension run NAME/KIND"))
         #expect(help.contains("4 it timed out"))
+        #expect(!help.contains("Kinds:"), "no extension kinds, no list")
+        // With extensions found, their kinds and options follow (built-ins are not run by it).
+        let home = try ExtensionHome(broken: false)
+        defer { home.scratch.remove() }
+        let listed = home.run(["extension", "run", "--help"]).standardOutput
+        #expect(listed.contains("Kinds:\n  weather/today (small, medium)\n    --option city=TEXT "), "\(listed)")
+        #expect(listed.contains("    --option days=INTEGER "), "\(listed)")
+        #expect(!listed.contains("  clock ("), "\(listed)")
     }
 }

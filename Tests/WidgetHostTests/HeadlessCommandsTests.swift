@@ -13,7 +13,7 @@ private let moment = Date(timeIntervalSince1970: 1_796_014_830)
 @Suite("preview, themes and sessions commands", .serialized)
 @MainActor
 struct HeadlessCommandsTests {
-    @Test("preview draws a widget's timeline entry by entry in its family's panel")
+    @Test("preview draws a widget's timeline entry by entry in its family's panel, titled as the dashboard titles it (titleOption)")
     func previewClock() async {
         let options = PreviewOptions(kind: "clock", family: .small, count: 2,
                                      options: [OptionAssignment(name: "timeZone", value: "UTC"), OptionAssignment(name: "seconds", value: "true")])
@@ -22,7 +22,7 @@ struct HeadlessCommandsTests {
         let lines = output.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines[0] == "Clock (clock, small): 60 entries, policy atEnd")
         #expect(lines[1] == "entry 1 of 60 at 2026-11-30T05:00:30Z")
-        #expect(lines[2] == "┌ Clock ───────────────┐")
+        #expect(lines[2] == "┌ UTC ─────────────────┐", "the clock's titleOption is timeZone, as on the dashboard")
         #expect(lines.contains("│       05:00:30       │"))
         #expect(lines.contains("entry 2 of 60 at 2026-11-30T05:00:31Z"))
         #expect(lines.contains("│       05:00:31       │"))

@@ -156,6 +156,27 @@ struct ManifestTests {
         #expect(bad.errors.map(\.description) == [#"options.argv: expected a list of strings, got "[uptime""#])
     }
 
+    @Test("an option without an example shows a placeholder by type in preview --help, in the form --option accepts")
+    func placeholdersByType() {
+        let help = run(["preview", "--help"]).standardOutput
+        #expect(help.contains("    --option refreshSeconds=INTEGER "), "\(help)")
+        #expect(help.contains("    --option argv=JSON-LIST "), "\(help)")
+        #expect(help.contains("    --option env=JSON-OBJECT "), "\(help)")
+        #expect(!help.contains("=JSON "), "\(help)")
+        #expect(help.contains("text as it is (no quotes)"), "\(help)")
+        // Each placeholder stands for a value written the way --option reads it.
+        let samples: [(OptionType, String, String)] = [
+            (.string, "TEXT", "plain words"), (.integer(0...9), "INTEGER", "7"), (.number(0...1), "NUMBER", "0.5"),
+            (.bool, "true|false", "true"), (.oneOf(["a", "b"]), "a|b", "b"), (.url(schemes: ["http"]), "URL", "http://x/"),
+            (.timeZone, "ZONE", "local"), (.seconds(1...9, refreshInterval: false), "SECONDS", "5"),
+            (.stringList, "JSON-LIST", #"["a"]"#), (.stringMap, "JSON-OBJECT", #"{"k":"v"}"#),
+        ]
+        for (type, placeholder, written) in samples {
+            #expect(type.commandLinePlaceholder == placeholder)
+            #expect(type.value(fromCommandLine: written) != nil, "\(placeholder): \(written)")
+        }
+    }
+
     @Test("manifests report contradictions: a network widget that ignores p, a bad action key, a push source that is no URL")
     func manifestProblems() {
         let bad = WidgetManifest(kind: "x", displayName: "X", description: "", defaultFamily: .small,

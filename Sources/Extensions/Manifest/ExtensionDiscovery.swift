@@ -57,6 +57,8 @@ public struct ExtensionDiscovery: Sendable {
                 let bytes: [UInt8]
                 switch readFile(file, limit: ExtensionManifestParser.maximumBytes) {
                 case .success(let read): bytes = read
+                case .failure(let failure) where failure.isMissing:
+                    continue  // a folder of something else (shared scripts, __pycache__): not an extension
                 case .failure(let failure):
                     result.problems.append(ExtensionManifestError(file: file, issues: [.init(path: "", message: failure.message)]))
                     continue
@@ -108,7 +110,8 @@ public struct ExtensionDiscovery: Sendable {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else {
             let code = errno
-            return .failure(ReadFailure(code == ENOENT ? "no extension.json in this folder" : "cannot read: \(String(cString: strerror(code)))"))
+            return .failure(code == ENOENT ? ReadFailure("no extension.json in this folder", isMissing: true)
+                                           : ReadFailure("cannot read: \(String(cString: strerror(code)))"))
         }
         defer { close(fd) }
         var info = stat()
@@ -130,6 +133,11 @@ public struct ExtensionDiscovery: Sendable {
 
     struct ReadFailure: Error {
         let message: String
-        init(_ message: String) { self.message = message }
+        /// No such file (a folder without `extension.json` is skipped without a word).
+        let isMissing: Bool
+        init(_ message: String, isMissing: Bool = false) {
+            self.message = message
+            self.isMissing = isMissing
+        }
     }
 }

@@ -193,6 +193,8 @@ struct ManifestReader {
                     fail(at + ".key", "expected one printable character, found \(JSONValue.string(key).shortDescription)")
                 } else if actions.contains(where: { $0.key == key }) {
                     fail(at + ".key", "key '\(key)' is listed twice")
+                } else if WidgetAction.reservedKeys.contains(key), key != WidgetAction.reloadKey {
+                    fail(at + ".key", "'\(key)' is one of the host's own keys (q ? h j k l r R t p [ ]); 'r' may only title the panel's reload")
                 } else {
                     actions.append(WidgetAction(key: key, title: title))
                 }

@@ -97,7 +97,7 @@ extension ExtensionConnection {
             return id
         }
         callbacks.log(.info, "\(name): idle for \(limits.idleExitSeconds) s; shutting down")
-        write(RPCMessage.request(id: id, method: "shutdown", params: nil), deadline: monotonicNow() + 1)
+        post(RPCMessage.request(id: id, method: "shutdown", params: nil), deadline: monotonicNow() + 1)
         closeInput()
         return true
     }
@@ -114,10 +114,7 @@ extension ExtensionConnection {
         case .call(let method, let params, let id):
             do throws(ProtocolViolation) {
                 if let answer = try callbacks.incoming(method, params, id) {
-                    if callbacks.debugMessages {
-                        callbacks.log(.debug, "\(name) → \(RPCMessage.printable(String(answer.dropLast()), limit: 2000))")
-                    }
-                    write(answer, deadline: monotonicNow() + Double(limits.requestSeconds))
+                    post(answer, deadline: monotonicNow() + Double(limits.requestSeconds))
                 }
                 state.withLock { $0.lastActivity = monotonicNow() }
                 return nil

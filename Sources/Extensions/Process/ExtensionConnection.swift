@@ -137,11 +137,9 @@ final class ExtensionConnection: Sendable {
             return 0
         case .accepted(let accepted): id = accepted
         }
-        let line = RPCMessage.request(id: id, method: method, params: params)
-        if callbacks.debugMessages { callbacks.log(.debug, "\(name) → \(RPCMessage.printable(String(line.dropLast()), limit: 2000))") }
         // A write that fails leaves the request pending: the process's end (EOF) or the
         // caller's deadline answers it, with the real reason.
-        write(line, deadline: monotonicNow() + Double(limits.requestSeconds))
+        post(RPCMessage.request(id: id, method: method, params: params), deadline: monotonicNow() + Double(limits.requestSeconds))
         return id
     }
 
@@ -187,9 +185,17 @@ final class ExtensionConnection: Sendable {
         }
     }
 
+    /// Writes one message of the host's (a request or an answer) and, with `--debug`, logs it
+    /// (`NAME → …`): every line the host sends goes through here.
+    @discardableResult
+    func post(_ line: String, deadline: Double) -> Bool {
+        if callbacks.debugMessages { callbacks.log(.debug, "\(name) → \(RPCMessage.printable(String(line.dropLast()), limit: 2000))") }
+        return write(line, deadline: deadline)
+    }
+
     /// Writes one line to the extension's stdin, waiting for room until `deadline`.
     @discardableResult
-    func write(_ line: String, deadline: Double) -> Bool {
+    private func write(_ line: String, deadline: Double) -> Bool {
         writer.withLock { closed -> Bool in
             guard !closed, input >= 0 else { return false }
             var bytes = Array(line.utf8)[...]

@@ -8,8 +8,8 @@ public enum ExtensionError: Error, Sendable, Equatable, CustomStringConvertible 
     case stopped(String)
     /// It crashed recently; the next launch waits until the backoff has passed.
     case restarting(reason: String, inSeconds: Int)
-    /// It crashed `ExtensionHost.maximumCrashes` times in a row: no launch until `R` or a
-    /// config reload.
+    /// It crashed `ExtensionHost.maximumCrashes` times in a row: no launch until a user reload
+    /// (`r` on one of its panels, `R`) or a config reload.
     case failed(String)
     /// It answered with a JSON-RPC error.
     case remote(code: Int, message: String)
@@ -26,7 +26,7 @@ public enum ExtensionError: Error, Sendable, Equatable, CustomStringConvertible 
         case .launchFailed(let reason): "cannot start the extension: \(reason)"
         case .stopped(let reason): "the extension stopped: \(reason)"
         case .restarting(let reason, let seconds): "the extension stopped (\(reason)); restarting in \(seconds) s"
-        case .failed(let reason): "the extension failed \(ExtensionHost.maximumCrashes) times in a row (\(reason)); press R to try again"
+        case .failed(let reason): "the host gave up after \(ExtensionHost.maximumCrashes) crashes in a row (\(reason)); press r to try again"
         case .remote(let code, let message): "extension error \(code): \(message)"
         case .badAnswer(let problems): "bad answer from the extension: \(problems)"
         case .removed(let reason): reason

@@ -114,6 +114,12 @@ public final class ExtensionHost: Sendable {
         }
     }
 
+    /// Logs a bad answer with all its problems (a panel's footer has room for the first only).
+    func logBadAnswer(to method: String, instance: String, _ error: ExtensionError) {
+        guard case .badAnswer(let problems) = error else { return }
+        runtime.log(.error, "\(name): bad answer to \(method) for \(instance): \(problems)")
+    }
+
     /// Clears a failed state and the backoff (the user pressed `R`, the config was reloaded).
     public func resetFailures() {
         state.withLock { state in
@@ -172,7 +178,7 @@ public final class ExtensionHost: Sendable {
                 state.withLock { $0.crashesInARow = 0 }
                 return value
             case .failure(let error):
-                throw error
+                throw gaveUp(error)
             }
         }
         throw .stopped("it kept shutting down while a request was sent")
@@ -188,10 +194,17 @@ public final class ExtensionHost: Sendable {
                 state.withLock { $0.crashesInARow = 0 }
                 return value
             case .failure(let error):
-                throw error
+                throw gaveUp(error)
             }
         }
         throw .stopped("it kept shutting down while a request was sent")
+    }
+
+    /// The crash that made the host give up (the last of `maximumCrashes` in a row) reaches its
+    /// request as `.failed`, so the panel says so at once rather than "stopped".
+    private func gaveUp(_ error: ExtensionError) -> ExtensionError {
+        guard case .stopped(let reason) = error, state.withLock({ $0.failed }) else { return error }
+        return .failed(reason)
     }
 
     private func connectionForRequest(userInitiated: Bool) throws(ExtensionError) -> ExtensionConnection {
@@ -226,7 +239,7 @@ public final class ExtensionHost: Sendable {
         case .success(let found): program = found
         case .failure(let failure):
             recordCrash(&state, reason: failure.message, protocolError: false)
-            throw .launchFailed(failure.message)
+            throw state.failed ? .failed(failure.message) : .launchFailed(failure.message)
         }
         let dataDirectory = ExtensionLauncher.dataDirectory(name: name, stateDirectory: state.stateDirectory,
                                                             environment: state.environment)
@@ -243,14 +256,14 @@ public final class ExtensionHost: Sendable {
                                         limits: limits) { exit in log(.info, "\(name): process \(exit)") }
         } catch {
             recordCrash(&state, reason: error.description, protocolError: false)
-            throw .launchFailed(error.description)
+            throw state.failed ? .failed(error.description) : .launchFailed(error.description)
         }
         let connection = ExtensionConnection(
             process: process, generation: state.generation, name: name, limits: state.manifest.limits,
             callbacks: callbacks(kinds: state.manifest.widgets.map(\.manifest.kind)))
         guard connection.start() else {
             recordCrash(&state, reason: "cannot start a reader thread", protocolError: false)
-            throw .launchFailed("cannot start a reader thread")
+            throw state.failed ? .failed("cannot start a reader thread") : .launchFailed("cannot start a reader thread")
         }
         runtime.log(.info, "\(name): started (pid \(process.pid), launch \(state.launches))")
         state.connection = connection
@@ -313,7 +326,7 @@ public final class ExtensionHost: Sendable {
         state.lastFailure = reason
         if state.crashesInARow >= Self.maximumCrashes {
             state.failed = true
-            runtime.log(.error, "\(name): \(reason); failed \(state.crashesInARow) times in a row, not relaunched until R or a config reload")
+            runtime.log(.error, "\(name): \(reason); failed \(state.crashesInARow) times in a row; the host gave up: not relaunched until r on one of its panels, R, or a config reload")
         } else {
             let backoff = min(Self.maximumBackoffSeconds, Double(1 << min(state.crashesInARow - 1, 10)))
             state.relaunchAfter = monotonicNow() + backoff

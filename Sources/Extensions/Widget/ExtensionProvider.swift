@@ -43,10 +43,10 @@ struct ExtensionProvider: TimelineProvider {
         let params = parameters(context)
         do {
             let result = try await host.request("snapshot", params: params, userInitiated: context.isUserInitiated)
-            return try ExtensionTimelineDecoder.decodeSnapshot(result)
+            return try logged("snapshot") { () throws(ExtensionError) in try ExtensionTimelineDecoder.decodeSnapshot(result) }
         } catch .remote(code: RPCMessage.methodNotFound, _) {
             let result = try await host.request("timeline", params: params, userInitiated: context.isUserInitiated)
-            guard let first = try ExtensionTimelineDecoder.decode(result).entries.first else {
+            guard let first = try logged("timeline", { () throws(ExtensionError) in try ExtensionTimelineDecoder.decode(result) }).entries.first else {
                 throw .badAnswer("entries: a timeline with no entry cannot stand in for a snapshot")
             }
             return first
@@ -55,7 +55,17 @@ struct ExtensionProvider: TimelineProvider {
 
     func timeline(in context: TimelineProviderContext) async throws -> Timeline<ExtensionEntry> {
         let result = try await host.request("timeline", params: parameters(context), userInitiated: context.isUserInitiated)
-        return try ExtensionTimelineDecoder.decode(result)
+        return try logged("timeline") { () throws(ExtensionError) in try ExtensionTimelineDecoder.decode(result) }
+    }
+
+    /// `decode()`, with a bad answer's problems logged in full before it is thrown.
+    private func logged<T>(_ method: String, _ decode: () throws(ExtensionError) -> T) throws(ExtensionError) -> T {
+        do {
+            return try decode()
+        } catch {
+            host.logBadAnswer(to: method, instance: instance, error)
+            throw error
+        }
     }
 
     /// `{kind, instance, family, size: {columns, rows}, options, isPreview, userInitiated}`.

@@ -1,3 +1,4 @@
+import Extensions
 import FoundationEssentials
 import LeaderboardServer
 import TerminalUI
@@ -48,9 +49,11 @@ package final class HeadlessDashboard {
     ///   - stateDirectory: a dashboard's state directory whose cached widget data is copied in
     ///     (read, never written); nil starts empty.
     ///   - io: where temporary files go and the transport (a test's `FakeTransport`, say).
+    ///   - extensions: the extensions whose kinds `catalog` holds; their `reloadTimelines`
+    ///     notifications go to this dashboard's scheduler.
     package static func open(catalog: Catalog, configPath: String?, theme: String? = nil, stateDirectory: String? = nil,
                              size: TerminalSize, now: Date, environment: HostEnvironment = .current(),
-                             io: HostIO? = nil) -> Result<HeadlessDashboard, CommandOutput> {
+                             io: HostIO? = nil, extensions: ExtensionRuntime? = nil) -> Result<HeadlessDashboard, CommandOutput> {
         var setup: DashboardSetup
         switch DashboardSetup.load(configPath: configPath, theme: theme, environment: environment, catalog: catalog) {
         case .success(let loaded): setup = loaded
@@ -66,6 +69,8 @@ package final class HeadlessDashboard {
             return .failure(CommandOutput(exitCode: 1, standardError: "widgethost: cannot create a temporary directory\n"))
         }
         let driver = TimelineDriver(clock: binding.clock, configuration: SchedulerConfiguration(setup.config), center: binding.center)
+        // An extension's reloadTimelines (after its sessionEvents, say) reaches this dashboard.
+        extensions?.setCenter(binding.center)
         let themes = Theme.cycle(current: setup.theme)
         let dashboard = Dashboard(driver: driver, size: size, glyphs: GlyphSet.forLocale(environment: environment.variables),
                                   themes: themes.list, environment: environment.variables)

@@ -26,7 +26,8 @@ final class HeadlessSessions: Sendable {
     /// Nil when no temporary directory can be made.
     ///
     /// - Parameter seed: a dashboard's state directory whose widget containers (the last
-    ///   board, say) are copied in first, so a snapshot can show cached data; it is only read.
+    ///   board, say) and extension data folders are copied in first, so a snapshot can show
+    ///   cached data; it is only read.
     ///   - io: where the temporary directory goes and how the transport is made; nil: /tmp and a
     ///     `CurlTransport()`.
     init?(clock: any WidgetClock, seed: String? = nil, io: HostIO? = nil) {
@@ -38,7 +39,12 @@ final class HeadlessSessions: Sendable {
             return nil
         }
         directory = path
-        if let seed { ContainerCopy.copy(from: seed + "/containers", to: path + "/containers") }
+        if let seed {
+            ContainerCopy.copy(from: seed + "/containers", to: path + "/containers")
+            // Extensions' own data (WIDGETHOST_EXTENSION_DATA, `extensions/NAME/FILE`; not
+            // their `.downloads`): a copy, so the dashboard's is never written.
+            ContainerCopy.copy(from: seed + "/extensions", to: path + "/extensions")
+        }
         let transport: any HTTPTransport
         do {
             transport = try io?.makeTransport() ?? CurlTransport()

@@ -138,6 +138,7 @@ enum PreviewCommand {
         let entries = fetched.timeline.entries.sorted { $0.date < $1.date }
         let shown = entries.prefix(count ?? defaultCount)
         let policy = describe(fetched.timeline.policy)
+        let title = DashboardBuilder.title(of: panel, manifest: widget.manifest)
         var text: String
         switch style {
         case .preview:
@@ -152,7 +153,7 @@ enum PreviewCommand {
                 text += ", relevance \(relevance.score)" + (relevance.duration > 0 ? " for \(relevance.duration) s" : "")
             }
             text += "\n"
-            Box(title: widget.displayName, glyphs: glyphs).draw(into: &buffer, in: buffer.bounds)
+            Box(title: title, glyphs: glyphs).draw(into: &buffer, in: buffer.bounds)
             let view = widget.view(item, WidgetViewContext(family: panel.family, size: inner))
             view.draw(into: &buffer, in: Box.inner(of: buffer.bounds), glyphs: glyphs)
             text += TextBackend.lines(buffer).map { $0 + "\n" }.joined()

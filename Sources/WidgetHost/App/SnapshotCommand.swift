@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Extensions
 import FoundationEssentials
 import TerminalUI
 
@@ -12,7 +13,7 @@ enum SnapshotCommand {
     /// (default now), lets providers and their downloads finish (at most `--wait` seconds,
     /// default 5), and returns the frame as text, with ANSI colours for `--color`.
     static func run(_ options: SnapshotOptions, environment: HostEnvironment, catalog: Catalog,
-                    now: Date = Date(), io: HostIO? = nil) async -> CommandOutput {
+                    now: Date = Date(), io: HostIO? = nil, extensions: ExtensionRuntime? = nil) async -> CommandOutput {
         if let state = options.stateDirectory {
             var info = stat()
             guard stat(state, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
@@ -22,7 +23,8 @@ enum SnapshotCommand {
         let dashboard: HeadlessDashboard
         switch HeadlessDashboard.open(catalog: catalog, configPath: options.configPath, theme: options.theme,
                                       stateDirectory: options.stateDirectory, size: options.size,
-                                      now: options.at?.date(now: now) ?? now, environment: environment, io: io) {
+                                      now: options.at?.date(now: now) ?? now, environment: environment, io: io,
+                                      extensions: extensions) {
         case .success(let opened): dashboard = opened
         case .failure(let output): return output
         }

@@ -32,7 +32,7 @@ struct CommandOption: Sendable {
         CommandOption(name: "--family", argument: "FAMILY", help: ["small, medium, large or extraLarge (default: the kind's)"]),
         CommandOption(name: "--count", argument: "N", help: ["number of entries to show, 1…1000"]),
         CommandOption(name: "--option", argument: "NAME=VALUE",
-                      help: ["set a widget option; repeat for several options;", "lists and objects as JSON"],
+                      help: ["set a widget option; repeat for several options;", "text as it is (no quotes), lists and objects as JSON"],
                       repeatable: true),
     ]
 

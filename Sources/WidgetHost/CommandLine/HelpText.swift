@@ -9,7 +9,7 @@ public enum HelpText {
         case nil, .help?: main
         case .snapshot?: snapshot
         case .preview?: preview + kinds(catalog)
-        case .extensionRun?: extensionRun
+        case .extensionRun?: extensionRun + kinds(catalog, only: { $0.kind.contains("/") })
         case .checkConfig?: checkConfig
         case .themes?: themes
         case .widgets?: widgets
@@ -78,13 +78,15 @@ public enum HelpText {
 
     /// Each kind with its families and options, one `--option NAME=EXAMPLE` line per option
     /// (the description moves to its own line when the example is long).
-    static func kinds(_ catalog: Catalog) -> String {
+    static func kinds(_ catalog: Catalog, only included: (WidgetManifest) -> Bool = { _ in true }) -> String {
+        let manifests = catalog.manifests.filter(included)
+        guard !manifests.isEmpty else { return "" }
         var out = "\nKinds:\n"
         let column = 40
-        for manifest in catalog.manifests {
+        for manifest in manifests {
             out += "  \(manifest.kind) (\(manifest.supportedFamilies.map(\.rawValue).joined(separator: ", ")))\n"
             for option in manifest.options {
-                let assignment = "    --option \(option.name)=\(option.example ?? "JSON")"
+                let assignment = "    --option \(option.name)=\(option.example ?? option.type.commandLinePlaceholder)"
                 let doc = (option.required ? "required: " : "") + option.doc
                 if assignment.count + 2 <= column {
                     out += assignment + String(repeating: " ", count: column - assignment.count) + doc + "\n"

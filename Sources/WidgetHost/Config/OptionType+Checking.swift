@@ -93,6 +93,27 @@ extension OptionType {
     /// Returns nil when the text cannot be one (`ten` for an integer); the result still has
     /// to pass `OptionDecoder`. Lists, maps and objects are written as JSON
     /// (`--option 'argv=["ls", "-l"]'`).
+    /// What `--option NAME=…` shows for an option without an `example`: a placeholder by type
+    /// (`URL`, `SECONDS`, `true|false`), written as `value(fromCommandLine:)` reads it — plain
+    /// text for strings, JSON only for lists and objects.
+    public var commandLinePlaceholder: String {
+        switch self {
+        case .string: "TEXT"
+        case .integer: "INTEGER"
+        case .number: "NUMBER"
+        case .bool: "true|false"
+        case .oneOf(let choices): choices.count <= 4 ? choices.joined(separator: "|") : "CHOICE"
+        case .url: "URL"
+        case .timeZone: "ZONE"
+        case .dateTime: "DATETIME"
+        case .jsonPointer: "POINTER"
+        case .seconds: "SECONDS"
+        case .stringList: "JSON-LIST"
+        case .stringMap: "JSON-OBJECT"
+        case .objectList: "JSON-LIST"
+        }
+    }
+
     public func value(fromCommandLine text: String) -> JSONValue? {
         switch self {
         case .string, .oneOf, .url, .timeZone, .dateTime, .jsonPointer: return .string(text)

@@ -52,6 +52,13 @@ enum DashboardBuilder {
         if let title = panel.title { return title }
         if panel.isStack { return panel.children.map { title(of: $0, widgets: widgets) }.joined(separator: " · ") }
         guard let manifest = widgets.widget(kind: panel.kind)?.manifest else { return panel.kind }
+        return title(of: panel, manifest: manifest)
+    }
+
+    /// A single panel's title: its `title`, else its kind's `titleOption` value, else the
+    /// kind's display name (also `preview`'s and `extension run`'s frame title).
+    nonisolated static func title(of panel: PanelConfig, manifest: WidgetManifest) -> String {
+        if let title = panel.title { return title }
         if let option = manifest.titleOption, let value = panel.options.string(option), value != "local" {
             return value
         }
