@@ -89,6 +89,36 @@ struct ExtensionEndToEndTests {
         #expect(tmux.waitForExit() == .exited(0))
     }
 
+    @Test("sitewatch (written from the docs alone) shows a server up, then down with the reason after c")
+    func sitewatchExample() throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        mkdir(home.path + "/state", 0o700)
+        let server = try LeaderboardProcess.start(arguments: ["--quiet"], logDirectory: home.path)
+        defer { server.stop() }
+        let health = server.url.replacing("/leaderboard", with: "/healthz")
+        let config = try home.write("config.json", """
+            { "panels": [ { "kind": "sitewatch/status", "family": "large",
+                            "options": { "name": "Test server", "url": "\(health)", "every": 300, "expect": "ok" } } ] }
+            """)
+        let tmux = TmuxHarness()
+        defer { tmux.stop() }
+        try tmux.start(command: [try BuiltProducts.executable("widgethost"), "--config", config, "--state-dir", home.path + "/state",
+                                 "--extensions-dir", examples],
+                       size: (80, 24), environment: TmuxHarness.isolatedEnvironment(home: home.path, adding: ["TZ": "UTC"]))
+        tmux.waitFor(timeout: .seconds(20), description: "the panel titled by its name option, the server up") { screen in
+            screen.contains { $0.contains("Test server") } && screen.contains { $0.contains("● UP") }
+                && screen.contains { $0.contains("c check now") }
+        }
+        server.stop()
+        try tmux.sendText("c")
+        tmux.waitFor(timeout: .seconds(20), description: "down, with the host's reason") { screen in
+            screen.contains { $0.contains("✖ DOWN") } && screen.contains { $0.contains("refused") }
+        }
+        try tmux.sendText("q")
+        #expect(tmux.waitForExit() == .exited(0))
+    }
+
     @Test("stopped by idle exit while its download runs: the finished download relaunches it with the events")
     func relaunchedForEvents() throws {
         let home = try ScratchDirectory()
