@@ -67,6 +67,8 @@ public final class BackgroundSessionManager: Sendable {
     /// The journal writes, as `Hooks.beforeJournalWrite` names them.
     public enum JournalWrite: String, Sendable {
         case insertTask, updateTaskURL, recordAttempt, recordResult, recordDelivery, acknowledge, discard, forgetTasks, deleteTasks
+        /// A checkpoint (the WAL copied into the database: fsyncs), before a result is recorded.
+        case checkpoint
     }
 
     /// Points where a crash test can stop the process; nil in production.
@@ -77,8 +79,11 @@ public final class BackgroundSessionManager: Sendable {
         public var duringJournalWrite: (@Sendable () -> Void)?
         /// A result has been committed (before it is routed).
         public var afterResultRecorded: (@Sendable (SessionEvent) -> Void)?
-        /// Before each journal write, on the thread that makes it (the store's queue).
+        /// Before each journal write, on the thread that makes it (the store's queue, or the
+        /// delivery queue for a write made at once: `SessionStore.immediately`).
         public var beforeJournalWrite: (@Sendable (JournalWrite) -> Void)?
+        /// The WAL frames at which the journal checkpoints (nil: `SessionJournal.checkpointFrames`).
+        public var checkpointFrames: Int?
 
         public init() {}
     }
