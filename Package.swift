@@ -54,7 +54,7 @@ let package = Package(
 
         // Executables: main.swift only, handing over to their module.
         // The release `widgethost` links the Swift runtime, Dispatch and FoundationEssentials
-        // statically (README "Performance": peak RSS 28.4 → 24.4 MiB): only the pages it uses,
+        // statically (README "Performance": peak RSS 28.6 → 23.8–24.4 MiB): only the pages it uses,
         // no relocated copies of whole shared libraries. lld packs the relative relocations
         // (RELR: 8 KB instead of 1 MB read at every start) and keeps the binary position-
         // independent; its symbols are not exported (dlsym finds Dispatch's run-loop entry

@@ -28,7 +28,7 @@ final class SessionStore: @unchecked Sendable {
     /// The queue `sync` must never be called on (the manager's delivery queue).
     private let deliveryQueue: DispatchQueue
     private let hooks: BackgroundSessionManager.Hooks
-    /// Used only on `queue` (nil: unavailable, or closed).
+    /// Used only under `access` (nil: unavailable, or closed).
     private var journal: SessionJournal?
     private let lastErrorBox = Mutex<String?>(nil)
     /// Held while the journal is in use (on the store's queue, or by `immediately`).
