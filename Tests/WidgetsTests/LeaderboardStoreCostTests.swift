@@ -53,4 +53,21 @@ struct LeaderboardStoreCostTests {
         #expect(inode(file) != written)
         #expect(store.load(session: "s").lastError == nil)
     }
+
+    @Test("a state file a power loss left empty or cut short (it is not fsynced) loads as no board, and the next fetch is due at once")
+    func powerLossLeftovers() throws {
+        let dir = TemporaryStateDirectory()
+        let container = try WidgetContainer(kind: "leaderboard", stateDirectory: dir.path)
+        let store = LeaderboardStore(container: container)
+        let board = LeaderboardBoard(updated: Date(timeIntervalSince1970: 1000), heroes: [hero("Cake", exp: 10, health: 0.9, rate: 0.6)])
+        #expect(store.update(session: "s") { $0.received(LeaderboardDecoder.Result(board: board, skipped: 0), at: Date(timeIntervalSince1970: 1000)) })
+        let whole = try #require(try container.read(LeaderboardStore.fileName(session: "s")))
+        for leftover in [[], Array(whole.prefix(whole.count / 2))] {
+            try container.write(leftover, to: LeaderboardStore.fileName(session: "s"))
+            let state = LeaderboardStore(container: container).load(session: "s")
+            #expect(state.board == nil && state.lastAttempt == nil)
+            #expect(state.fetch.nextFetch(url: URL(string: "http://127.0.0.1:9/leaderboard")!, refresh: 3600,
+                                          now: Date(timeIntervalSince1970: 2000)) == nil, "fetched again at once")
+        }
+    }
 }

@@ -15,6 +15,13 @@ import Synchronization
 /// instead of acknowledging them. `retryUnsaved` (the provider calls it on every reload) writes
 /// the held state again and, once it is on disk, calls the held completions.
 ///
+/// **Not fsynced** (`WidgetContainer.write(durable: false)`): the state is a cache of the
+/// server's board. A kill loses nothing (the file is renamed into place, whole, before the
+/// completion acknowledges the events); a power loss may leave it old, empty or short, which
+/// loads as no board, and the next fetch — at once, as nothing says when the last one was —
+/// brings the board back: the same cost as the journal's, which a power loss can roll back to
+/// its last checkpoint. An fsync here was the last one of a fetch, on the loop's thread.
+///
 /// **A change of the check times only** (a 304: `fetchedAt` and `lastAttempt` move, nothing
 /// else) is not written: it is held in memory the same way, with no error, and goes to disk
 /// with the next change. A 304 then costs no file write (a 4 KiB page and an fsync a fetch);
@@ -91,7 +98,7 @@ public struct LeaderboardStore: Sendable {
         guard let container else { return "cannot save the board: no state directory" }
         guard let data = try? JSONEncoder().encode(state) else { return "cannot save the board: cannot encode it" }
         do {
-            try container.write([UInt8](data), to: Self.fileName(session: session))
+            try container.write([UInt8](data), to: Self.fileName(session: session), durable: false)
             return nil
         } catch .fileSystem(let error) {
             return "cannot save the board: \(String(cString: strerror(error.errno)))"
