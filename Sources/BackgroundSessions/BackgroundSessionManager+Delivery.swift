@@ -2,8 +2,9 @@ import Dispatch
 import FoundationEssentials
 
 /// Delivery: `DeliveryState` decides, this runs its steps — the router, the handler and the
-/// delegate on `deliveryQueue`, the journal's writes on the store's queue (each reporting back
-/// and moving the delivery on with a new turn of `deliveryQueue`).
+/// delegate on `deliveryQueue`, the journal's writes there too when they only append to the
+/// WAL (`SessionStore.immediately`: no fsync), else on the store's queue (reporting back and
+/// moving the delivery on with a new turn of `deliveryQueue`).
 extension BackgroundSessionManager {
     /// Routes the events of every identifier that has some waiting (after a config reload that
     /// may have added widgets, say).
@@ -35,6 +36,10 @@ extension BackgroundSessionManager {
             case .callHandler:
                 return  // only `routed` answers it
             case .recordDelivery(let batch):
+                if store.immediately({ $0.recordDelivery(batch) }) != nil {
+                    state.withLock { $0.delivery.deliveryRecorded(identifier) }
+                    continue
+                }
                 store.async { [self] store in
                     store.recordDelivery(batch)
                     state.withLock { $0.delivery.deliveryRecorded(identifier) }
@@ -52,20 +57,27 @@ extension BackgroundSessionManager {
                 deliver(batch, session: session, delegate: delegate)
                 state.withLock { $0.delivery.delivered(identifier) }
             case .acknowledge(let batch):
+                if let succeeded = store.immediately({ $0.acknowledge(batch) }) {
+                    _ = acknowledged(batch, succeeded: succeeded, identifier)
+                    continue
+                }
                 store.async { [self] store in
-                    let acknowledged = store.acknowledge(batch)
-                    let more = state.withLock { s -> Bool in
-                        s.delivery.acknowledged(identifier, succeeded: acknowledged)
-                        if acknowledged { for event in batch { s.completed[event.taskIdentifier] = nil } }
-                        return !(s.delivery.pending[identifier] ?? []).isEmpty
-                    }
                     // Usually nothing is left: no turn of the delivery queue (a wake-up of the
                     // loop per fetch) for nothing. Events that came meanwhile, or a batch the
                     // journal refused to acknowledge, move on.
-                    if more { schedulePump(identifier) }
+                    if acknowledged(batch, succeeded: store.acknowledge(batch), identifier) { schedulePump(identifier) }
                 }
                 return
             }
+        }
+    }
+
+    /// The journal has acknowledged `batch` (or failed to); true when events of `identifier` wait.
+    private func acknowledged(_ batch: [SessionEvent], succeeded: Bool, _ identifier: String) -> Bool {
+        state.withLock { s -> Bool in
+            s.delivery.acknowledged(identifier, succeeded: succeeded)
+            if succeeded { for event in batch { s.completed[event.taskIdentifier] = nil } }
+            return !(s.delivery.pending[identifier] ?? []).isEmpty
         }
     }
 

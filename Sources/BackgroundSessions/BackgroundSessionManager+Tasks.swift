@@ -136,7 +136,10 @@ extension BackgroundSessionManager {
         }
         task.update(state: .completed)
         if wait {
-            store.sync { store in recordCounted(task, outcome: outcome, in: store, afterRecorded: hooks.afterResultRecorded) }
+            // Routed once the journal is free again: the delivery's writes can then be made at
+            // once on its queue rather than queued behind this one (`SessionStore.immediately`).
+            let event = store.sync { store in recordCounted(task, outcome: outcome, in: store, afterRecorded: hooks.afterResultRecorded) }
+            if let event { schedulePump(event.sessionIdentifier) }
         } else {
             recordLater(task, outcome: outcome, afterRecorded: hooks.afterResultRecorded)
         }
@@ -145,17 +148,21 @@ extension BackgroundSessionManager {
     /// Records a result on the store's queue without waiting, then routes it. `resultsInFlight` was counted.
     private func recordLater(_ task: BackgroundDownloadTask, outcome: SessionEvent.Outcome,
                              afterRecorded: (@Sendable (SessionEvent) -> Void)? = nil) {
-        store.async { [self] store in recordCounted(task, outcome: outcome, in: store, afterRecorded: afterRecorded) }
+        store.async { [self] store in
+            if let event = recordCounted(task, outcome: outcome, in: store, afterRecorded: afterRecorded) {
+                schedulePump(event.sessionIdentifier)
+            }
+        }
     }
 
-    /// Records a result counted in `resultsInFlight` (on the store's queue), then routes it.
+    /// Records a result counted in `resultsInFlight` (on the store's queue); the caller routes it.
     private func recordCounted(_ task: BackgroundDownloadTask, outcome: SessionEvent.Outcome, in store: SessionStore,
-                               afterRecorded: (@Sendable (SessionEvent) -> Void)?) {
+                               afterRecorded: (@Sendable (SessionEvent) -> Void)?) -> SessionEvent? {
         let event = state.withLock { $0.closed } ? nil : record(task, outcome: outcome, in: store)
         state.withLock { $0.resultsInFlight -= 1 }
-        guard let event else { return }
+        guard let event else { return nil }
         afterRecorded?(event)
-        schedulePump(event.sessionIdentifier)
+        return event
     }
 
     /// Journals a task's result (in memory when there is no journal or the write failed), adds

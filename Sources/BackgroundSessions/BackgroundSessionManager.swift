@@ -25,10 +25,11 @@ import WidgetCore
 ///
 /// **Threading.** Every method is thread-safe. The router, the handlers and every delegate call
 /// run on `deliveryQueue`, a serial queue of this manager; a handler or delegate may call back
-/// into the manager. The host hops to its main actor itself. The journal is written only on the
-/// store's own queue (`SessionStore`), never on `deliveryQueue`, and the manager's lock is never
-/// held across a journal write: a commit that fsyncs (a WAL checkpoint) cannot stall a host
-/// whose delivery queue is its main queue. `downloadTask` waits for its task's journal record,
+/// into the manager. The host hops to its main actor itself. On `deliveryQueue` the journal is
+/// written only by commits that append to the WAL (no fsync; else the write goes to the store's
+/// own queue, `SessionStore`), and the manager's lock is never held across a journal write: a
+/// commit that fsyncs (a WAL checkpoint, on the transport's thread) cannot stall a host whose
+/// delivery queue is its main queue. `downloadTask` waits for its task's journal record,
 /// so it must not be called on `deliveryQueue` (providers and the transport's thread call it; a
 /// debug build checks).
 ///
@@ -67,6 +68,8 @@ public final class BackgroundSessionManager: Sendable {
     /// The journal writes, as `Hooks.beforeJournalWrite` names them.
     public enum JournalWrite: String, Sendable {
         case insertTask, updateTaskURL, recordAttempt, recordResult, recordDelivery, acknowledge, discard, forgetTasks, deleteTasks
+        /// A checkpoint (the WAL copied into the database: fsyncs), before a result is recorded.
+        case checkpoint
     }
 
     /// Points where a crash test can stop the process; nil in production.
@@ -77,8 +80,11 @@ public final class BackgroundSessionManager: Sendable {
         public var duringJournalWrite: (@Sendable () -> Void)?
         /// A result has been committed (before it is routed).
         public var afterResultRecorded: (@Sendable (SessionEvent) -> Void)?
-        /// Before each journal write, on the thread that makes it (the store's queue).
+        /// Before each journal write, on the thread that makes it (the store's queue, or the
+        /// delivery queue for a write made at once: `SessionStore.immediately`).
         public var beforeJournalWrite: (@Sendable (JournalWrite) -> Void)?
+        /// The WAL frames at which the journal checkpoints (nil: `SessionJournal.checkpointFrames`).
+        public var checkpointFrames: Int?
 
         public init() {}
     }

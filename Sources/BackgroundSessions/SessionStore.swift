@@ -6,14 +6,19 @@ import Synchronization
 /// the sessions' downloads (`SessionFiles`) and what retention drops. No clock: every write
 /// that stamps a time is given `now`.
 ///
-/// **Threading.** The journal is used only on the store's own serial queue, never on the
-/// manager's `deliveryQueue` (the dashboard's main queue): SQLite may fsync in any commit that
-/// checkpoints the WAL, and a slow disk must not stall the loop. Writes the delivery asks for
-/// (`recordDelivery`, `acknowledge`, retention's `settle`, a resumed task's URL) are queued
-/// with `async` and report back through a callback; `sync` (the caller waits: recording a
-/// task or a result, on a provider's or the transport's thread) must not be called on the
-/// delivery queue — a debug build checks it (`dispatchPrecondition`). Serial, so writes land
-/// in the order they were asked for.
+/// **Threading.** The journal is used by one caller at a time, under `access`: the store's
+/// own serial queue, or the delivery queue (the dashboard's loop) through `immediately`. No
+/// fsync ever happens on the delivery queue: there SQLite's commits only append to the WAL
+/// (`synchronous=NORMAL`, automatic checkpoints off); the checkpoint (fsyncs) runs on the
+/// transport's thread before it records a result (`recordResult`), and the one commit after
+/// a checkpoint that fsyncs the WAL's new header is that result's, in the same hold of
+/// `access`. `immediately` runs nothing — the caller queues the write with `async` and
+/// hears back through a callback — when another thread holds the journal (a checkpoint on
+/// a slow disk must not stall the loop), when a write queued earlier has not run yet (order),
+/// or when the next commit would fsync (`SessionJournal.commitOnlyAppends`). `sync` (the
+/// caller waits: recording a task or a result, on a provider's or the transport's thread) must
+/// not be called on the delivery queue — a debug build checks it (`dispatchPrecondition`).
+/// Serial, so writes land in the order they were asked for.
 final class SessionStore: @unchecked Sendable {
     /// The journal writes a test can observe (`BackgroundSessionManager.Hooks.beforeJournalWrite`).
     typealias Write = BackgroundSessionManager.JournalWrite
@@ -23,9 +28,13 @@ final class SessionStore: @unchecked Sendable {
     /// The queue `sync` must never be called on (the manager's delivery queue).
     private let deliveryQueue: DispatchQueue
     private let hooks: BackgroundSessionManager.Hooks
-    /// Used only on `queue` (nil: unavailable, or closed).
+    /// Used only under `access` (nil: unavailable, or closed).
     private var journal: SessionJournal?
     private let lastErrorBox = Mutex<String?>(nil)
+    /// Held while the journal is in use (on the store's queue, or by `immediately`).
+    private let access = Mutex<Void>(())
+    /// Bodies queued with `async` that have not finished yet.
+    private let queued = Atomic<Int>(0)
 
     /// The last journal write that failed, if any (the work went on in memory).
     var lastError: String? { lastErrorBox.withLock { $0 } }
@@ -94,38 +103,53 @@ final class SessionStore: @unchecked Sendable {
     /// Runs `body` on the store's queue and waits for it. Never on the delivery queue.
     func sync<T>(_ body: (SessionStore) -> T) -> T {
         dispatchPrecondition(condition: .notOnQueue(deliveryQueue))
-        return queue.sync { body(self) }
+        return queue.sync { access.withLock { _ in body(self) } }
     }
 
     /// `sync` without the delivery-queue check: only while the manager opens (the host's
     /// start, before anything can be delivered).
     func syncWhileOpening<T>(_ body: (SessionStore) -> T) -> T {
-        queue.sync { body(self) }
+        queue.sync { access.withLock { _ in body(self) } }
     }
 
     /// Queues `body` on the store's queue; the caller does not wait.
     func async(_ body: @escaping @Sendable (SessionStore) -> Void) {
-        queue.async { body(self) }
+        queued.add(1, ordering: .sequentiallyConsistent)
+        queue.async { [self] in
+            access.withLock { _ in body(self) }
+            queued.subtract(1, ordering: .sequentiallyConsistent)
+        }
+    }
+
+    /// Runs `body` now, on the caller's thread (the delivery queue), when its commits can only
+    /// append to the WAL: the journal is free, nothing queued earlier waits, and the next
+    /// commit is no WAL restart. Nil (and `body` not run) otherwise: queue it with `async`.
+    /// `body` must not checkpoint (only `recordResult` does).
+    func immediately<T: Sendable>(_ body: (SessionStore) -> T) -> T? {
+        guard queued.load(ordering: .sequentiallyConsistent) == 0 else { return nil }
+        let ran = access.withLockIfAvailable { _ -> T? in
+            guard journal?.commitOnlyAppends ?? true else { return nil }
+            return body(self)
+        }
+        return ran ?? nil
     }
 
     /// Finishes the writes queued so far and closes the journal.
     func close() {
         queue.sync {
-            journal?.close()
-            journal = nil
+            access.withLock { _ in
+                journal?.close()
+                journal = nil
+            }
         }
     }
 
-    /// True while the journal is open. On the store's queue.
-    var isOpen: Bool {
-        dispatchPrecondition(condition: .onQueue(queue))
-        return journal != nil
-    }
+    /// True while the journal is open. Inside `sync`, `async` or `immediately`.
+    var isOpen: Bool { journal != nil }
 
     /// Runs one journal write on the store's queue; a failure is kept in `lastError` and
     /// answered nil.
     private func write<T>(_ kind: Write, _ body: (SessionJournal) throws(SQLiteError) -> T) -> T? {
-        dispatchPrecondition(condition: .onQueue(queue))
         guard let journal else { return nil }
         hooks.beforeJournalWrite?(kind)
         do {
@@ -147,7 +171,6 @@ final class SessionStore: @unchecked Sendable {
 
     /// Records a new running task; nil when the journal is closed or the write failed (see `lastError`).
     func insertTask(session: String, description: String?, url: String, now: Date) -> Result<Int, SQLiteError>? {
-        dispatchPrecondition(condition: .onQueue(queue))
         guard let journal else { return nil }
         hooks.beforeJournalWrite?(.insertTask)
         do {
@@ -169,9 +192,20 @@ final class SessionStore: @unchecked Sendable {
     }
 
     /// Journals a task's result (task finished, event appended, in one transaction); nil when
-    /// there is no journal or the write failed.
+    /// there is no journal or the write failed. A checkpoint that is due runs first: this is
+    /// called on the transport's thread (never the delivery queue), and its commit is the one
+    /// that restarts the WAL after the checkpoint (`SessionStore`'s threading).
     func recordResult(task: BackgroundDownloadTask, outcome: SessionEvent.Outcome, now: Date) -> SessionEvent? {
-        write(.recordResult) { journal throws(SQLiteError) in
+        if let journal {
+            do {
+                try journal.checkpointIfDue(frames: hooks.checkpointFrames ?? SessionJournal.checkpointFrames) {
+                    hooks.beforeJournalWrite?(.checkpoint)
+                }
+            } catch {
+                lastErrorBox.withLock { $0 = "\(error)" }  // the WAL grows; the next result tries again
+            }
+        }
+        return write(.recordResult) { journal throws(SQLiteError) in
             try journal.recordResult(session: task.sessionIdentifier, taskID: task.taskIdentifier,
                                      description: task.taskDescription, url: task.url.absoluteString,
                                      outcome: outcome, now: now, duringWrite: { hooks.duringJournalWrite?() })
@@ -236,7 +270,6 @@ final class SessionStore: @unchecked Sendable {
     /// when its name is ours (`SessionFiles.parse`) *and* the journal records its task in the
     /// session whose directory holds it; symbolic links are never followed.
     func removeOrphanFiles(keeping events: [SessionEvent]) {
-        dispatchPrecondition(condition: .onQueue(queue))
         guard let journal else { return }
         var kept: Set<String> = []
         for event in events {

@@ -21,8 +21,12 @@ public struct WidgetContainer: Sendable {
         path = FilePaths.join(FilePaths.join(stateDirectory, "containers"), kind)
     }
 
-    /// Replaces (or creates) file `name` with `bytes`, atomically and durably.
-    public func write(_ bytes: [UInt8], to name: String) throws(WidgetContainerError) {
+    /// Replaces (or creates) file `name` with `bytes`, atomically (a temporary file renamed
+    /// over it: a reader sees the old bytes or the new ones) and, when `durable`, with the
+    /// temporary file fsynced before the rename, so a power loss leaves the old bytes or the
+    /// new ones, never an empty or partial file. `durable: false` (no fsync: no wait for the
+    /// disk) is for a cache that a fetch rebuilds: after a power loss it may be empty or short.
+    public func write(_ bytes: [UInt8], to name: String, durable: Bool = true) throws(WidgetContainerError) {
         try Self.validate(name)
         do { try FilePaths.makeDirectories(path) } catch { throw .fileSystem(error) }
         let target = FilePaths.join(path, name)
@@ -44,7 +48,7 @@ public struct WidgetContainer: Sendable {
             }
             offset += n
         }
-        if let failure = FilePaths.commit(fd: fd, temporary: temp, to: target, syncData: true) {
+        if let failure = FilePaths.commit(fd: fd, temporary: temp, to: target, syncData: durable) {
             throw .fileSystem(FileSystemError(operation: failure.operation, path: target, errno: failure.errno))
         }
     }

@@ -15,6 +15,15 @@
 #include <spawn.h>
 #include <fcntl.h>
 
+/// libdispatch's run-loop entry points (`MainLoop` finds them with dlsym), declared weak: when
+/// the Swift runtime and Dispatch are linked statically (the release `widgethost`), dlsym cannot
+/// see them (the static libraries' symbols are not exported) and these are the way in; NULL
+/// when absent.
+extern int _dispatch_get_main_queue_handle_4CF(void) __attribute__((weak));
+extern void _dispatch_main_queue_callback_4CF(void *) __attribute__((weak));
+static inline void *wh_dispatch_main_queue_handle(void) { return (void *)_dispatch_get_main_queue_handle_4CF; }
+static inline void *wh_dispatch_main_queue_callback(void) { return (void *)_dispatch_main_queue_callback_4CF; }
+
 static inline int wh_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
 
 /// Watches `fd` for input (level-triggered); `data` comes back in `wh_epoll_wait`.

@@ -62,3 +62,45 @@ struct JournalCostTests {
         #expect(try reader.runningTasks().count == 1)
     }
 }
+
+@Suite("Journal checkpoints (only where a wait does not matter)")
+struct JournalCheckpointTests {
+    private func walSize(_ path: String) -> Int {
+        var info = stat()
+        return stat(path + "-wal", &info) == 0 ? Int(info.st_size) : 0
+    }
+
+    @Test("SQLite checkpoints nothing by itself: the WAL grows past 1000 pages until checkpointIfDue copies it")
+    func noAutomaticCheckpoint() throws {
+        let dir = ScratchDirectory()
+        let path = dir.path + "/sessions.sqlite"
+        let journal = try SessionJournal(path: path, readOnly: false)
+        defer { journal.close() }
+        for n in 0..<600 { _ = try journal.insertTask(session: "s\(n)", description: nil, url: "http://127.0.0.1:9/\(n)", now: Date()) }
+        let grown = walSize(path)
+        #expect(grown > (SessionJournal.checkpointFrames + 100) * SessionJournal.pageSize, "no checkpoint at 1000 frames")
+        #expect(try journal.checkpointIfDue())
+        #expect(try !journal.checkpointIfDue(), "nothing due until the WAL grows again")
+        _ = try journal.insertTask(session: "t", description: nil, url: "http://127.0.0.1:9/t", now: Date())
+        let reader = try SessionJournal(path: path, readOnly: true)
+        defer { reader.close() }
+        #expect(try reader.runningTasks().count == 601)
+    }
+
+    @Test("a commit only appends to the WAL except the first after opening and after a checkpoint that copied it all (that one starts the WAL again and fsyncs its header)")
+    func commitOnlyAppends() throws {
+        let dir = ScratchDirectory()
+        let path = dir.path + "/sessions.sqlite"
+        let journal = try SessionJournal(path: path, readOnly: false)
+        defer { journal.close() }
+        #expect(!journal.commitOnlyAppends, "after opening")
+        _ = try journal.insertTask(session: "s", description: nil, url: "http://127.0.0.1:9/", now: Date())
+        #expect(journal.commitOnlyAppends)
+        #expect(try !journal.checkpointIfDue(frames: 1000))
+        #expect(journal.commitOnlyAppends)
+        #expect(try journal.checkpointIfDue(frames: 1))
+        #expect(!journal.commitOnlyAppends, "the next commit restarts the WAL")
+        _ = try journal.insertTask(session: "s", description: nil, url: "http://127.0.0.1:9/2", now: Date())
+        #expect(journal.commitOnlyAppends)
+    }
+}

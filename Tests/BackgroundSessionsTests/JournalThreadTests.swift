@@ -19,53 +19,130 @@ private final class Gate: Sendable {
     }
 }
 
+/// Which thread each journal write runs on (and whether it was on `queue`).
+private final class WriteLog: Sendable {
+    private let key = DispatchSpecificKey<Bool>()
+    let queue = DispatchQueue(label: "test.delivery")
+    private let entries = Mutex<[(BackgroundSessionManager.JournalWrite, Bool)]>([])
+
+    init() { queue.setSpecific(key: key, value: true) }
+
+    func record(_ write: BackgroundSessionManager.JournalWrite) {
+        let onQueue = DispatchQueue.getSpecific(key: key) == true
+        entries.withLock { $0.append((write, onQueue)) }
+    }
+
+    var all: [BackgroundSessionManager.JournalWrite] { entries.withLock { $0.map(\.0) } }
+    var onDeliveryQueue: [BackgroundSessionManager.JournalWrite] { entries.withLock { $0.filter(\.1).map(\.0) } }
+}
+
 @Suite("Journal writes and the delivery queue (no fsync on the loop)", .serialized)
 struct JournalThreadTests {
-    @Test("an acknowledgement stuck in the journal (a slow disk) holds up neither the delivery queue nor the manager")
-    func slowAcknowledgement() async throws {
-        let gate = Gate()
-        let deliveryKey = DispatchSpecificKey<Bool>()
-        let delivery = DispatchQueue(label: "test.delivery")
-        delivery.setSpecific(key: deliveryKey, value: true)
-        let writes = Mutex<[BackgroundSessionManager.JournalWrite]>([])
-        let onDeliveryQueue = Mutex<[BackgroundSessionManager.JournalWrite]>([])
+    @Test("a delivery's journal writes are made at once on the delivery queue (WAL appends); the checkpoint, the only fsync, never is")
+    func deliveryWritesOnTheLoop() async throws {
+        let log = WriteLog()
         var hooks = BackgroundSessionManager.Hooks()
-        hooks.beforeJournalWrite = { write in
-            writes.withLock { $0.append(write) }
-            if DispatchQueue.getSpecific(key: deliveryKey) == true { onDeliveryQueue.withLock { $0.append(write) } }
-            if write == .acknowledge { gate.wait() }
-        }
+        hooks.beforeJournalWrite = { log.record($0) }
+        hooks.checkpointFrames = 1  // every result checkpoints first
         let transport = FakeTransport()
         let manager = try BackgroundSessionManager.open(stateDirectory: scratchStatePath(), transport: transport,
-                                                        hooks: hooks, deliveryQueue: delivery)
+                                                        hooks: hooks, deliveryQueue: log.queue)
+        defer {
+            manager.close()
+            removeTree(manager.stateDirectory)
+        }
+        let delegate = RecordingDelegate()
+        manager.eventRouter = widgetRouter(manager, delegate: delegate, calls: Counter()) { _ in true }
+        for round in 1...2 {
+            _ = manager.session(identifier: "s").downloadTask(with: URL(string: "http://127.0.0.1:9/x")!)
+            #expect(transport.finish(try #require(transport.runningIDs.last), with: .notModified(Validators(etag: "\"1\""))))
+            #expect(await eventually { delegate.lines.count == 2 * round })
+            delegate.callCompletion()
+            #expect(await eventually { manager.isIdle })
+        }
+        #expect(log.all == [.forgetTasks, .insertTask, .checkpoint, .recordResult, .recordDelivery, .acknowledge, .forgetTasks,
+                            .insertTask, .checkpoint, .recordResult, .recordDelivery, .acknowledge, .forgetTasks])
+        #expect(log.onDeliveryQueue == [.recordDelivery, .acknowledge, .forgetTasks,
+                                        .recordDelivery, .acknowledge, .forgetTasks])
+    }
+
+    @Test("a journal held by another thread (a checkpoint on a slow disk) holds up neither the delivery queue nor the manager: the acknowledgement is queued")
+    func busyJournal() async throws {
+        let gate = Gate()
+        let armed = Mutex(false)
+        let log = WriteLog()
+        var hooks = BackgroundSessionManager.Hooks()
+        hooks.beforeJournalWrite = { log.record($0) }
+        // Inside the second result's transaction: the journal is held by the "transport".
+        hooks.duringJournalWrite = { if armed.withLock({ $0 }) { gate.wait() } }
+        let transport = FakeTransport()
+        let manager = try BackgroundSessionManager.open(stateDirectory: scratchStatePath(), transport: transport,
+                                                        hooks: hooks, deliveryQueue: log.queue)
         defer {
             gate.open()
             manager.close()
             removeTree(manager.stateDirectory)
         }
         let delegate = RecordingDelegate()
-        manager.eventRouter = widgetRouter(manager, delegate: delegate, calls: Counter()) { _ in true }
-        let task = manager.session(identifier: "s").downloadTask(with: URL(string: "http://127.0.0.1:9/x")!)
+        manager.eventRouter = widgetRouter(manager, delegate: delegate, calls: Counter()) { $0 == "a" }
+        let first = manager.session(identifier: "a").downloadTask(with: URL(string: "http://127.0.0.1:9/x")!)
         #expect(transport.finish(try #require(transport.runningIDs.first), with: .notModified(Validators(etag: "\"1\""))))
         #expect(await eventually { delegate.lines.count == 2 })
-        #expect(delegate.lines == ["complete \(task.taskIdentifier) not modified", "finished s"])
-        delegate.callCompletion()
-        #expect(await eventually { writes.withLock { $0.contains(.acknowledge) } })
+        #expect(delegate.lines == ["complete \(first.taskIdentifier) not modified", "finished a"])
 
-        // The acknowledgement is stuck in the journal: the delivery queue runs on, and the
-        // manager's state answers (its lock is not held across the write).
+        // Another session's result is being recorded, and the journal is stuck in it.
+        _ = manager.session(identifier: "b").downloadTask(with: URL(string: "http://127.0.0.1:9/y")!)
+        let second = try #require(transport.runningIDs.first)
+        armed.withLock { $0 = true }
+        let recorded = Mutex(false)
+        DispatchQueue(label: "test.transport").async {
+            _ = transport.finish(second, with: .notModified(Validators(etag: "\"2\"")))
+            recorded.withLock { $0 = true }
+        }
+        #expect(await eventually { log.all.last == .recordResult })
+        delegate.callCompletion()
+
+        // The delivery queue runs on (the acknowledgement did not wait for the journal) and
+        // the manager answers (its lock is not held across the write).
         let ran = Mutex(false)
-        delivery.async { ran.withLock { $0 = true } }
+        log.queue.async { ran.withLock { $0 = true } }
         #expect(await eventually(within: 2) { ran.withLock { $0 } }, "the delivery queue is not waiting for the journal")
-        #expect(manager.pendingEvents.count == 1, "kept until the journal has acknowledged")
+        #expect(manager.pendingEvents.map(\.taskIdentifier) == [first.taskIdentifier], "kept until the journal has acknowledged")
         #expect(!manager.isIdle)
-        _ = manager.session(identifier: "s")
+        _ = manager.session(identifier: "a")
 
         gate.open()
-        #expect(await eventually { manager.isIdle })
-        #expect(onDeliveryQueue.withLock { $0 }.isEmpty)
-        // Opening forgets settled tasks first.
-        #expect(writes.withLock { $0 } == [.forgetTasks, .insertTask, .recordResult, .recordDelivery, .acknowledge, .forgetTasks])
+        #expect(await eventually { recorded.withLock { $0 } && !log.all.filter { $0 == .acknowledge }.isEmpty })
+        #expect(await eventually { manager.pendingEvents.map(\.sessionIdentifier) == ["b"] })
+        #expect(!log.onDeliveryQueue.contains(.acknowledge), "queued, made on the store's queue")
+    }
+
+    @Test("after opening, the first commit (it may start the WAL and fsync its header) is not made on the delivery queue")
+    func firstCommitOffTheLoop() async throws {
+        let state = scratchStatePath()
+        defer { removeTree(state) }
+        do {
+            let transport = FakeTransport()
+            let first = try BackgroundSessionManager.open(stateDirectory: state, transport: transport)
+            _ = first.session(identifier: "s").downloadTask(with: URL(string: "http://127.0.0.1:9/x")!)
+            #expect(transport.finish(try #require(transport.runningIDs.first), with: .notModified(Validators(etag: "\"1\""))))
+            first.close()  // not delivered: kept; closing checkpoints and removes the WAL
+        }
+        let log = WriteLog()
+        var hooks = BackgroundSessionManager.Hooks()
+        hooks.beforeJournalWrite = { log.record($0) }
+        let second = try BackgroundSessionManager.open(stateDirectory: state, transport: FakeTransport(),
+                                                       hooks: hooks, deliveryQueue: log.queue)
+        defer { second.close() }
+        let delegate = RecordingDelegate()
+        second.eventRouter = widgetRouter(second, delegate: delegate, calls: Counter()) { _ in true }
+        second.routePendingEvents()
+        #expect(await eventually { delegate.lines.count == 2 })
+        delegate.callCompletion()
+        #expect(await eventually { second.isIdle })
+        #expect(log.all.suffix(3) == [.recordDelivery, .acknowledge, .forgetTasks])
+        // Queued (the WAL was empty); once it was written the rest only appends: at once.
+        #expect(log.onDeliveryQueue == [.acknowledge, .forgetTasks])
     }
 
     @Test("a resumed task's journal update is queued, not waited for: resumeTasks may run on the loop's thread")

@@ -116,12 +116,41 @@ final class SQLiteDatabase {
         return Array(UnsafeRawBufferPointer(start: pointer, count: count))
     }
 
+    /// Calls `onCommit` with the WAL's frame count after each commit that wrote frames
+    /// (`sqlite3_wal_hook`). Registering it turns SQLite's automatic checkpoints off (they are
+    /// that hook): the owner checkpoints with `checkpoint()`. `onCommit` must outlive the connection.
+    func observeCommits(_ onCommit: WALCommits) {
+        guard let handle else { return }
+        sqlite3_wal_hook(handle, { context, _, _, frames in
+            if let context { Unmanaged<WALCommits>.fromOpaque(context).takeUnretainedValue().frames = Int(frames) }
+            return SQLITE_OK
+        }, Unmanaged.passUnretained(onCommit).toOpaque())
+    }
+
+    /// A passive checkpoint (copies what it can of the WAL into the database, waits for no
+    /// reader or writer; fsyncs the WAL, then the database). Returns the WAL's frames and how
+    /// many of them are now in the database.
+    func checkpoint() throws(SQLiteError) -> (log: Int, copied: Int) {
+        guard let handle else { throw SQLiteError(code: SQLITE_MISUSE, message: "database is closed") }
+        var log: Int32 = 0, copied: Int32 = 0
+        let rc = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &log, &copied)
+        guard rc == SQLITE_OK else { throw lastError(rc) }
+        return (Int(log), Int(copied))
+    }
+
     /// The rowid of the last inserted row.
     var lastInsertRowID: Int64 { handle.map { sqlite3_last_insert_rowid($0) } ?? 0 }
 
     private func lastError(_ rc: Int32) -> SQLiteError {
         SQLiteError(code: rc, message: handle.map { String(cString: sqlite3_errmsg($0)) } ?? "database is closed")
     }
+}
+
+/// The WAL's frame count after the last commit of a connection (`SQLiteDatabase.observeCommits`).
+/// Used by the connection's owner only, under its serialisation.
+final class WALCommits {
+    /// -1: no commit since this was registered (or since a checkpoint copied every frame).
+    var frames = -1
 }
 
 /// Reading values of a journal that may have been edited by hand (or by a hostile program):

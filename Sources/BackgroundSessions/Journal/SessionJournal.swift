@@ -8,11 +8,12 @@ import Glibc
 ///
 /// WAL mode with `synchronous=NORMAL`: a commit is in the WAL (the kernel's page cache) before
 /// the call returns, so nothing committed is lost when the host is killed, and commits cost no
-/// fsync; SQLite fsyncs the WAL and the database only when it checkpoints (every ~1000 pages,
-/// dozens of fetches). A power loss or kernel crash can roll the journal back to its last
-/// checkpoint — never corrupt it: tasks then run again and results are fetched again, the
+/// fsync; the WAL and the database are fsynced only by a checkpoint (`checkpointIfDue`, every
+/// ~1000 pages, dozens of fetches; SQLite's automatic ones are off) and by the commit after
+/// one (the WAL's new header). A power loss or kernel crash can roll the journal back to its
+/// last checkpoint — never corrupt it: tasks then run again and results are fetched again, the
 /// server still has them (ARCHITECTURE.md "Journal durability"). Not thread-safe:
-/// `SessionStore` uses it only on its own queue (never the delivery queue). Errors throw `SQLiteError`.
+/// `SessionStore` serialises every use. Errors throw `SQLiteError`.
 final class SessionJournal {
     /// 2: `tasks_by_session(session, state)`, so `widgethost sessions` aggregates in SQL.
     static let schemaVersion = 2
@@ -80,6 +81,36 @@ final class SessionJournal {
                 """)
         }
         for suffix in ["", "-wal", "-shm"] { chmod(path + suffix, 0o600) }
+        db.observeCommits(commits)
+    }
+
+    /// The WAL's frames after the last commit (SQLite's WAL hook, which also turns its own
+    /// checkpoints off: `checkpointIfDue` is the only one while the journal is open).
+    private let commits = WALCommits()
+
+    /// The WAL frames at which `checkpointIfDue` copies the WAL into the database (SQLite's
+    /// automatic checkpoint is at 1000): about 75 fetches.
+    static let checkpointFrames = 1000
+
+    /// True when a commit now is only an append to the WAL: no fsync at `synchronous=NORMAL`.
+    /// False after opening and after a checkpoint that copied the whole WAL, until the next
+    /// commit: that one starts the WAL again from its beginning, and SQLite fsyncs the new WAL
+    /// header before writing frames behind it (so that frames of the old WAL can never be
+    /// replayed over the database after a power loss).
+    var commitOnlyAppends: Bool { commits.frames > 0 }
+
+    /// Copies the WAL into the database when it holds `frames` frames or more (passive: waits
+    /// for nobody); true when it ran. It fsyncs the WAL and the database, so it is run where a
+    /// wait does not matter — on the transport's thread, before it records a result — and never
+    /// on the loop's. Having copied everything, the next commit restarts the WAL (see
+    /// `commitOnlyAppends`).
+    @discardableResult
+    func checkpointIfDue(frames: Int = SessionJournal.checkpointFrames, before: () -> Void = {}) throws(SQLiteError) -> Bool {
+        guard commits.frames >= frames else { return false }
+        before()
+        let (log, copied) = try db.checkpoint()
+        if log == copied { commits.frames = -1 }
+        return true
     }
 
     /// The journal's page size. Every commit appends each page it changed to the WAL, and a

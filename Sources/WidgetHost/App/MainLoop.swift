@@ -29,9 +29,10 @@ final class MainLoop {
     init() throws(LoopError) {
         epoll = wh_epoll_create()
         guard epoll >= 0 else { throw .system("epoll_create1", errno) }
-        // RTLD_DEFAULT (a null handle): search the libraries the process has loaded.
-        guard let handleSymbol = dlsym(nil, "_dispatch_get_main_queue_handle_4CF"),
-              let drainSymbol = dlsym(nil, "_dispatch_main_queue_callback_4CF") else {
+        // RTLD_DEFAULT (a null handle): search the libraries the process has loaded; with
+        // Dispatch linked statically, the symbols linked in (CLinux).
+        guard let handleSymbol = dlsym(nil, "_dispatch_get_main_queue_handle_4CF") ?? wh_dispatch_main_queue_handle(),
+              let drainSymbol = dlsym(nil, "_dispatch_main_queue_callback_4CF") ?? wh_dispatch_main_queue_callback() else {
             throw .missingDispatchRunLoopSupport
         }
         let handle = unsafeBitCast(handleSymbol, to: (@convention(c) () -> Int32).self)

@@ -14,6 +14,19 @@ import Synchronization
 /// held too (`holdUntilSaved`), so the journal keeps the events for a re-delivery after a crash
 /// instead of acknowledging them. `retryUnsaved` (the provider calls it on every reload) writes
 /// the held state again and, once it is on disk, calls the held completions.
+///
+/// **Not fsynced** (`WidgetContainer.write(durable: false)`): the state is a cache of the
+/// server's board. A kill loses nothing (the file is renamed into place, whole, before the
+/// completion acknowledges the events); a power loss may leave it old, empty or short, which
+/// loads as no board, and the next fetch — at once, as nothing says when the last one was —
+/// brings the board back: the same cost as the journal's, which a power loss can roll back to
+/// its last checkpoint. An fsync here was the last one of a fetch, on the loop's thread.
+///
+/// **A change of the check times only** (a 304: `fetchedAt` and `lastAttempt` move, nothing
+/// else) is not written: it is held in memory the same way, with no error, and goes to disk
+/// with the next change. A 304 then costs no file write (a 4 KiB page and an fsync a fetch);
+/// a host killed or quit loses only the time of its last check, so the next start may fetch
+/// at once and says "updated" as of the last change written.
 public struct LeaderboardStore: Sendable {
     public static let kind = "leaderboard"
     public let container: WidgetContainer?
@@ -28,11 +41,22 @@ public struct LeaderboardStore: Sendable {
 
     static func fileName(session: String) -> String { "board-\(session).json" }
 
-    /// A state that could not be written, and the completions waiting for it to be.
+    /// A state that could not be written (`error`), or whose only change is not worth a write
+    /// (no error: `isTimesOnly`), and the completions waiting for it to be written.
     private struct Unsaved {
         var state: LeaderboardState
-        var error: String
+        var error: String?
         var completions: [@Sendable () -> Void] = []
+    }
+
+    /// True when `new` differs from `old` in the check times only (what a 304 changes).
+    static func isTimesOnly(_ old: LeaderboardState, _ new: LeaderboardState) -> Bool {
+        var old = old, new = new
+        for state in [\LeaderboardState.fetch.fetchedAt, \LeaderboardState.fetch.lastAttempt] {
+            old[keyPath: state] = nil
+            new[keyPath: state] = nil
+        }
+        return old == new
     }
 
     /// Unsaved states by file path, shared by every store of the process (the provider, the hero
@@ -63,7 +87,10 @@ public struct LeaderboardStore: Sendable {
     /// Saves `state` for `session`; false when there is no container or the write failed.
     @discardableResult
     public func save(_ state: LeaderboardState, session: String) -> Bool {
-        write(state, session: session) == nil
+        Self.unsaved.withLock { unsaved in
+            if unsaved[key(session)]?.error == nil { unsaved[key(session)] = nil }  // a held 304's times: replaced
+        }
+        return write(state, session: session) == nil
     }
 
     /// Writes `state`; the reason when it could not be written.
@@ -71,7 +98,7 @@ public struct LeaderboardStore: Sendable {
         guard let container else { return "cannot save the board: no state directory" }
         guard let data = try? JSONEncoder().encode(state) else { return "cannot save the board: cannot encode it" }
         do {
-            try container.write([UInt8](data), to: Self.fileName(session: session))
+            try container.write([UInt8](data), to: Self.fileName(session: session), durable: false)
             return nil
         } catch .fileSystem(let error) {
             return "cannot save the board: \(String(cString: strerror(error.errno)))"
@@ -86,9 +113,14 @@ public struct LeaderboardStore: Sendable {
     public func update(session: String, _ change: (inout LeaderboardState) -> Void) -> Bool {
         let key = key(session)
         let (saved, completions) = Self.unsaved.withLock { unsaved -> (Bool, [@Sendable () -> Void]) in
-            var state = unsaved[key]?.state ?? loadFromDisk(session: session)
+            let before = unsaved[key]?.state ?? loadFromDisk(session: session)
+            var state = before
             change(&state)
             state.saveError = nil
+            if unsaved[key]?.error == nil, Self.isTimesOnly(before, state) {
+                unsaved[key] = Unsaved(state: state, error: nil)
+                return (true, [])
+            }
             if let error = write(state, session: session) {
                 unsaved[key, default: Unsaved(state: state, error: error)].state = state
                 unsaved[key]?.error = error
@@ -105,7 +137,7 @@ public struct LeaderboardStore: Sendable {
     /// not kept) when nothing is held: call it now.
     public func holdUntilSaved(session: String, completion: @escaping @Sendable () -> Void) -> Bool {
         Self.unsaved.withLock { unsaved in
-            guard unsaved[key(session)] != nil else { return false }
+            guard unsaved[key(session)]?.error != nil else { return false }
             unsaved[key(session)]?.completions.append(completion)
             return true
         }
@@ -117,7 +149,7 @@ public struct LeaderboardStore: Sendable {
     public func retryUnsaved(session: String) -> Bool {
         let key = key(session)
         let (held, completions) = Self.unsaved.withLock { unsaved -> (Bool, [@Sendable () -> Void]) in
-            guard let entry = unsaved[key] else { return (false, []) }
+            guard let entry = unsaved[key], entry.error != nil else { return (false, []) }
             if let error = write(entry.state, session: session) {
                 unsaved[key]?.error = error
                 return (true, [])
