@@ -146,6 +146,7 @@ extension ExtensionHost {
                 do throws(ExtensionError) {
                     _ = try requestBlocking("sessionEvents", params: params)
                     runtime.log(.info, "\(name): delivered \(delivery.events.count) event(s) of session \(delivery.identifier)")
+                    state.withLock { $0.unanswered = nil }
                     for file in delivery.files { unlink(file) }
                     delivery.completion()
                     forgetHeaderMarks(delivery)
@@ -161,7 +162,10 @@ extension ExtensionHost {
                         break
                     }
                     runtime.log(.error, "\(name): session \(delivery.identifier) events not answered (\(error)); delivered again on its next launch")
-                    state.withLock { $0.held.append(delivery) }
+                    state.withLock { state in
+                        state.held.append(delivery)
+                        state.unanswered = error
+                    }
                     return
                 }
             }
