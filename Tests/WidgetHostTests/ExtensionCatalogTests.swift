@@ -138,6 +138,9 @@ struct ExtensionCatalogTests {
         defer { home.scratch.remove() }
         // The same manifest, found through --extensions-dir only (the XDG home is empty).
         let directory = home.scratch.path + "/widgethost/extensions"
+        mkdir(directory + "/plain", 0o755)
+        try home.scratch.write("widgethost/extensions/plain/extension.json",
+                               #"{"name": "plain", "exec": ["./x"], "protocol": 1, "widgets": [{"kind": "k", "displayName": "K", "options": {"a": {"type": "string"}}}]}"#)
         let bare = WidgetHostCommand.run(arguments: ["preview", "--help"], environment: HostEnvironment(variables: ["HOME": "/nonexistent"]),
                                          catalog: .builtin()).standardOutput
         #expect(!bare.contains("weather/today"))
@@ -146,6 +149,7 @@ struct ExtensionCatalogTests {
             let help = WidgetHostCommand.run(arguments: arguments, environment: HostEnvironment(variables: ["HOME": "/nonexistent"]),
                                              catalog: .builtin()).standardOutput
             #expect(help.contains("  weather/today (small, medium)\n    --option city=TEXT "), "\(arguments): \(help)")
+            #expect(help.contains("  plain/k (small, medium, large, extraLarge)\n    --option a=TEXT\n"), "no padding without a doc: \(help)")
         }
         #expect(try CommandLineParser.parse(["extension", "run", "weather/today", "--option", "days=2", "--help", "--extensions-dir", "/d"])
                 == .help(.extensionRun, extensionsDirectory: "/d", kind: "weather/today"))

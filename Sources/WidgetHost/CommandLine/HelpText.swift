@@ -92,7 +92,9 @@ public enum HelpText {
             for option in manifest.options {
                 let assignment = "    --option \(option.name)=\(option.example ?? option.type.commandLinePlaceholder)"
                 let doc = (option.required ? "required: " : "") + option.doc
-                if assignment.count + 2 <= column {
+                if doc.isEmpty {
+                    out += assignment + "\n"
+                } else if assignment.count + 2 <= column {
                     out += assignment + String(repeating: " ", count: column - assignment.count) + doc + "\n"
                 } else {
                     out += assignment + "\n" + String(repeating: " ", count: column) + doc + "\n"
