@@ -208,6 +208,7 @@ struct ExtensionHeadersTests {
         #expect(seen[1].contains(#""status":"notModified","notModified":true"#), "\(seen)")
         #expect(seen[2].contains(#""status":"downloaded""#), "\(seen)")
         #expect(fake.logLines.filter { $0.contains("stderr: body: BOARD") }.count == 2)
+        #expect(fake.logLines.contains { $0.hasSuffix("in session board, unconditional") }, "\(fake.logLines)")
     }
 
     @Test("conditional must be a boolean: anything else is a -32602 answer and nothing starts")

@@ -67,7 +67,7 @@ extension ExtensionHost {
         let task = manager.session(identifier: session).downloadTask(with: url, taskDescription: description, headers: headers,
                                                                              conditional: conditional)
         runtime.log(.info, "\(name): download \(task.taskIdentifier) in session \(identifier)"
-                    + (headers.isEmpty ? "" : " with \(headers.count) header(s)"))
+                    + (headers.isEmpty ? "" : " with \(headers.count) header(s)") + (conditional ? "" : ", unconditional"))
         return RPCMessage.result(id: id, RPCMessage.object([("task", .integer(task.taskIdentifier))]))
     }
 
