@@ -25,8 +25,12 @@ public final class BackgroundSession: Sendable {
     /// - Parameter headers: extra request headers (`Authorization`, `Accept`…). They live in
     ///   memory only — never in the journal — and go with this start of the task; a task
     ///   already in flight for `url` keeps the headers it started with.
-    public func downloadTask(with url: URL, taskDescription: String? = nil, headers: [String: String] = [:]) -> BackgroundDownloadTask {
-        manager.downloadTask(session: identifier, url: url, taskDescription: taskDescription, headers: headers)
+    /// - Parameter conditional: false: this start sends no `If-None-Match`/`If-Modified-Since`
+    ///   (the transport's remembered validators are not used), so the answer has a body.
+    public func downloadTask(with url: URL, taskDescription: String? = nil, headers: [String: String] = [:],
+                             conditional: Bool = true) -> BackgroundDownloadTask {
+        manager.downloadTask(session: identifier, url: url, taskDescription: taskDescription, headers: headers,
+                             conditional: conditional)
     }
 
     /// Tasks not yet completed (running, or journalled and waiting to be resumed), oldest first.

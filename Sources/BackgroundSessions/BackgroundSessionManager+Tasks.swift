@@ -4,7 +4,7 @@ import FoundationEssentials
 /// the store's queue) and added to the delivery.
 extension BackgroundSessionManager {
     func downloadTask(session identifier: String, url: URL, taskDescription: String?,
-                      headers: [String: String] = [:]) -> BackgroundDownloadTask {
+                      headers: [String: String] = [:], conditional: Bool = true) -> BackgroundDownloadTask {
         let urlString = url.absoluteString
         enum Next { case existing(BackgroundDownloadTask), start(BackgroundDownloadTask), failed(BackgroundDownloadTask) }
         func runningTask(_ s: State) -> BackgroundDownloadTask? {
@@ -55,7 +55,7 @@ extension BackgroundSessionManager {
             schedulePump(identifier)
             return task
         case .start(let task):
-            startTransfer(task, headers: headers)
+            startTransfer(task, headers: headers, conditional: conditional)
             return task
         }
     }
@@ -80,7 +80,8 @@ extension BackgroundSessionManager {
     /// - Parameter headers: extra request headers, kept in memory only (never journalled: they
     ///   may carry credentials), so a task resumed after a restart goes without them until a
     ///   widget asks for it again with its headers.
-    func startTransfer(_ task: BackgroundDownloadTask, headers: [String: String] = [:]) {
+    /// - Parameter conditional: false sends no validators (an empty set replaces remembered ones).
+    func startTransfer(_ task: BackgroundDownloadTask, headers: [String: String] = [:], conditional: Bool = true) {
         let directory = filesDirectory(session: task.sessionIdentifier)
         do {
             try SessionFiles.prepareDirectory(stateDirectory: stateDirectory,
@@ -92,7 +93,8 @@ extension BackgroundSessionManager {
             return
         }
         let request = TransferRequest(url: task.url.absoluteString, directory: directory,
-                                      fileName: SessionFiles.bodyName(task.taskIdentifier), headers: headers)
+                                      fileName: SessionFiles.bodyName(task.taskIdentifier), headers: headers,
+                                      validators: conditional ? nil : Validators())
         let id = task.taskIdentifier
         let transferID = transport.start(request) { [weak self] event in
             switch event {

@@ -98,8 +98,8 @@ public enum WidgetHostCommand {
         switch command {
         case .version:
             return CommandOutput(exitCode: 0, standardOutput: "widgethost \(version)\n")
-        case .help(let subcommand):
-            return CommandOutput(exitCode: 0, standardOutput: HelpText.text(for: subcommand, catalog: catalog))
+        case .help(let subcommand, _, let kind):
+            return CommandOutput(exitCode: 0, standardOutput: HelpText.text(for: subcommand, catalog: catalog, kind: kind))
         case .checkConfig(let path, _):
             var output = CheckConfigCommand.run(path: path, environment: environment, catalog: catalog)
             // A bad extension is a bad file of the user's config: listed, exit 2.

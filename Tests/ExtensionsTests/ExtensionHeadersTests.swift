@@ -177,6 +177,51 @@ struct ExtensionHeadersTests {
         #expect(request.contains("\r\nX-Trace: t1\r\n"), "\(request)")
         #expect(await eventually { manager.pendingEvents.isEmpty })
     }
+
+    @Test("against a 127.0.0.1 server: a second download of a URL is conditional (notModified); with conditional: false it is not, and has a body")
+    func conditionalDownloads() async throws {
+        let server = try RecordingHTTPServer()
+        defer { server.stop() }
+        let fake = try FakeExtension(script: "downloads.sh", limits: #"{"requestSeconds": 2}"#)
+        defer { fake.close() }
+        let manager = try BackgroundSessionManager.open(stateDirectory: fake.stateDirectory, transport: try CurlTransport(),
+                                                        deliveryQueue: DispatchQueue(label: "test.delivery.conditional"))
+        defer { manager.close() }
+        fake.host.bind(spawner: fake.spawner, environment: ["PATH": "/usr/bin:/bin"], stateDirectory: fake.stateDirectory, sessions: manager)
+        let widget = ExtensionWidgets.configuration(fake.manifest.widgets[0], host: fake.host)
+        manager.eventRouter = BackgroundSessionManager.router(for: { [widget] })
+        let provider = try widget.makeProvider(["url": .string(server.url + "/board.json")], WidgetEnvironment(now: { Date() }))
+        let context = TimelineProviderContext(family: .small, size: CellSize(columns: 20, rows: 5))
+        func events() -> [String] { fake.logLines.filter { $0.contains("stderr: events (launch") } }
+        for round in 1...3 {
+            if round == 3 { try fake.scratch.write("fake/download-extra", #","conditional":false"#) }
+            _ = try await provider.timeline(in: context)
+            #expect(await eventually { events().count == round && manager.pendingEvents.isEmpty }, "\(fake.logLines)")
+        }
+        let requests = server.requests
+        try #require(requests.count == 3, "\(requests)")
+        #expect(!requests[0].contains("If-None-Match"), "\(requests[0])")
+        #expect(requests[1].contains("\r\nIf-None-Match: \"v1\"\r\n"), "\(requests[1])")
+        #expect(!requests[2].contains("If-None-Match"), "\(requests[2])")
+        let seen = events()
+        #expect(seen[0].contains(#""status":"downloaded""#), "\(seen)")
+        #expect(seen[1].contains(#""status":"notModified","notModified":true"#), "\(seen)")
+        #expect(seen[2].contains(#""status":"downloaded""#), "\(seen)")
+        #expect(fake.logLines.filter { $0.contains("stderr: body: BOARD") }.count == 2)
+        #expect(fake.logLines.contains { $0.hasSuffix("in session board, unconditional") }, "\(fake.logLines)")
+    }
+
+    @Test("conditional must be a boolean: anything else is a -32602 answer and nothing starts")
+    func conditionalBadType() async throws {
+        let rig = try SessionRig(limits: #"{"requestSeconds": 2}"#)
+        defer { rig.close() }
+        try rig.fake.scratch.write("fake/download-extra", #","conditional":"no""#)
+        _ = try await rig.timeline(url: "http://127.0.0.1:9/board.json")
+        #expect(await eventually { rig.fake.logLines.contains { $0.contains("download refused: ") } })
+        let refused = rig.fake.logLines.first { $0.contains("download refused: ") } ?? ""
+        #expect(refused.contains(#""code":-32602,"message":"download: conditional must be true or false""#), "\(refused)")
+        #expect(rig.transport.startedRequests.isEmpty)
+    }
 }
 
 private func readText(_ path: String) -> String? {
@@ -193,7 +238,8 @@ private func readText(_ path: String) -> String? {
     return String(decoding: bytes, as: UTF8.self)
 }
 
-/// A loopback server that records each request's head and answers `200` with `BOARD`.
+/// A loopback server that records each request's head and answers `200` with `BOARD` and an
+/// ETag, or `304` to a request with `If-None-Match`.
 private final class RecordingHTTPServer: Sendable {
     let port: UInt16
     private let listener: Int32
@@ -238,7 +284,9 @@ private final class RecordingHTTPServer: Sendable {
                 received += chunk[0..<n]
             }
             recorded.withLock { $0.append(String(decoding: received, as: UTF8.self)) }
-            let answer = Array("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nConnection: close\r\n\r\nBOARD".utf8)
+            let conditional = String(decoding: received, as: UTF8.self).lowercased().contains("\r\nif-none-match:")
+            let answer = Array((conditional ? "HTTP/1.1 304 Not Modified\r\nETag: \"v1\"\r\nConnection: close\r\n\r\n"
+                                : "HTTP/1.1 200 OK\r\nETag: \"v1\"\r\nContent-Length: 5\r\nConnection: close\r\n\r\nBOARD").utf8)
             _ = answer.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             shutdown(fd, Int32(SHUT_WR))
             close(fd)

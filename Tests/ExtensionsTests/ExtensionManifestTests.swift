@@ -75,7 +75,10 @@ struct ExtensionManifestTests {
                              "options": { "n": { "type": "integer", "min": 5, "max": 1, "default": 3 },
                                           "s": { "type": "strin" },
                                           "e": { "type": "enum" },
-                                          "b": { "type": "boolean", "default": "yes" } },
+                                          "b": { "type": "boolean", "default": "yes" },
+                                          "w": { "type": "seconds", "min": 1, "max": 180, "default": 500 },
+                                          "f": { "type": "number", "min": 0.5, "default": 0.25 },
+                                          "u": { "type": "enum", "values": ["a", "b"], "default": "c" } },
                              "actions": [ { "key": "ab", "title": "two" } ],
                              "placeholder": { "type": "text", "spans": [{"text": "x", "role": "red"}] } } ],
               "limits": { "requestSeconds": 0, "memoryMiB": 1e9, "sleep": 1 } }
@@ -94,6 +97,9 @@ struct ExtensionManifestTests {
             "widgets[0].options.s.type: unknown option type \"strin\"",
             "widgets[0].options.e.values: is required",
             "widgets[0].options.b.default: \"yes\" is not a valid boolean",
+            "widgets[0].options.w.default: expected an integer in 1…180, got 500",
+            "widgets[0].options.f.default: expected a number ≥ 0.5, got 0.25",
+            "widgets[0].options.u.default: expected one of 'a', 'b', got \"c\"",
             "widgets[0].actions[0].key: expected one printable character",
             "widgets[0].placeholder.spans[0].role: unknown role \"red\"",
         ]
@@ -191,6 +197,29 @@ struct ExtensionTimelineDecoderTests {
         #expect(throws: ExtensionError.badAnswer("entries[0].date: expected an ISO 8601 date with a time zone (2026-11-30T22:05:00Z); entries[1].view.spans[0].role: unknown role \"pink\" (expected one of background, foreground, border, borderFocused, title, accent, positive, negative, warning, muted, statusBar, statusText, stale, placeholder); policy: expected \"atEnd\", \"never\" or {\"after\": date}, found \"sometimes\"")) {
             try ExtensionTimelineDecoder.decode(bad)
         }
+        let undated = try JSONTreeParse(#"{"entries": [{"view": {"type": "spacer"}}], "policy": "never"}"#)
+        #expect(throws: ExtensionError.badAnswer("entries[0].date: is required: an ISO 8601 date with a time zone (2026-11-30T22:05:00Z)")) {
+            try ExtensionTimelineDecoder.decode(undated)
+        }
+    }
+}
+
+@Suite("Extension programs")
+struct ExtensionProgramTests {
+    @Test("an exec path that does not exist says so; a folder, or a file without x, says what is wrong with it")
+    func missingProgram() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        try scratch.write("plain.sh", "echo hi")
+        let directory = scratch.path
+        func message(_ program: String) -> String {
+            if case .failure(let failure) = ExtensionLauncher.resolve(program, directory: directory, path: "/usr/bin:/bin") { return failure.message }
+            return "resolved"
+        }
+        #expect(message("./nope.sh") == "\(directory)/./nope.sh does not exist")
+        #expect(message("./plain.sh").hasPrefix("\(directory)/./plain.sh is not executable (chmod +x it"))
+        #expect(message(directory) == "\(directory) is not a regular file")
+        #expect(message("/bin/sh") == "resolved")
     }
 }
 

@@ -21,6 +21,13 @@ struct ExtensionProviderTests {
         #expect(fake.host.status.launches == 0)
     }
 
+    @Test("the members of options (and of objects inside them) are sorted by name, byte order — a promise sh extensions rely on")
+    func optionsSorted() {
+        let options: WidgetOptions = ["zeta": .integer(1), "Alpha": .bool(true), "beta": .object(["y": .string("2"), "x": .string("1")]),
+                                      "list": .list([.object(["b": .integer(2), "a": .integer(1)])])]
+        #expect(RPCMessage.json(options).jsonText == #"{"Alpha":true,"beta":{"x":"1","y":"2"},"list":[{"a":1,"b":2}],"zeta":1}"#)
+    }
+
     @Test("a timeline from the process: entries with dates, relevance and views as data, the policy, the panel's options")
     func timeline() async throws {
         let fake = try FakeExtension(script: "answers.sh")

@@ -116,6 +116,7 @@ struct CommandLineParserTests {
         (["snapshot", "--wait", "-1"], "widgethost snapshot: --wait expects seconds from 0 to 600; got '-1'\nsee 'widgethost snapshot --help'"),
         (["snapshot", "--wait", "601"], "widgethost snapshot: --wait expects seconds from 0 to 600; got '601'\nsee 'widgethost snapshot --help'"),
         (["snapshot", "--debug"], "widgethost snapshot: unknown option '--debug'\nsee 'widgethost snapshot --help'"),
+        (["extension", "run", "a/b", "--extensions-dir", "/x", "--extensions-dir", "/y"], "widgethost extension: --extensions-dir is given more than once (it takes one directory)\nsee 'widgethost extension run --help'"),
         (["preview"], "widgethost preview: missing the widget KIND (see 'widgethost widgets')\nsee 'widgethost preview --help'"),
         (["preview", "a", "b"], "widgethost preview: unexpected argument 'b'\nsee 'widgethost preview --help'"),
         (["preview", "clock", "--family", "smal"], "widgethost preview: --family expects one of small, medium, large, extraLarge; got 'smal'; did you mean 'small'?\nsee 'widgethost preview --help'"),

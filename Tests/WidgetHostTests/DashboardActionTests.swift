@@ -134,7 +134,7 @@ struct DashboardActionTests {
         #expect(dashboard.actionStates.values.first == .running(title: "add one"), "not before its 0.3 s")
         clock.advance(by: 0.2)
         #expect(await eventually { if case .failed? = dashboard.actionStates.values.first { true } else { false } })
-        #expect(lines(dashboard).contains { $0.contains("add one failed: timed out") })
+        #expect(lines(dashboard).contains { $0.contains("add one failed: timed out after 0.3 s") }, "\(lines(dashboard))")
         #expect(await eventually { cancelled.load(ordering: .relaxed) })
     }
 

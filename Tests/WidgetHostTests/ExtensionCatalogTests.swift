@@ -132,6 +132,33 @@ struct ExtensionCatalogTests {
         }
     }
 
+    @Test("--help reads --extensions-dir wherever it stands, and lists only the kind named before it")
+    func helpWithExtensionsDirectory() throws {
+        let home = try ExtensionHome(broken: false)
+        defer { home.scratch.remove() }
+        // The same manifest, found through --extensions-dir only (the XDG home is empty).
+        let directory = home.scratch.path + "/widgethost/extensions"
+        mkdir(directory + "/plain", 0o755)
+        try home.scratch.write("widgethost/extensions/plain/extension.json",
+                               #"{"name": "plain", "exec": ["./x"], "protocol": 1, "widgets": [{"kind": "k", "displayName": "K", "options": {"a": {"type": "string"}}}]}"#)
+        let bare = WidgetHostCommand.run(arguments: ["preview", "--help"], environment: HostEnvironment(variables: ["HOME": "/nonexistent"]),
+                                         catalog: .builtin()).standardOutput
+        #expect(!bare.contains("weather/today"))
+        for arguments in [["preview", "--help", "--extensions-dir", directory], ["preview", "--extensions-dir=\(directory)", "--help"],
+                          ["extension", "run", "--extensions-dir", directory, "--help"]] {
+            let help = WidgetHostCommand.run(arguments: arguments, environment: HostEnvironment(variables: ["HOME": "/nonexistent"]),
+                                             catalog: .builtin()).standardOutput
+            #expect(help.contains("  weather/today (small, medium)\n    --option city=TEXT "), "\(arguments): \(help)")
+            #expect(help.contains("  plain/k (small, medium, large, extraLarge)\n    --option a=TEXT\n"), "no padding without a doc: \(help)")
+        }
+        #expect(try CommandLineParser.parse(["extension", "run", "weather/today", "--option", "days=2", "--help", "--extensions-dir", "/d"])
+                == .help(.extensionRun, extensionsDirectory: "/d", kind: "weather/today"))
+        let one = WidgetHostCommand.run(arguments: ["preview", "clock", "--family", "small", "--help"],
+                                        environment: HostEnvironment(variables: ["HOME": "/nonexistent"]), catalog: .builtin()).standardOutput
+        #expect(one.contains("Kinds:\n  clock ("), "\(one)")
+        #expect(!one.contains("  leaderboard ("), "\(one)")
+    }
+
     @Test("extension run parses NAME/KIND and its options; help lists it, with the extension kinds found")
     func extensionRunParsing() throws {
         #expect(try CommandLineParser.parse(["extension", "run", "w/today", "--option", "city=Oslo", "--family", "medium", "--size", "30x8",

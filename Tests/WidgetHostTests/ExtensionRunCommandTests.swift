@@ -174,4 +174,20 @@ struct ExtensionRunCommandTests {
         #expect(badSnapshot.exitCode == 5)
         #expect(badSnapshot.standardError.contains("entry: expected an entry object"), "\(badSnapshot.standardError)")
     }
+
+    @Test("sessionEvents answered with an error: reported at once with exit 5, not after the whole wait")
+    func eventsRefused() async throws {
+        let fakes = try FakeExtensions()
+        defer { fakes.close() }
+        // The download fails fast (nothing listens on port 9), its event is refused.
+        try fakes.add("ev", script: "refuses-events.sh", limits: #"{"requestSeconds": 5}"#,
+                      widgets: #"[{"kind": "panel", "displayName": "Panel", "options": {"url": {"type": "url", "default": "http://127.0.0.1:9/board"}}}]"#)
+        let started = ContinuousClock.now
+        let output = await fakes.run(["ev/panel"])
+        let took = ContinuousClock.now - started
+        #expect(output.exitCode == 5, "\(output.standardError)")
+        #expect(output.standardError.hasPrefix("widgethost extension run: ev/panel: its answer to sessionEvents: extension error 1: cannot read the board\n"),
+                "\(output.standardError)")
+        #expect(took < .seconds(12), "waited \(took) (the whole wait is 20 s)")
+    }
 }

@@ -195,3 +195,20 @@ struct SmartStackTests {
         #expect(TextBackend.lines(dashboard.render()).contains { $0.contains("[ ]") && $0.contains("flip through the focused stack") })
     }
 }
+
+@Suite("Smart Stack titles")
+@MainActor
+struct SmartStackTitleTests {
+    @Test("an untitled stack is titled by its children's titles joined by ' · ' (title, else title option, else display name)")
+    func untitled() {
+        let widgets = Catalog.builtin().bind()
+        let children = [PanelConfig(kind: "leaderboard", family: .medium, title: "Top rangers"),
+                        PanelConfig(kind: "clock", family: .medium, options: ["timeZone": .string("Asia/Tokyo")]),
+                        PanelConfig(kind: "system", family: .medium)]
+        #expect(DashboardBuilder.title(of: PanelConfig(kind: "stack", family: .medium, children: children), widgets: widgets)
+                == "Top rangers · Asia/Tokyo · System")
+        #expect(DashboardBuilder.title(of: PanelConfig(kind: "stack", family: .medium, title: "Mine", children: children), widgets: widgets)
+                == "Mine")
+    }
+}
+

@@ -55,4 +55,27 @@ struct WidgetsCommandTests {
         #expect(WidgetsCommand.wrapped("see \(url) now", indent: "  ", width: 30) == "see\n  \(url)\n  now\n")
         #expect(WidgetsCommand.wrapped(url, indent: "  ", width: 30) == url + "\n")
     }
+
+    @Test("an option without doc gets no empty line; a refresh interval's note stands alone, without a leading comma")
+    func undocumentedOptions() {
+        let listing = WidgetsCommand.options([
+            OptionSpec(name: "a", type: .string, doc: ""),
+            OptionSpec(name: "w", type: .seconds(60...Int.max, refreshInterval: true), defaultValue: .integer(60), doc: ""),
+            OptionSpec(name: "e", type: .string, doc: "", example: "Oslo"),
+            OptionSpec(name: "d", type: .integer(1...7), doc: "the days"),
+            OptionSpec(name: "r", type: .seconds(60...600, refreshInterval: true), doc: "how often"),
+        ], indent: "  ")
+        #expect(listing == """
+              a  a string
+              w  an integer ≥ 60, default 60
+                 raised to minimumReloadSeconds
+              e  a string
+                 (e.g. Oslo)
+              d  an integer in 1…7
+                 the days
+              r  an integer in 60…600
+                 how often, raised to minimumReloadSeconds
+
+            """, "\(listing)")
+    }
 }

@@ -94,7 +94,7 @@ extension ManifestReader {
         var defaultValue: WidgetOptions.Value?
         if let value = object["default"] {
             defaultValue = OptionValueReader.value(value, as: type)
-            if defaultValue == nil { fail(path + ".default", "\(value.shortDescription) is not a valid \(typeName)") }
+            if defaultValue == nil { fail(path + ".default", OptionValueReader.problem(value, as: type, typeName: typeName)) }
             if required { fail(path + ".required", "an option with a default is not required") }
         }
         guard issues.count + extra == before else { return nil }

@@ -52,4 +52,37 @@ enum OptionValueReader {
             return nil
         }
     }
+
+    /// Why `json` is not a valid default of `type` (named `typeName` in the manifest), worded as
+    /// the config check words it: `expected an integer in 1…180, got 500`, `expected one of
+    /// 'a', 'b', got "c"`; other mismatches: `"yes" is not a valid boolean`.
+    static func problem(_ json: JSONValue, as type: OptionType, typeName: String) -> String {
+        let got = json.shortDescription
+        switch (type, json) {
+        case (.integer(let range), .integer), (.seconds(let range, _), .integer):
+            return "expected an integer\(describe(range)), got \(got)"
+        case (.number(let range), .integer), (.number(let range), .number):
+            let low = range.lowerBound.isFinite ? " ≥ \(format(range.lowerBound))" : ""
+            let high = range.upperBound.isFinite ? " ≤ \(format(range.upperBound))" : ""
+            let bounds = !low.isEmpty && !high.isEmpty ? " in \(format(range.lowerBound))…\(format(range.upperBound))" : low + high
+            return "expected a number\(bounds), got \(got)"
+        case (.oneOf(let values), .string):
+            return "expected one of " + values.map { "'\($0)'" }.joined(separator: ", ") + ", got \(got)"
+        default:
+            return "\(got) is not a valid \(typeName)"
+        }
+    }
+
+    private static func describe(_ range: ClosedRange<Int>) -> String {
+        switch (range.lowerBound == Int.min, range.upperBound == Int.max) {
+        case (true, true): ""
+        case (false, true): " ≥ \(range.lowerBound)"
+        case (true, false): " ≤ \(range.upperBound)"
+        case (false, false): " in \(range.lowerBound)…\(range.upperBound)"
+        }
+    }
+
+    private static func format(_ number: Double) -> String {
+        number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+    }
 }

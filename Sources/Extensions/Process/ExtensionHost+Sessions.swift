@@ -19,14 +19,15 @@ extension ExtensionHost {
     /// The message a download started with headers gets when the host stopped while it ran.
     static let interruptedWithHeaders = "the host stopped while this download ran and kept its headers in memory only, so it was not resumed: download it again"
 
-    /// `download {identifier, url, headers?, description?}` → `{task}`: a task in the host's
-    /// session manager and journal, under `ext.NAME.IDENTIFIER`. Headers go to the transport
-    /// only (never the journal or the log); the ledger marks the task as having had some.
+    /// `download {identifier, url, headers?, description?, conditional?}` → `{task}`: a task in
+    /// the host's session manager and journal, under `ext.NAME.IDENTIFIER`. Headers go to the
+    /// transport only (never the journal or the log); the ledger marks the task as having had
+    /// some. `conditional: false` sends no validators, so the answer has a body (not a 304).
     func download(_ params: JSONValue?, id: JSONValue?) throws(ExtensionConnection.ProtocolViolation) -> String? {
         guard let id else { throw .init("sent download as a notification; it is a request") }
         func refuse(_ code: Int, _ message: String) -> String { RPCMessage.error(id: id, code: code, message: message) }
-        guard case .object(let object)? = params else { return refuse(-32602, "download expects {identifier, url, headers?, description?}") }
-        for key in object.keys where !["identifier", "url", "description", "headers"].contains(key) {
+        guard case .object(let object)? = params else { return refuse(-32602, "download expects {identifier, url, headers?, description?, conditional?}") }
+        for key in object.keys where !["identifier", "url", "description", "headers", "conditional"].contains(key) {
             return refuse(-32602, "download: unknown parameter '\(RPCMessage.printable(key, limit: 40))'")
         }
         guard case .string(let identifier)? = object["identifier"], ExtensionManifestParser.isValidName(identifier) else {
@@ -49,6 +50,12 @@ extension ExtensionHost {
             case .failure(let problem): return refuse(-32602, "download: \(problem.message)")
             }
         }
+        var conditional = true
+        switch object["conditional"] {
+        case nil: break
+        case .bool(let given)?: conditional = given
+        default: return refuse(-32602, "download: conditional must be true or false")
+        }
         guard let manager = state.withLock({ $0.sessions }) else {
             return refuse(-32000, "background sessions are off in this mode")
         }
@@ -57,9 +64,10 @@ extension ExtensionHost {
         // Marked before the task is journalled: a host killed in between finds a mark without
         // a task, which it drops.
         if !headers.isEmpty { ledger()?.add(HeaderLedger.key(session: session, url: url.absoluteString)) }
-        let task = manager.session(identifier: session).downloadTask(with: url, taskDescription: description, headers: headers)
+        let task = manager.session(identifier: session).downloadTask(with: url, taskDescription: description, headers: headers,
+                                                                             conditional: conditional)
         runtime.log(.info, "\(name): download \(task.taskIdentifier) in session \(identifier)"
-                    + (headers.isEmpty ? "" : " with \(headers.count) header(s)"))
+                    + (headers.isEmpty ? "" : " with \(headers.count) header(s)") + (conditional ? "" : ", unconditional"))
         return RPCMessage.result(id: id, RPCMessage.object([("task", .integer(task.taskIdentifier))]))
     }
 
@@ -138,6 +146,7 @@ extension ExtensionHost {
                 do throws(ExtensionError) {
                     _ = try requestBlocking("sessionEvents", params: params)
                     runtime.log(.info, "\(name): delivered \(delivery.events.count) event(s) of session \(delivery.identifier)")
+                    state.withLock { $0.unanswered = nil }
                     for file in delivery.files { unlink(file) }
                     delivery.completion()
                     forgetHeaderMarks(delivery)
@@ -153,7 +162,10 @@ extension ExtensionHost {
                         break
                     }
                     runtime.log(.error, "\(name): session \(delivery.identifier) events not answered (\(error)); delivered again on its next launch")
-                    state.withLock { $0.held.append(delivery) }
+                    state.withLock { state in
+                        state.held.append(delivery)
+                        state.unanswered = error
+                    }
                     return
                 }
             }

@@ -55,9 +55,15 @@ public final class ExtensionHost: Sendable {
         var sessions: BackgroundSessionManager?
         /// Session events the extension has not answered: sent again on its next launch.
         var held: [SessionDelivery] = []
+        /// Why the last `sessionEvents` went unanswered (nil once one is answered).
+        var unanswered: ExtensionError?
         /// The manager whose interrupted downloads with headers were failed already.
         weak var checkedSessions: BackgroundSessionManager?
     }
+
+    /// Why the last `sessionEvents` failed (an error answer, a timeout, a crash), until one is
+    /// answered: `extension run` reports it rather than waiting for events that stay held.
+    public var unansweredEvents: ExtensionError? { state.withLock { $0.unanswered } }
 
     /// The extension's name (`NAME` of `NAME/KIND`): a host serves one name for its life.
     public let name: String

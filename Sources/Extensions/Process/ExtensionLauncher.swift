@@ -18,7 +18,11 @@ enum ExtensionLauncher {
     static func resolve(_ program: String, directory: String, path: String?) -> Result<String, Failure> {
         if program.contains("/") {
             let full = program.hasPrefix("/") ? program : directory + "/" + program
-            return access(full, X_OK) == 0 ? .success(full) : .failure(Failure(message: "\(full) is not an executable file"))
+            var info = stat()
+            guard stat(full, &info) == 0 else { return .failure(Failure(message: "\(full) does not exist")) }
+            guard (info.st_mode & S_IFMT) == S_IFREG else { return .failure(Failure(message: "\(full) is not a regular file")) }
+            return access(full, X_OK) == 0 ? .success(full)
+                : .failure(Failure(message: "\(full) is not executable (chmod +x it, or name its interpreter first: [\"sh\", \"\(program)\"])"))
         }
         for folder in (path ?? defaultPath).split(separator: ":") where folder.hasPrefix("/") {
             let candidate = "\(folder)/\(program)"

@@ -66,7 +66,8 @@ enum ExtensionTimelineDecoder {
             fail("\(path).\(RPCMessage.printable(key, limit: 40))", "unknown key")
         }
         guard case .string(let text)? = entry["date"], let date = ISO8601Date.parse(text) else {
-            fail(path + ".date", "expected an ISO 8601 date with a time zone (2026-11-30T22:05:00Z)")
+            fail(path + ".date", entry["date"] == nil ? "is required: an ISO 8601 date with a time zone (2026-11-30T22:05:00Z)"
+                                                      : "expected an ISO 8601 date with a time zone (2026-11-30T22:05:00Z)")
             return nil
         }
         var relevance: TimelineEntryRelevance?

@@ -50,7 +50,8 @@ enum ExtensionRunCommand {
         let request = PreviewCommand.Request(
             kind: options.kind, family: options.family, options: options.options,
             contentSize: options.size.map { CellSize(columns: $0.columns, rows: $0.rows) }, snapshot: options.snapshot,
-            isPreview: options.snapshot, waitSeconds: Double(2 * host.manifest.limits.requestSeconds + 10), prefix: prefix)
+            isPreview: options.snapshot, waitSeconds: Double(2 * host.manifest.limits.requestSeconds + 10), prefix: prefix,
+            abandonWait: { host.unansweredEvents.map(EventsUnanswered.init) })
         let result = await PreviewCommand.fetch(request, environment: environment, catalog: setup.catalog, now: now, io: io)
         func failure(_ status: Int32, _ message: String) -> CommandOutput {
             let log = kept.withLock { $0 }.map { "  \($0)\n" }.joined()
@@ -68,12 +69,19 @@ enum ExtensionRunCommand {
             return CommandOutput(exitCode: ExitStatus.usage, standardError: lines)
         case .failure(.timedOut(let seconds)):
             return failure(ExitStatus.timedOut, "no answer within \(Int(seconds)) s")
+        case .failure(.provider(let error as EventsUnanswered)):
+            return failure(status(of: error.error), "its answer to sessionEvents: \(error.error)")
         case .failure(.provider(let error)):
             guard let error = error as? ExtensionError else { return failure(1, "\(error)") }
             return failure(status(of: error), "\(error)")
         case .failure(.host(let message)):
             return failure(1, message)
         }
+    }
+
+    /// The extension did not answer `sessionEvents` (an error answer, a timeout, a crash).
+    struct EventsUnanswered: Error {
+        let error: ExtensionError
     }
 
     static func status(of error: ExtensionError) -> Int32 {

@@ -36,7 +36,7 @@ struct ExtensionSetup {
         case .widgets(let given), .checkConfig(_, let given): directory = given
         case .snapshot(let options): directory = options.extensionsDirectory
         case .preview(let options): directory = options.extensionsDirectory
-        case .help: directory = nil
+        case .help(_, let given, _): directory = given
         }
         return discover(catalog: catalog, explicitDirectory: directory, environment: environment)
     }

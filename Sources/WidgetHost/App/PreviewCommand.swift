@@ -30,6 +30,9 @@ enum PreviewCommand {
         var waitSeconds = 10.0
         /// Starts each error line (`widgethost preview: `).
         var prefix: String
+        /// Asked while downloads are waited for: an error ends the wait at once, as the
+        /// provider's failure (an extension that answered its `sessionEvents` with an error).
+        var abandonWait: (@Sendable () -> (any Error)?)? = nil
     }
 
     /// What `fetch` got: the widget, its panel and the timeline (a snapshot is a timeline of one
@@ -111,7 +114,13 @@ enum PreviewCommand {
             }
             answer = await ask()
             guard !sessions.isIdle else { return }
-            while !sessions.isIdle { try? await Task.sleep(for: .milliseconds(20)) }
+            while !sessions.isIdle {
+                if let error = request.abandonWait?() {
+                    answer = .failure(error)
+                    return
+                }
+                try? await Task.sleep(for: .milliseconds(20))
+            }
             answer = await ask()
         }
         guard answered, let answer else { return .failure(.timedOut(request.waitSeconds)) }

@@ -63,7 +63,7 @@ struct ArgumentScanner {
             throw fail("unknown option '\(String(name.prefix(64)))'" + hint)
         }
         if !repeatable.contains(name), !seen.insert(name).inserted {
-            throw fail("\(name) is given more than once")
+            throw fail("\(name) is given more than once" + (valueOptions.contains(name) && name.hasSuffix("-dir") ? " (it takes one directory)" : ""))
         }
         return .option(name)
     }

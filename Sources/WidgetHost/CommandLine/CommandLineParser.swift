@@ -25,7 +25,12 @@ public enum CommandLineParser {
             throw UsageError("unknown command '\(String(first.prefix(64)))'" + hint, subcommand: nil)
         }
         let rest = Array(arguments.dropFirst())
-        if wantsHelp(rest) { return .help(subcommand == .help ? nil : subcommand) }
+        if wantsHelp(rest) {
+            guard subcommand != .help else { return .help(nil) }
+            let context = helpContext(subcommand == .extensionRun && rest.first == "run" ? Array(rest.dropFirst()) : rest)
+            return .help(subcommand, extensionsDirectory: context.directory,
+                         kind: subcommand == .preview || subcommand == .extensionRun ? context.kind : nil)
+        }
         switch subcommand {
         case .snapshot: return try parseSnapshot(rest)
         case .preview: return try parsePreview(rest)
@@ -36,6 +41,28 @@ public enum CommandLineParser {
         case .sessions: return try parseSessions(rest)
         case .help: return try parseHelp(rest)
         }
+    }
+
+    /// What `--help` can use of the rest of a command line, however wrong the rest is: the
+    /// `--extensions-dir` (so its kinds are listed) and the first positional (a KIND).
+    static func helpContext(_ arguments: [String]) -> (directory: String?, kind: String?) {
+        let flags: Set<String> = ["--help", "-h", "--snapshot", "--debug", "--purge"]
+        var directory: String?
+        var kind: String?
+        var index = 0
+        while index < arguments.count, arguments[index] != "--" {
+            let argument = arguments[index]
+            index += 1
+            if !argument.hasPrefix("-") || argument == "-" {
+                if kind == nil, !argument.isEmpty { kind = argument }
+            } else if argument.hasPrefix("--extensions-dir=") {
+                directory = directory ?? String(argument.dropFirst("--extensions-dir=".count))
+            } else if !flags.contains(argument), !argument.contains("="), index < arguments.count {
+                if argument == "--extensions-dir" { directory = directory ?? arguments[index] }
+                index += 1  // the option's value
+            }
+        }
+        return (directory.flatMap { $0.isEmpty ? nil : $0 }, kind)
     }
 
     static func wantsHelp(_ arguments: [String]) -> Bool {

@@ -4,16 +4,20 @@ import WidgetCore
 /// catalogue's kinds and their options from the manifests.
 public enum HelpText {
     /// The help for `subcommand`, or the main help for nil. Ends with a newline.
-    public static func text(for subcommand: Subcommand?, catalog: Catalog) -> String {
+    ///
+    /// - Parameter kind: a kind named on the command line (`preview KIND --help`): when the
+    ///   catalogue has it, only its options are listed.
+    public static func text(for subcommand: Subcommand?, catalog: Catalog, kind: String? = nil) -> String {
+        let named = kind.flatMap { kind in catalog.manifests.contains { $0.kind == kind } ? kind : nil }
         switch subcommand {
-        case nil, .help?: main
-        case .snapshot?: snapshot
-        case .preview?: preview + kinds(catalog)
-        case .extensionRun?: extensionRun + kinds(catalog, only: { $0.kind.contains("/") })
-        case .checkConfig?: checkConfig
-        case .themes?: themes
-        case .widgets?: widgets
-        case .sessions?: sessions
+        case nil, .help?: return main
+        case .snapshot?: return snapshot
+        case .preview?: return preview + kinds(catalog, only: { named == nil || $0.kind == named })
+        case .extensionRun?: return extensionRun + kinds(catalog, only: { $0.kind.contains("/") && (named == nil || $0.kind == named) })
+        case .checkConfig?: return checkConfig
+        case .themes?: return themes
+        case .widgets?: return widgets
+        case .sessions?: return sessions
         }
     }
 
@@ -88,7 +92,9 @@ public enum HelpText {
             for option in manifest.options {
                 let assignment = "    --option \(option.name)=\(option.example ?? option.type.commandLinePlaceholder)"
                 let doc = (option.required ? "required: " : "") + option.doc
-                if assignment.count + 2 <= column {
+                if doc.isEmpty {
+                    out += assignment + "\n"
+                } else if assignment.count + 2 <= column {
                     out += assignment + String(repeating: " ", count: column - assignment.count) + doc + "\n"
                 } else {
                     out += assignment + "\n" + String(repeating: " ", count: column) + doc + "\n"

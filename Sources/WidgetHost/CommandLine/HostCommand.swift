@@ -19,8 +19,10 @@ public enum HostCommand: Sendable, Equatable {
     case widgets(extensionsDirectory: String? = nil)
     /// `widgethost sessions [--state-dir DIR] [--purge]`
     case sessions(SessionsOptions)
-    /// `--help` (nil: the main help) or `help [COMMAND]`.
-    case help(Subcommand?)
+    /// `--help` (nil: the main help) or `help [COMMAND]`. With the command's
+    /// `--extensions-dir DIR`, its kinds are listed too; with a KIND (`preview KIND --help`,
+    /// `extension run NAME/KIND --help`), only that kind's options.
+    case help(Subcommand?, extensionsDirectory: String? = nil, kind: String? = nil)
     /// `--version`
     case version
 }

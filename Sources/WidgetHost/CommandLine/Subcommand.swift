@@ -9,4 +9,7 @@ public enum Subcommand: String, Sendable, CaseIterable {
     case widgets
     case sessions
     case help
+
+    /// As typed before `--help`: `extension run` for `extensionRun`, else the name.
+    public var usageName: String { self == .extensionRun ? "extension run" : rawValue }
 }

@@ -1,7 +1,7 @@
 /// A command line that does not fit the contract; exit status 2.
 ///
 /// `description` is two lines: `widgethost snapshot: --size expects COLSxROWS …` and
-/// `see 'widgethost snapshot --help'`.
+/// `see 'widgethost snapshot --help'` (`extension run --help` for `extension run`).
 public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
     public var message: String
     /// The subcommand whose help to point at; nil for the main command.
@@ -14,6 +14,7 @@ public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         let command = ["widgethost", subcommand?.rawValue].compactMap { $0 }.joined(separator: " ")
-        return "\(command): \(message)\nsee '\(command) --help'"
+        let help = ["widgethost", subcommand?.usageName].compactMap { $0 }.joined(separator: " ")
+        return "\(command): \(message)\nsee '\(help) --help'"
     }
 }

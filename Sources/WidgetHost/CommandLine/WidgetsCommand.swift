@@ -49,11 +49,13 @@ public enum WidgetsCommand {
             var line = "\(indent)\(option.name)\(padding)  \(option.type.expectation)"
             if option.required { line += ", required" }
             if let value = option.defaultValue { line += ", default \(JSONValue(value).jsonText)" }
-            var doc = option.doc
-            if case .seconds(_, refreshInterval: true) = option.type { doc += ", raised to minimumReloadSeconds" }
-            if let example = option.example { doc += " (e.g. \(example))" }
+            // The doc, then what the host adds; no line at all when there is nothing to say.
+            var notes = [option.doc].filter { !$0.isEmpty }
+            if case .seconds(_, refreshInterval: true) = option.type { notes.append("raised to minimumReloadSeconds") }
+            var doc = notes.joined(separator: ", ")
+            if let example = option.example { doc += (doc.isEmpty ? "" : " ") + "(e.g. \(example))" }
             let docIndent = indent + String(repeating: " ", count: width) + "  "
-            out += wrapped(line, indent: docIndent + "  ") + wrapped(docIndent + doc, indent: docIndent)
+            out += wrapped(line, indent: docIndent + "  ") + (doc.isEmpty ? "" : wrapped(docIndent + doc, indent: docIndent))
             if case .objectList(let fields) = option.type {
                 out += options(fields, indent: indent + "    ")
             }

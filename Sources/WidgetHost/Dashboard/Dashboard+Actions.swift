@@ -82,9 +82,17 @@ extension Dashboard {
             Task { @MainActor [weak self] in
                 guard race.answer() else { return }
                 work.cancel()
-                self?.send(.actionFinished(id, action: action, failure: "timed out after \(DurationText.duration(action.timeoutSeconds))"))
+                self?.send(.actionFinished(id, action: action, failure: "timed out after \(Self.timeoutText(action.timeoutSeconds))"))
             }
         }
+    }
+
+    /// `10 s`, `0.3 s` under a minute (the usual action timeouts; `DurationText` would round
+    /// them up to `1m`), else `DurationText`'s `5m`.
+    nonisolated static func timeoutText(_ seconds: Double) -> String {
+        guard seconds.isFinite, seconds > 0, seconds < 60 else { return DurationText.duration(seconds) }
+        let tenths = Int((seconds * 10).rounded(.up))
+        return tenths % 10 == 0 ? "\(tenths / 10) s" : "\(tenths / 10).\(tenths % 10) s"
     }
 
     /// Where action performs run: threads of their own, parked while no action runs.

@@ -2,7 +2,8 @@
 # Asks the host to download the URL in its panel's options (session "board") while answering
 # a timeline; prints each delivered body on stderr and answers sessionEvents. With a file
 # named silent-on-launch-1 in its folder it leaves sessionEvents unanswered on its first launch;
-# with a file headers.json (one line, a JSON object) it sends those headers with the download.
+# with a file headers.json (one line, a JSON object) it sends those headers with the download;
+# with a file download-extra (one line, e.g. `,"conditional":false`) it adds that to the params.
 launches=$(cat "$WIDGETHOST_EXTENSION_DATA/launches" 2>/dev/null || echo 0)
 launches=$((launches + 1))
 echo "$launches" > "$WIDGETHOST_EXTENSION_DATA/launches"
@@ -15,6 +16,7 @@ while IFS= read -r line; do
         if [ -n "$url" ]; then
             headers=""
             [ -f headers.json ] && headers=",\"headers\":$(cat headers.json)"
+            [ -f download-extra ] && headers="$headers$(cat download-extra)"
             printf '{"jsonrpc":"2.0","id":9001,"method":"download","params":{"identifier":"board","url":"%s","description":"the board"%s}}\n' "$url" "$headers"
         fi
         printf '{"jsonrpc":"2.0","id":%s,"result":{"entries":[],"policy":"never"}}\n' "$id" ;;
