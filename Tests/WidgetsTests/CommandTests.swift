@@ -139,11 +139,15 @@ struct CommandRunTests {
         let spawner = ProcessSpawner()
         let clock = ContinuousClock()
         let started = clock.now
-        let task = Task { await run(spec("sleep 300", timeout: 30), spawner: spawner) }
-        try? await Task.sleep(for: .milliseconds(200))
-        task.cancel()
-        let result = await task.value
-        #expect(result.outcome == .cancelled)
+        // A child task, not `Task {}`: it keeps the suite's threads (an unstructured task would
+        // run on Swift's shared pool, which other suites' blocking calls can hold for seconds).
+        let outcome = await withTaskGroup(of: CommandRun.self) { group -> CommandRun.Outcome? in
+            group.addTask { await run(spec("sleep 300", timeout: 30), spawner: spawner) }
+            try? await Task.sleep(for: .milliseconds(200))
+            group.cancelAll()
+            return await group.next()?.outcome
+        }
+        #expect(outcome == .cancelled)
         #expect(clock.now - started < .seconds(10))
         #expect(spawner.runningCount == 0, "the child was waited for (the spawner forgets a child only after waitpid)")
     }
