@@ -93,8 +93,9 @@ final class ExtensionRediscovery: Sendable {
         let (manifests, problems) = ExtensionSetup.manifests(explicitDirectory: explicitDirectory, environment: environment)
         for problem in problems { runtime.log(.error, "skipped: \(problem)") }
         let changes = runtime.update(manifests) { name in
-            if let refused = problems.first(where: { $0.contains("/\(name)/extension.json:") }),
-               !refused.hasSuffix(": no extension.json in this folder") {
+            // A folder without extension.json is skipped without a problem: a refused one is
+            // a manifest that is there and bad.
+            if let refused = problems.first(where: { $0.contains("/\(name)/extension.json:") }) {
                 return "the extension '\(name)' was refused at the config reload: \(refused)"
             }
             return "the extension '\(name)' was removed: its extension.json is gone (put it back, save the config)"
