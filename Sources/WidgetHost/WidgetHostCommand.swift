@@ -36,7 +36,8 @@ public enum WidgetHostCommand {
                                                      environment: environment)  // as `discover(for:)` does
             Task { @MainActor in
                 var output = await PreviewCommand.run(options, environment: environment, catalog: extensions.catalog,
-                                                      now: Date(timeIntervalSince1970: io.clock.wallNow), io: io)
+                                                      now: Date(timeIntervalSince1970: io.clock.wallNow), io: io,
+                                                      extensions: extensions.runtime)
                 extensions.runtime.stopAll()
                 output.standardError = extensions.problemText(prefix: "widgethost: extension skipped: ") + output.standardError
                 finish(output)

@@ -65,6 +65,22 @@ private final class FakeExtensions {
         return output.inert()
     }
 
+    /// `widgethost preview ARGUMENTS --extensions-dir DIR`, as `main` runs it.
+    func preview(_ arguments: [String]) async -> CommandOutput {
+        guard case .preview(let options)? = try? CommandLineParser.parse(["preview"] + arguments + ["--extensions-dir", directory])
+        else { return CommandOutput(exitCode: 99) }
+        var io = HostIO.live()
+        io.environment = environment
+        io.processes = spawner
+        io.files = FileRoots(state: nil, temporary: "/tmp")
+        io.widgetEnvironment = ["PATH": "/usr/bin:/bin"]
+        let setup = ExtensionSetup.discover(catalog: .builtin(), explicitDirectory: options.extensionsDirectory,
+                                            environment: environment)
+        defer { setup.runtime.stopAll() }
+        return await PreviewCommand.run(options, environment: environment, catalog: setup.catalog,
+                                        now: Date(timeIntervalSince1970: 1_796_076_000), io: io, extensions: setup.runtime).inert()
+    }
+
     func close() {
         // The command stopped its extension (SIGTERM); reap it.
         for _ in 0..<100 where spawner.runningCount > 0 {
@@ -189,5 +205,20 @@ struct ExtensionRunCommandTests {
         #expect(output.standardError.hasPrefix("widgethost extension run: ev/panel: its answer to sessionEvents: extension error 1: cannot read the board\n"),
                 "\(output.standardError)")
         #expect(took < .seconds(12), "waited \(took) (the whole wait is 20 s)")
+    }
+
+    @Test("preview: sessionEvents answered with an error is reported at once, not after its 10 s wait")
+    func previewEventsRefused() async throws {
+        let fakes = try FakeExtensions()
+        defer { fakes.close() }
+        try fakes.add("ev", script: "refuses-events.sh", limits: #"{"requestSeconds": 5}"#,
+                      widgets: #"[{"kind": "panel", "displayName": "Panel", "options": {"url": {"type": "url", "default": "http://127.0.0.1:9/board"}}}]"#)
+        let started = ContinuousClock.now
+        let output = await fakes.preview(["ev/panel"])
+        let took = ContinuousClock.now - started
+        #expect(output.exitCode == 1, "\(output.standardError)")
+        #expect(output.standardError == "widgethost preview: ev/panel: its answer to sessionEvents: extension error 1: cannot read the board\n",
+                "\(output.standardError)")
+        #expect(took < .seconds(8), "waited \(took) (the whole wait is 10 s)")
     }
 }

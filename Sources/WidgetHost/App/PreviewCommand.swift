@@ -55,10 +55,16 @@ enum PreviewCommand {
         case host(String)
     }
 
+    /// - Parameter extensions: the extensions `catalog` holds the kinds of: an extension that
+    ///   answers its `sessionEvents` with an error ends the wait at once (as `extension run`).
     static func run(_ options: PreviewOptions, environment: HostEnvironment, catalog: Catalog,
-                    now: Date = Date(), io: HostIO? = nil) async -> CommandOutput {
-        let request = Request(kind: options.kind, family: options.family, options: options.options,
+                    now: Date = Date(), io: HostIO? = nil, extensions: ExtensionRuntime? = nil) async -> CommandOutput {
+        var request = Request(kind: options.kind, family: options.family, options: options.options,
                               snapshot: options.snapshot, prefix: "widgethost preview: ")
+        if let name = options.kind.split(separator: "/", maxSplits: 1).first, options.kind.contains("/"),
+           let host = extensions?.host(named: String(name)) {
+            request.abandonWait = { host.unansweredEvents.map(ExtensionRunCommand.EventsUnanswered.init) }
+        }
         switch await fetch(request, environment: environment, catalog: catalog, now: now, io: io) {
         case .success(let fetched):
             if let failure = (fetched.timeline.entries.first as? ExtensionEntry)?.failure {
@@ -70,6 +76,8 @@ enum PreviewCommand {
             return CommandOutput(exitCode: 2, standardError: lines)
         case .failure(.timedOut(let seconds)):
             return CommandOutput(exitCode: 1, standardError: "widgethost preview: \(options.kind) gave no timeline within \(Int(seconds)) s\n")
+        case .failure(.provider(let error as ExtensionRunCommand.EventsUnanswered)):
+            return CommandOutput(exitCode: 1, standardError: "widgethost preview: \(options.kind): its answer to sessionEvents: \(error.error)\n")
         case .failure(.provider(let error)):
             return CommandOutput(exitCode: 1, standardError: "widgethost preview: \(options.kind): \(error)\n")
         case .failure(.host(let message)):
