@@ -13,7 +13,7 @@ struct JournalCostTests {
         return try db.query("PRAGMA page_size").first?.first?.int
     }
 
-    @Test("a new journal has 1 KiB pages, so each page a commit changes appends 1 KiB to the WAL, not 4")
+    @Test("a new journal has 512-byte pages, so each page a commit changes appends half a KiB to the WAL, not 4 KiB")
     func newJournalPageSize() throws {
         let dir = ScratchDirectory()
         let path = dir.path + "/sessions.sqlite"
@@ -21,10 +21,10 @@ struct JournalCostTests {
         _ = try journal.insertTask(session: "s", description: nil, url: "http://127.0.0.1:9/", now: Date())
         journal.close()
         #expect(try pageSize(path) == Int64(SessionJournal.pageSize))
-        #expect(SessionJournal.pageSize == 1024)
+        #expect(SessionJournal.pageSize == 512)
     }
 
-    @Test("a small journal made with 4 KiB pages is rebuilt with 1 KiB pages at open, its rows kept")
+    @Test("a small journal made with 4 KiB pages is rebuilt with 512-byte pages at open, its rows kept")
     func smallJournalRebuilt() throws {
         let dir = ScratchDirectory()
         let path = dir.path + "/sessions.sqlite"
@@ -39,7 +39,7 @@ struct JournalCostTests {
         let journal = try SessionJournal(path: path, readOnly: false)
         let id = try journal.insertTask(session: "s", description: "board", url: "http://127.0.0.1:9/", now: Date())
         journal.close()
-        #expect(try pageSize(path) == 1024)
+        #expect(try pageSize(path) == 512)
         let db = try SQLiteDatabase(path: path, readOnly: true)
         defer { db.close() }
         #expect(try db.query("SELECT x FROM kept").first?.first?.int == 42)

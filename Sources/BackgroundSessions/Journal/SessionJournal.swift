@@ -113,12 +113,13 @@ final class SessionJournal {
         return true
     }
 
-    /// The journal's page size. Every commit appends each page it changed to the WAL, and a
-    /// fetch changes about a dozen (task, result, delivery, acknowledgement: the tables, their
-    /// indexes and `sqlite_sequence`, all a page each while the journal is near empty): 13 KB
-    /// a fetch at 1 KiB instead of 53 KB at SQLite's default 4 KiB. Smaller (512) would halve
-    /// it again but makes a large journal's trees twice as deep for `widgethost sessions`.
-    static let pageSize = 1024
+    /// The journal's page size. Every commit appends each page it changed to the WAL (a frame:
+    /// the page and 24 bytes), and a fetch changes about a dozen (task, result, delivery,
+    /// acknowledgement: the tables, their indexes and `sqlite_sequence`, a page each while the
+    /// journal is near empty): 7 KB a fetch at 512 bytes, 13.6 KB at 1 KiB, 53 KB at SQLite's
+    /// default 4 KiB. A large journal's trees get a level deeper than at 1 KiB, which
+    /// `widgethost sessions` does not notice.
+    static let pageSize = 512
 
     /// New journals get `pageSize`; a small one made with another size is rebuilt with it
     /// (VACUUM, out of WAL mode: needs no reader — when `widgethost sessions` has it open the
