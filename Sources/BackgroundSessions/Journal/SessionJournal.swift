@@ -16,7 +16,15 @@ import Glibc
 /// `SessionStore` serialises every use. Errors throw `SQLiteError`.
 final class SessionJournal {
     /// 2: `tasks_by_session(session, state)`, so `widgethost sessions` aggregates in SQL.
-    static let schemaVersion = 2
+    /// 3: the `_by_session` indexes only on a large journal (`indexedRows`).
+    static let schemaVersion = 3
+
+    /// Rows (tasks, or events) from which the journal has its `_by_session` indexes: each is
+    /// one more page in four of a fetch's five commits (5 of its 13 WAL frames), and a journal
+    /// of a few rows — the usual one: a fetch's rows are gone when it is delivered — is
+    /// scanned in microseconds without them; one of a million tasks takes `widgethost sessions`
+    /// most of a minute without, a second with. Decided at each writable open.
+    static let indexedRows = 10_000
 
     /// Longest text read back from a column (characters): a hand-edited journal cannot make
     /// the host or `widgethost sessions` hold megabytes per row.
@@ -73,12 +81,13 @@ final class SessionJournal {
                     reason TEXT, attempts INTEGER, retry_after_ms INTEGER,
                     recorded REAL NOT NULL,
                     delivery_count INTEGER NOT NULL DEFAULT 0);
-                CREATE INDEX IF NOT EXISTS events_by_session ON events(session, event_id);
-                CREATE INDEX IF NOT EXISTS tasks_by_session ON tasks(session, state);
                 INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', '\(Self.schemaVersion)');
                 UPDATE meta SET value = '\(Self.schemaVersion)'
                     WHERE key = 'schema' AND CAST(value AS INTEGER) < \(Self.schemaVersion);
                 """)
+            try db.execute(try Self.isLarge(db)
+                ? "CREATE INDEX IF NOT EXISTS events_by_session ON events(session, event_id); CREATE INDEX IF NOT EXISTS tasks_by_session ON tasks(session, state);"
+                : "DROP INDEX IF EXISTS events_by_session; DROP INDEX IF EXISTS tasks_by_session;")
         }
         for suffix in ["", "-wal", "-shm"] { chmod(path + suffix, 0o600) }
         db.observeCommits(commits)
@@ -137,6 +146,14 @@ final class SessionJournal {
                 // Busy (a reader): keep the old size; the caller turns WAL back on.
             }
         }
+    }
+
+    /// Whether the journal holds `indexedRows` tasks or events (counting stops there).
+    static func isLarge(_ db: SQLiteDatabase) throws(SQLiteError) -> Bool {
+        let rows = try db.query("""
+            SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM tasks LIMIT ?1)) >= ?1 OR (SELECT COUNT(*) FROM (SELECT 1 FROM events LIMIT ?1)) >= ?1
+            """, [.integer(Int64(indexedRows))])
+        return rows.first?.first?.int == 1
     }
 
     /// False when `path` holds bytes that do not start with SQLite's header ("SQLite format 3").
