@@ -98,7 +98,7 @@ final class SessionJournal {
     private let commits = WALCommits()
 
     /// The WAL frames at which `checkpointIfDue` copies the WAL into the database (SQLite's
-    /// automatic checkpoint is at 1000): about 75 fetches.
+    /// automatic checkpoint is at 1000): about 125 fetches (8 frames each).
     static let checkpointFrames = 1000
 
     /// True when a commit now is only an append to the WAL: no fsync at `synchronous=NORMAL`.
