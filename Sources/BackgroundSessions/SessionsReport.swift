@@ -5,12 +5,13 @@ import Glibc
 ///
 /// `text` reads: it opens the journal read-only and works while a running host holds the
 /// state directory's lock. The one write it may make is to bring a journal written by an
-/// older version up to the current schema (its index), when no host holds the lock: without
-/// the index a journal of a million tasks takes most of a minute to list, with it a second.
+/// older version up to the current schema (its indexes, which a journal of
+/// `SessionJournal.indexedRows` rows or more has), when no host holds the lock: without the
+/// indexes a journal of a million tasks takes most of a minute to list, with them a second.
 /// `purge` takes the lock and fails when a host holds it.
 ///
-/// The journal may be huge or edited by hand: the report counts in SQL (indexes
-/// `tasks_by_session`, `events_by_session`), lists at most `maxSessions` sessions and
+/// The journal may be huge or edited by hand: the report counts in SQL (a large journal's
+/// indexes `tasks_by_session`, `events_by_session`), lists at most `maxSessions` sessions and
 /// `maxListed` tasks and events of each, and prints every field from the journal through
 /// `ReportText` (controls inert, credentials hidden, at most `maxFieldLength` characters).
 public enum SessionsReport {

@@ -47,9 +47,11 @@ extension SessionJournal {
 
     // MARK: - Reading (for `widgethost sessions`: aggregates, bounded listings)
 
-    /// Whether the journal has the indexes of `schemaVersion` (the report's queries need them).
+    /// Whether the journal has the indexes its size needs (a large one's report queries need
+    /// them; `SessionJournal.indexedRows`).
     func hasCurrentSchema() throws(SQLiteError) -> Bool {
-        try db.query("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'tasks_by_session'").count == 1
+        if try db.query("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'tasks_by_session'").count == 1 { return true }
+        return try !Self.isLarge(db)
     }
 
     /// Counts over the whole journal.

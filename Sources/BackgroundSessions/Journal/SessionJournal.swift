@@ -16,7 +16,15 @@ import Glibc
 /// `SessionStore` serialises every use. Errors throw `SQLiteError`.
 final class SessionJournal {
     /// 2: `tasks_by_session(session, state)`, so `widgethost sessions` aggregates in SQL.
-    static let schemaVersion = 2
+    /// 3: the `_by_session` indexes only on a large journal (`indexedRows`).
+    static let schemaVersion = 3
+
+    /// Rows (tasks, or events) from which the journal has its `_by_session` indexes: each is
+    /// one more page in four of a fetch's five commits (5 of its 13 WAL frames), and a journal
+    /// of a few rows — the usual one: a fetch's rows are gone when it is delivered — is
+    /// scanned in microseconds without them; one of a million tasks takes `widgethost sessions`
+    /// most of a minute without, a second with. Decided at each writable open.
+    static let indexedRows = 10_000
 
     /// Longest text read back from a column (characters): a hand-edited journal cannot make
     /// the host or `widgethost sessions` hold megabytes per row.
@@ -73,12 +81,13 @@ final class SessionJournal {
                     reason TEXT, attempts INTEGER, retry_after_ms INTEGER,
                     recorded REAL NOT NULL,
                     delivery_count INTEGER NOT NULL DEFAULT 0);
-                CREATE INDEX IF NOT EXISTS events_by_session ON events(session, event_id);
-                CREATE INDEX IF NOT EXISTS tasks_by_session ON tasks(session, state);
                 INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', '\(Self.schemaVersion)');
                 UPDATE meta SET value = '\(Self.schemaVersion)'
                     WHERE key = 'schema' AND CAST(value AS INTEGER) < \(Self.schemaVersion);
                 """)
+            try db.execute(try Self.isLarge(db)
+                ? "CREATE INDEX IF NOT EXISTS events_by_session ON events(session, event_id); CREATE INDEX IF NOT EXISTS tasks_by_session ON tasks(session, state);"
+                : "DROP INDEX IF EXISTS events_by_session; DROP INDEX IF EXISTS tasks_by_session;")
         }
         for suffix in ["", "-wal", "-shm"] { chmod(path + suffix, 0o600) }
         db.observeCommits(commits)
@@ -89,7 +98,7 @@ final class SessionJournal {
     private let commits = WALCommits()
 
     /// The WAL frames at which `checkpointIfDue` copies the WAL into the database (SQLite's
-    /// automatic checkpoint is at 1000): about 75 fetches.
+    /// automatic checkpoint is at 1000): about 125 fetches (8 frames each).
     static let checkpointFrames = 1000
 
     /// True when a commit now is only an append to the WAL: no fsync at `synchronous=NORMAL`.
@@ -113,12 +122,13 @@ final class SessionJournal {
         return true
     }
 
-    /// The journal's page size. Every commit appends each page it changed to the WAL, and a
-    /// fetch changes about a dozen (task, result, delivery, acknowledgement: the tables, their
-    /// indexes and `sqlite_sequence`, all a page each while the journal is near empty): 13 KB
-    /// a fetch at 1 KiB instead of 53 KB at SQLite's default 4 KiB. Smaller (512) would halve
-    /// it again but makes a large journal's trees twice as deep for `widgethost sessions`.
-    static let pageSize = 1024
+    /// The journal's page size. Every commit appends each page it changed to the WAL (a frame:
+    /// the page and 24 bytes), and a fetch changes about a dozen (task, result, delivery,
+    /// acknowledgement: the tables, their indexes and `sqlite_sequence`, a page each while the
+    /// journal is near empty): 7 KB a fetch at 512 bytes, 13.6 KB at 1 KiB, 53 KB at SQLite's
+    /// default 4 KiB. A large journal's trees get a level deeper than at 1 KiB, which
+    /// `widgethost sessions` does not notice.
+    static let pageSize = 512
 
     /// New journals get `pageSize`; a small one made with another size is rebuilt with it
     /// (VACUUM, out of WAL mode: needs no reader — when `widgethost sessions` has it open the
@@ -136,6 +146,14 @@ final class SessionJournal {
                 // Busy (a reader): keep the old size; the caller turns WAL back on.
             }
         }
+    }
+
+    /// Whether the journal holds `indexedRows` tasks or events (counting stops there).
+    static func isLarge(_ db: SQLiteDatabase) throws(SQLiteError) -> Bool {
+        let rows = try db.query("""
+            SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM tasks LIMIT ?1)) >= ?1 OR (SELECT COUNT(*) FROM (SELECT 1 FROM events LIMIT ?1)) >= ?1
+            """, [.integer(Int64(indexedRows))])
+        return rows.first?.first?.int == 1
     }
 
     /// False when `path` holds bytes that do not start with SQLite's header ("SQLite format 3").
