@@ -39,12 +39,34 @@ public struct LeaderboardProvider: TimelineProvider {
     }
 
     public func timeline(in context: Context) async throws -> Timeline<LeaderboardEntry> {
-        let date = now()
         let store = LeaderboardStore(services: services)
         // A board a full disk kept from being saved is written again first; until it is, no
         // fetch starts (its result could not be kept either) and the panel says why.
         let unsaved = store.retryUnsaved(session: session)
-        var state = store.load(session: session)
+        // Off the loop a download may start: there is always a timeline.
+        return timeline(store.load(session: session), unsaved: unsaved, context: context, onLoop: false)!
+    }
+
+    /// At most this many heroes × entries are projected on the loop (a few hundred µs);
+    /// a larger timeline is computed on a provider thread.
+    static let onLoopMaximumProjections = 4096
+
+    /// The reload after a delivery (and any other that starts no download), on the loop: the
+    /// state is in memory (`LeaderboardStore.loadFromMemory`: a 304's times, or the small board
+    /// just written), so nothing is read, decoded or waited for. Nil — the call runs on a
+    /// provider thread — for the user's reload (it fetches), when a fetch is due (starting a
+    /// download waits for the journal), for a large board, or a state not saved.
+    public func timelineOnLoop(in context: Context) -> Timeline<LeaderboardEntry>? {
+        guard !context.isUserInitiated, let state = LeaderboardStore(services: services).loadFromMemory(session: session)
+        else { return nil }
+        return timeline(state, unsaved: false, context: context, onLoop: true)
+    }
+
+    /// The timeline for `state`; nil when `onLoop` and it would start a download or project
+    /// too much.
+    private func timeline(_ state: LeaderboardState, unsaved: Bool, context: Context, onLoop: Bool) -> Timeline<LeaderboardEntry>? {
+        let date = now()
+        var state = state
         // Without push sources (snapshots, previews) the panel says neither.
         let live = push.flatMap { url in services.push.map { $0.isLive(url.absoluteString) } }
         state.push = live.map { $0 ? .live : .polling }
@@ -64,6 +86,7 @@ public struct LeaderboardProvider: TimelineProvider {
                 state.isFetching = true
                 if context.isUserInitiated { Self.expedite(tasks, state: &state) }
             } else if wait == nil {
+                if onLoop { return nil }
                 _ = backgroundSession.downloadTask(with: url, taskDescription: "board")
                 state.isFetching = true
             } else if state.consecutiveFailures > 0 || state.retryAfterUntil != nil {
@@ -74,6 +97,11 @@ public struct LeaderboardProvider: TimelineProvider {
         // or sooner, when the entries (at most `LeaderboardEntry.maximumEntries`, one a minute)
         // run out first: a long refresh must not freeze the projected health and the age.
         let next = retryAt ?? date + refresh
+        if onLoop {
+            let minutes = min(max(0, next.timeIntervalSince(date) / 60), Double(LeaderboardEntry.maximumEntries)) + 1
+            let heroes = (state.board?.heroes.count ?? 0) + 1
+            guard Double(heroes) * minutes <= Double(Self.onLoopMaximumProjections) else { return nil }
+        }
         let entries = LeaderboardEntry.timeline(state, from: date, until: next, maxRows: maxRows, retryAt: retryAt)
         let projectionEnd = (entries.last?.date ?? date).addingTimeInterval(60)
         return Timeline(entries: entries, policy: .after(min(next, max(projectionEnd, date + 60))))
