@@ -309,21 +309,22 @@ struct LeaderboardOnLoopTests {
         #expect(rig.transport.startedRequests.isEmpty)
     }
 
-    @Test("the user's reload, a fetch that is due, and a large board are left to the provider thread; the loop starts no download")
+    @Test("the user's reload and a due fetch start their download from the loop; a large board is left to the provider thread")
     @MainActor
-    func leftOffTheLoop() async throws {
+    func downloadsFromTheLoop() async throws {
         let rig = try ProviderRig()
         defer { rig.close() }
         let provider = rig.provider()
         let store = LeaderboardStore(services: rig.services)
         store.save(fetchedState(at: at(-2)), session: "leaderboard")
+        _ = rig.manager.session(identifier: "other").downloadTask(with: URL(string: "http://127.0.0.1:9/other")!)  // the commit after opening
         let user = TimelineProviderContext(family: .large, size: CellSize(columns: 52, rows: 21), isUserInitiated: true)
-        #expect(provider.timelineOnLoop(in: user) == nil, "the user's reload fetches")
+        let fetching = try #require(provider.timelineOnLoop(in: user), "the user's reload on the loop")
+        #expect(fetching.entries[0].isFetching && rig.transport.startedRequests.count == 2)
+        for id in rig.transport.runningIDs { rig.transport.finish(id, with: .cancelled) }
         rig.clock.advance(to: at(20))
-        #expect(provider.timelineOnLoop(in: largeContext) == nil, "a fetch is due: its download waits for the journal")
-        #expect(rig.transport.startedRequests.isEmpty)
-        _ = try await provider.timeline(in: largeContext)
-        #expect(rig.transport.startedRequests.count == 1, "off the loop it starts")
+        #expect(try #require(provider.timelineOnLoop(in: largeContext)).entries[0].isFetching, "a due fetch starts from the loop")
+        #expect(rig.transport.startedRequests.count == 3)
         for id in rig.transport.runningIDs { rig.transport.finish(id, with: .cancelled) }
         // A board over 64 KiB encoded is read from its file off the loop, not kept in memory.
         let long = String(repeating: "x", count: 400)

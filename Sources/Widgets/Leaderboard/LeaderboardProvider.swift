@@ -51,14 +51,13 @@ public struct LeaderboardProvider: TimelineProvider {
     /// a larger timeline is computed on a provider thread.
     static let onLoopMaximumProjections = 4096
 
-    /// The reload after a delivery (and any other that starts no download), on the loop: the
-    /// state is in memory (`LeaderboardStore.loadFromMemory`: a 304's times, or the small board
-    /// just written), so nothing is read, decoded or waited for. Nil — the call runs on a
-    /// provider thread — for the user's reload (it fetches), when a fetch is due (starting a
-    /// download waits for the journal), for a large board, or a state not saved.
+    /// A reload on the loop — the one after a delivery, and the user's `r` — when the state is
+    /// in memory (`LeaderboardStore.loadFromMemory`: a 304's times, or the small board just
+    /// written), so nothing is read or decoded, and a download it starts is journalled without
+    /// waiting (`downloadTaskWithoutWaiting`: a WAL append at once). Nil — the call runs on a
+    /// provider thread — when that insert would wait, for a large board, or a state not saved.
     public func timelineOnLoop(in context: Context) -> Timeline<LeaderboardEntry>? {
-        guard !context.isUserInitiated, let state = LeaderboardStore(services: services).loadFromMemory(session: session)
-        else { return nil }
+        guard let state = LeaderboardStore(services: services).loadFromMemory(session: session) else { return nil }
         return timeline(state, unsaved: false, context: context, onLoop: true)
     }
 
@@ -72,6 +71,13 @@ public struct LeaderboardProvider: TimelineProvider {
         state.push = live.map { $0 ? .live : .polling }
         let refresh = live == true ? max(TimeInterval(refreshSeconds), Self.pushSafetyInterval) : TimeInterval(refreshSeconds)
         var retryAt: Date?
+        if onLoop {
+            // Checked before a download may start: at most the entries of the longest wait.
+            let longest = max(refresh, LeaderboardState.maximumBackoff, LeaderboardState.maximumRetryAfter)
+            let minutes = min(longest / 60, Double(LeaderboardEntry.maximumEntries)) + 1
+            let heroes = (state.board?.heroes.count ?? 0) + 1
+            guard Double(heroes) * minutes <= Double(Self.onLoopMaximumProjections) else { return nil }
+        }
         if let reason = services.sessionsUnavailableReason {
             if state.lastError == nil { state.lastError = reason }
         } else if let manager = services.sessions, !unsaved {
@@ -86,8 +92,12 @@ public struct LeaderboardProvider: TimelineProvider {
                 state.isFetching = true
                 if context.isUserInitiated { Self.expedite(tasks, state: &state) }
             } else if wait == nil {
-                if onLoop { return nil }
-                _ = backgroundSession.downloadTask(with: url, taskDescription: "board")
+                if onLoop {
+                    // The task's insert is made on the loop only when it is a WAL append at once.
+                    guard backgroundSession.downloadTaskWithoutWaiting(with: url, taskDescription: "board") != nil else { return nil }
+                } else {
+                    _ = backgroundSession.downloadTask(with: url, taskDescription: "board")
+                }
                 state.isFetching = true
             } else if state.consecutiveFailures > 0 || state.retryAfterUntil != nil {
                 retryAt = wait
@@ -97,11 +107,6 @@ public struct LeaderboardProvider: TimelineProvider {
         // or sooner, when the entries (at most `LeaderboardEntry.maximumEntries`, one a minute)
         // run out first: a long refresh must not freeze the projected health and the age.
         let next = retryAt ?? date + refresh
-        if onLoop {
-            let minutes = min(max(0, next.timeIntervalSince(date) / 60), Double(LeaderboardEntry.maximumEntries)) + 1
-            let heroes = (state.board?.heroes.count ?? 0) + 1
-            guard Double(heroes) * minutes <= Double(Self.onLoopMaximumProjections) else { return nil }
-        }
         let entries = LeaderboardEntry.timeline(state, from: date, until: next, maxRows: maxRows, retryAt: retryAt)
         let projectionEnd = (entries.last?.date ?? date).addingTimeInterval(60)
         return Timeline(entries: entries, policy: .after(min(next, max(projectionEnd, date + 60))))
