@@ -33,6 +33,13 @@ public final class BackgroundSession: Sendable {
                              conditional: conditional)
     }
 
+    /// `downloadTask(with:taskDescription:)` that never waits, for a provider answering on the
+    /// loop: nil (nothing journalled or started) when the task's journal insert could not be
+    /// made at once as a plain WAL append; then call `downloadTask` off the loop.
+    public func downloadTaskWithoutWaiting(with url: URL, taskDescription: String? = nil) -> BackgroundDownloadTask? {
+        manager.downloadTaskWithoutWaiting(session: identifier, url: url, taskDescription: taskDescription)
+    }
+
     /// Tasks not yet completed (running, or journalled and waiting to be resumed), oldest first.
     public var allTasks: [BackgroundDownloadTask] { manager.tasks(session: identifier) }
 

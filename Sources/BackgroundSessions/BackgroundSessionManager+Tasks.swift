@@ -60,6 +60,37 @@ extension BackgroundSessionManager {
         }
     }
 
+    /// `downloadTask` for the delivery queue (the loop), which must not wait: a task in flight
+    /// for the URL is joined, and a new one is journalled and started only when its insert is a
+    /// WAL append made at once (`SessionStore.immediately`: the journal free, nothing queued,
+    /// no commit that would fsync) and succeeds. Nil otherwise — nothing journalled, nothing
+    /// started: ask with `downloadTask` off the loop.
+    func downloadTaskWithoutWaiting(session identifier: String, url: URL, taskDescription: String?) -> BackgroundDownloadTask? {
+        let urlString = url.absoluteString
+        enum Found: Sendable { case existing(BackgroundDownloadTask), inserted(BackgroundDownloadTask) }
+        // Under the journal's lock, as `downloadTask`'s insert: two callers cannot both insert.
+        let found = store.immediately { store -> Found? in
+            let known = state.withLock { s -> (running: BackgroundDownloadTask?, usable: Bool) in
+                let running = s.running.values.first { $0.task.sessionIdentifier == identifier && $0.task.url.absoluteString == urlString }
+                return (running?.task, !s.closed && s.suspended.isEmpty)  // a suspended one is resumed by `downloadTask`
+            }
+            if let running = known.running { return .existing(running) }
+            guard availability == .available, known.usable,
+                  case .success(let id)? = store.insertTask(session: identifier, description: taskDescription, url: urlString, now: now())
+            else { return nil }
+            let task = makeTask(id: id, session: identifier, description: taskDescription, url: url, state: .running)
+            state.withLock { $0.running[id] = Running(task: task) }
+            return .inserted(task)
+        }
+        switch found ?? nil {
+        case nil: return nil
+        case .existing(let task)?: return task
+        case .inserted(let task)?:
+            startTransfer(task)
+            return task
+        }
+    }
+
     func makeTask(id: Int, session: String, description: String?, url: URL, state: BackgroundDownloadTask.State,
                   attempts: Int = 0) -> BackgroundDownloadTask {
         BackgroundDownloadTask(taskIdentifier: id, sessionIdentifier: session, taskDescription: description, url: url,

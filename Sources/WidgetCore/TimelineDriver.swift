@@ -222,6 +222,16 @@ public final class TimelineDriver {
         }
         let provider = slot.provider
         let context = context(slot, userInitiated: request.isUserInitiated)
+        // A provider that can answer this call on the loop at once does (`timelineOnLoop`): the
+        // answer is taken as a message of the main actor's own queue — no thread is woken.
+        if !slot.onLoop, let timeline = provider.timelineOnLoop(in: context) {
+            let task = Task { @MainActor [weak self] in
+                guard let self else { return }
+                receive(.success(timeline), for: request)
+            }
+            calls[request.instance] = Call(task: task, generation: request.generation)
+            return
+        }
         let hop = self.hop
         // An instance on the loop runs its provider on the main queue's thread from start to
         // answer: no other thread is woken.

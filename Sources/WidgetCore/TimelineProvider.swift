@@ -17,6 +17,14 @@ public protocol TimelineProvider: Sendable {
     /// Throwing keeps the panel's current entry; the error is shown on the panel and the host
     /// retries with backoff.
     func timeline(in context: Context) async throws -> Timeline<Entry>
+    /// The timeline computed now, on the host's loop, when this call is cheap and cannot block
+    /// (nothing to read from disk, decode or wait for); nil: `timeline(in:)` runs off the loop
+    /// as usual. Saves a provider thread's round trip per reload. Default: nil.
+    func timelineOnLoop(in context: Context) -> Timeline<Entry>?
+}
+
+extension TimelineProvider {
+    public func timelineOnLoop(in context: Context) -> Timeline<Entry>? { nil }
 }
 
 /// A provider whose entry type is erased, so the host can hold providers of every kind.
@@ -24,14 +32,17 @@ public struct AnyTimelineProvider: Sendable {
     private let _placeholder: @Sendable (TimelineProviderContext) -> any TimelineEntry
     private let _snapshot: @Sendable (TimelineProviderContext) async -> any TimelineEntry
     private let _timeline: @Sendable (TimelineProviderContext) async throws -> AnyTimeline
+    private let _timelineOnLoop: @Sendable (TimelineProviderContext) -> AnyTimeline?
 
     public init<P: TimelineProvider>(_ provider: P) {
         _placeholder = { provider.placeholder(in: $0) }
         _snapshot = { await provider.snapshot(in: $0) }
         _timeline = { try await provider.timeline(in: $0).erased }
+        _timelineOnLoop = { provider.timelineOnLoop(in: $0)?.erased }
     }
 
     public func placeholder(in context: TimelineProviderContext) -> any TimelineEntry { _placeholder(context) }
     public func snapshot(in context: TimelineProviderContext) async -> any TimelineEntry { await _snapshot(context) }
     public func timeline(in context: TimelineProviderContext) async throws -> AnyTimeline { try await _timeline(context) }
+    public func timelineOnLoop(in context: TimelineProviderContext) -> AnyTimeline? { _timelineOnLoop(context) }
 }

@@ -38,6 +38,52 @@ private final class WriteLog: Sendable {
 
 @Suite("Journal writes and the delivery queue (no fsync on the loop)", .serialized)
 struct JournalThreadTests {
+    @Test("a download started from the delivery queue without waiting: journalled at once when that is a WAL append, joined when running, nothing when the journal is held")
+    func downloadWithoutWaiting() async throws {
+        let log = WriteLog()
+        let gate = Gate(), holding = Gate()
+        let holdNext = Mutex(false)
+        var hooks = BackgroundSessionManager.Hooks()
+        hooks.beforeJournalWrite = { write in
+            log.record(write)
+            if write == .insertTask, holdNext.withLock({ h in defer { h = false }; return h }) {
+                holding.open()
+                gate.wait()
+            }
+        }
+        let transport = FakeTransport()
+        let manager = try BackgroundSessionManager.open(stateDirectory: scratchStatePath(), transport: transport,
+                                                        hooks: hooks, deliveryQueue: log.queue)
+        defer {
+            gate.open()
+            manager.close()
+            removeTree(manager.stateDirectory)
+        }
+        let session = manager.session(identifier: "s")
+        let urls = (1...4).map { URL(string: "http://127.0.0.1:9/\($0)")! }
+        #expect(log.queue.sync { session.downloadTaskWithoutWaiting(with: urls[0]) } == nil,
+                "the first commit after opening may fsync: not on the loop")
+        #expect(transport.startedRequests.isEmpty && session.allTasks.isEmpty)
+        _ = session.downloadTask(with: urls[0])  // off the loop
+        #expect(transport.startedRequests.count == 1)
+        let (joined, started) = log.queue.sync {
+            (session.downloadTaskWithoutWaiting(with: urls[0]), session.downloadTaskWithoutWaiting(with: urls[1]))
+        }
+        #expect(joined?.taskIdentifier == session.allTasks.first?.taskIdentifier, "the running task is joined")
+        #expect(started != nil && transport.startedRequests.map(\.url) == [urls[0], urls[1]].map(\.absoluteString))
+        #expect(log.onDeliveryQueue == [.insertTask], "its insert made at once on the delivery queue")
+        // Another thread holds the journal (inside its insert): nothing waits, nothing starts.
+        holdNext.withLock { $0 = true }
+        let other = Task.detached { session.downloadTask(with: urls[2]) }
+        holding.wait()
+        #expect(log.queue.sync { session.downloadTaskWithoutWaiting(with: urls[3]) } == nil)
+        gate.open()
+        _ = await other.value
+        #expect(transport.startedRequests.count == 3 && !transport.startedRequests.contains { $0.url == urls[3].absoluteString })
+        #expect(session.allTasks.count == 3, "nothing journalled for the refused one")
+        for id in transport.runningIDs { _ = transport.finish(id, with: .cancelled) }
+    }
+
     @Test("a delivery's journal writes are made at once on the delivery queue (WAL appends); the checkpoint, the only fsync, never is")
     func deliveryWritesOnTheLoop() async throws {
         let log = WriteLog()

@@ -234,4 +234,37 @@ struct ProvidersOnLoopTests {
         #expect(other.onMainQueue.withLock { $0 } == [false], "the other on the pool")
         #expect(shownLabel(driver.status(of: onLoop)) == "on 1" && shownLabel(driver.status(of: pooled)) == "on 1")
     }
+
+    @Test("a provider that answers timelineOnLoop is not called off the loop; when it answers nil, timeline(in:) runs on the pool")
+    func timelineOnLoopAnswers() async throws {
+        _ = mainQueueKey
+        let clock = ManualClock(now: testEpoch)
+        let driver = TimelineDriver(clock: clock, providerExecutor: ThreadTaskExecutor(maximumThreads: 2))
+        let answering = LoopAnsweringProvider(answers: true), declining = LoopAnsweringProvider(answers: false)
+        let first = driver.add(kind: "a", family: .small, size: CellSize(columns: 20, rows: 5), provider: AnyTimelineProvider(answering))
+        let second = driver.add(kind: "b", family: .small, size: CellSize(columns: 20, rows: 5), provider: AnyTimelineProvider(declining))
+        await driver.settle()
+        #expect(answering.offLoop.withLock { $0 } == [], "answered on the loop: no provider thread")
+        #expect(shownLabel(driver.status(of: first)) == "on the loop")
+        #expect(declining.offLoop.withLock { $0 } == [false], "declined: the pool ran timeline(in:)")
+        #expect(shownLabel(driver.status(of: second)) == "off the loop")
+    }
+}
+
+/// Answers `timelineOnLoop` (or declines it); records where `timeline(in:)` ran.
+private final class LoopAnsweringProvider: TimelineProvider, Sendable {
+    let answers: Bool
+    let offLoop = Mutex<[Bool]>([])
+
+    init(answers: Bool) { self.answers = answers }
+
+    func placeholder(in context: Context) -> TestEntry { TestEntry(date: .distantPast, label: "placeholder") }
+    func snapshot(in context: Context) async -> TestEntry { placeholder(in: context) }
+    func timelineOnLoop(in context: Context) -> Timeline<TestEntry>? {
+        answers ? Timeline(entries: [TestEntry(date: testEpoch, label: "on the loop")], policy: .never) : nil
+    }
+    func timeline(in context: Context) async throws -> Timeline<TestEntry> {
+        offLoop.withLock { $0.append(DispatchQueue.getSpecific(key: mainQueueKey) == true) }
+        return Timeline(entries: [TestEntry(date: testEpoch, label: "off the loop")], policy: .never)
+    }
 }

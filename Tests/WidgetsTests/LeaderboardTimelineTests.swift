@@ -285,6 +285,56 @@ struct LeaderboardTimelineTests {
     }
 }
 
+@Suite("Leaderboard reloads on the loop")
+struct LeaderboardOnLoopTests {
+    @Test("a reload that starts no download is answered from memory on the loop, as the provider thread would answer it")
+    @MainActor
+    func answeredFromMemory() async throws {
+        let rig = try ProviderRig()
+        defer { rig.close() }
+        let provider = rig.provider()
+        #expect(provider.timelineOnLoop(in: largeContext) == nil, "nothing written by this process yet: the file is read off the loop")
+        // A 200's board, just written: kept in memory.
+        LeaderboardStore(services: rig.services).save(fetchedState(at: at(-2)), session: "leaderboard")
+        let onLoop = try #require(provider.timelineOnLoop(in: largeContext))
+        let offLoop = try await provider.timeline(in: largeContext)
+        #expect(onLoop.entries == offLoop.entries && onLoop.policy == offLoop.policy)
+        #expect(onLoop.entries[0].board?.heroes.count == 6 && onLoop.entries[0].fetchedAt == at(-2))
+        // A 304: only the check times move, held in memory; "updated" restarts as off the loop.
+        LeaderboardStore(services: rig.services).update(session: "leaderboard") { $0.confirmed(at: at(1)) }
+        rig.clock.advance(to: at(1))
+        let confirmed = try #require(provider.timelineOnLoop(in: largeContext))
+        #expect(confirmed.entries == (try await provider.timeline(in: largeContext)).entries)
+        #expect(confirmed.entries[0].fetchedAt == at(1) && confirmed.entries[0].isFetching == false)
+        #expect(rig.transport.startedRequests.isEmpty)
+    }
+
+    @Test("the user's reload and a due fetch start their download from the loop; a large board is left to the provider thread")
+    @MainActor
+    func downloadsFromTheLoop() async throws {
+        let rig = try ProviderRig()
+        defer { rig.close() }
+        let provider = rig.provider()
+        let store = LeaderboardStore(services: rig.services)
+        store.save(fetchedState(at: at(-2)), session: "leaderboard")
+        _ = rig.manager.session(identifier: "other").downloadTask(with: URL(string: "http://127.0.0.1:9/other")!)  // the commit after opening
+        let user = TimelineProviderContext(family: .large, size: CellSize(columns: 52, rows: 21), isUserInitiated: true)
+        let fetching = try #require(provider.timelineOnLoop(in: user), "the user's reload on the loop")
+        #expect(fetching.entries[0].isFetching && rig.transport.startedRequests.count == 2)
+        for id in rig.transport.runningIDs { rig.transport.finish(id, with: .cancelled) }
+        rig.clock.advance(to: at(20))
+        #expect(try #require(provider.timelineOnLoop(in: largeContext)).entries[0].isFetching, "a due fetch starts from the loop")
+        #expect(rig.transport.startedRequests.count == 3)
+        for id in rig.transport.runningIDs { rig.transport.finish(id, with: .cancelled) }
+        // A board over 64 KiB encoded is read from its file off the loop, not kept in memory.
+        let long = String(repeating: "x", count: 400)
+        let large = LeaderboardBoard(updated: testEpochDate, heroes: (0..<200).map { hero("\(long)\($0)", exp: $0) })
+        store.save(fetchedState(at: at(19), board: large), session: "leaderboard")
+        #expect(store.loadFromMemory(session: "leaderboard") == nil)
+        #expect(provider.timelineOnLoop(in: largeContext) == nil)
+    }
+}
+
 /// Counts calls, thread-safely.
 final class Counter: Sendable {
     private let value = Mutex(0)

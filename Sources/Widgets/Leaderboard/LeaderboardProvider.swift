@@ -39,17 +39,45 @@ public struct LeaderboardProvider: TimelineProvider {
     }
 
     public func timeline(in context: Context) async throws -> Timeline<LeaderboardEntry> {
-        let date = now()
         let store = LeaderboardStore(services: services)
         // A board a full disk kept from being saved is written again first; until it is, no
         // fetch starts (its result could not be kept either) and the panel says why.
         let unsaved = store.retryUnsaved(session: session)
-        var state = store.load(session: session)
+        // Off the loop a download may start: there is always a timeline.
+        return timeline(store.load(session: session), unsaved: unsaved, context: context, onLoop: false)!
+    }
+
+    /// At most this many heroes × entries are projected on the loop (a few hundred µs);
+    /// a larger timeline is computed on a provider thread.
+    static let onLoopMaximumProjections = 4096
+
+    /// A reload on the loop — the one after a delivery, and the user's `r` — when the state is
+    /// in memory (`LeaderboardStore.loadFromMemory`: a 304's times, or the small board just
+    /// written), so nothing is read or decoded, and a download it starts is journalled without
+    /// waiting (`downloadTaskWithoutWaiting`: a WAL append at once). Nil — the call runs on a
+    /// provider thread — when that insert would wait, for a large board, or a state not saved.
+    public func timelineOnLoop(in context: Context) -> Timeline<LeaderboardEntry>? {
+        guard let state = LeaderboardStore(services: services).loadFromMemory(session: session) else { return nil }
+        return timeline(state, unsaved: false, context: context, onLoop: true)
+    }
+
+    /// The timeline for `state`; nil when `onLoop` and it would start a download or project
+    /// too much.
+    private func timeline(_ state: LeaderboardState, unsaved: Bool, context: Context, onLoop: Bool) -> Timeline<LeaderboardEntry>? {
+        let date = now()
+        var state = state
         // Without push sources (snapshots, previews) the panel says neither.
         let live = push.flatMap { url in services.push.map { $0.isLive(url.absoluteString) } }
         state.push = live.map { $0 ? .live : .polling }
         let refresh = live == true ? max(TimeInterval(refreshSeconds), Self.pushSafetyInterval) : TimeInterval(refreshSeconds)
         var retryAt: Date?
+        if onLoop {
+            // Checked before a download may start: at most the entries of the longest wait.
+            let longest = max(refresh, LeaderboardState.maximumBackoff, LeaderboardState.maximumRetryAfter)
+            let minutes = min(longest / 60, Double(LeaderboardEntry.maximumEntries)) + 1
+            let heroes = (state.board?.heroes.count ?? 0) + 1
+            guard Double(heroes) * minutes <= Double(Self.onLoopMaximumProjections) else { return nil }
+        }
         if let reason = services.sessionsUnavailableReason {
             if state.lastError == nil { state.lastError = reason }
         } else if let manager = services.sessions, !unsaved {
@@ -64,7 +92,12 @@ public struct LeaderboardProvider: TimelineProvider {
                 state.isFetching = true
                 if context.isUserInitiated { Self.expedite(tasks, state: &state) }
             } else if wait == nil {
-                _ = backgroundSession.downloadTask(with: url, taskDescription: "board")
+                if onLoop {
+                    // The task's insert is made on the loop only when it is a WAL append at once.
+                    guard backgroundSession.downloadTaskWithoutWaiting(with: url, taskDescription: "board") != nil else { return nil }
+                } else {
+                    _ = backgroundSession.downloadTask(with: url, taskDescription: "board")
+                }
                 state.isFetching = true
             } else if state.consecutiveFailures > 0 || state.retryAfterUntil != nil {
                 retryAt = wait

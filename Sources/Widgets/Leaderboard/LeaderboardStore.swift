@@ -64,6 +64,13 @@ public struct LeaderboardStore: Sendable {
     /// retry never overwrites a newer state with an older one.
     private static let unsaved = Mutex<[String: Unsaved]>([:])
 
+    /// The last state written of each file, while it is small (`inMemoryLimit` bytes encoded):
+    /// what `loadFromMemory` answers, so a reload on the loop reads and decodes no file.
+    private static let written = Mutex<[String: LeaderboardState]>([:])
+    /// The largest state (encoded) kept in `written`: a larger board is read from its file, off
+    /// the loop, rather than kept twice in memory.
+    static let inMemoryLimit = 64 << 10
+
     private func key(_ session: String) -> String { (container?.path ?? "") + "/" + Self.fileName(session: session) }
 
     /// The saved state of `session` (the one held in memory when it could not be saved, with
@@ -76,6 +83,18 @@ public struct LeaderboardStore: Sendable {
             return state
         }
         return loadFromDisk(session: session)
+    }
+
+    /// The state of `session` when it is in memory — held unsaved without an error (a 304's
+    /// times), or the last one written while small — without reading the file; nil otherwise
+    /// (nothing written yet by this process, a large board, or a state that failed to save).
+    public func loadFromMemory(session: String) -> LeaderboardState? {
+        let key = key(session)
+        switch Self.unsaved.withLock({ $0[key].map { ($0.state, $0.error) } }) {
+        case (let state, nil)?: return state
+        case _?: return nil
+        case nil: return Self.written.withLock { $0[key] }
+        }
     }
 
     private func loadFromDisk(session: String) -> LeaderboardState {
@@ -95,10 +114,20 @@ public struct LeaderboardStore: Sendable {
 
     /// Writes `state`; the reason when it could not be written.
     private func write(_ state: LeaderboardState, session: String) -> String? {
+        let key = key(session)
+        Self.written.withLock { $0[key] = nil }
         guard let container else { return "cannot save the board: no state directory" }
         guard let data = try? JSONEncoder().encode(state) else { return "cannot save the board: cannot encode it" }
         do {
             try container.write([UInt8](data), to: Self.fileName(session: session), durable: false)
+            if data.count <= Self.inMemoryLimit {
+                // As `load` would read it back: the fields not stored at their defaults.
+                var kept = state
+                kept.isFetching = false
+                kept.saveError = nil
+                kept.push = nil
+                Self.written.withLock { $0[key] = kept }
+            }
             return nil
         } catch .fileSystem(let error) {
             return "cannot save the board: \(String(cString: strerror(error.errno)))"
