@@ -17,7 +17,7 @@ public final class SpawnedProcess: Sendable {
     public let standardOutput: Int32?
     /// The read end of the child's stderr, or nil when it goes elsewhere.
     public let standardError: Int32?
-    private let state = Mutex<(exit: ProcessExit?, pipesClosed: Bool)>((nil, false))
+    private let state = Mutex<(exit: ProcessExit?, pipesClosed: Bool, inputClosed: Bool)>((nil, false, false))
 
     init(pid: pid_t, standardInput: Int32?, standardOutput: Int32?, standardError: Int32?) {
         self.pid = pid
@@ -44,11 +44,22 @@ public final class SpawnedProcess: Sendable {
 
     /// Closes the pipe ends the host holds. Idempotent.
     public func closePipes() {
-        let first = state.withLock { s -> Bool in
-            defer { s.pipesClosed = true }
-            return !s.pipesClosed
+        let (first, inputOpen) = state.withLock { s -> (Bool, Bool) in
+            defer { s.pipesClosed = true; s.inputClosed = true }
+            return (!s.pipesClosed, !s.inputClosed)
         }
         guard first else { return }
-        for fd in [standardInput, standardOutput, standardError] { if let fd { close(fd) } }
+        for fd in [inputOpen ? standardInput : nil, standardOutput, standardError] { if let fd { close(fd) } }
+    }
+
+    /// Closes the write end of the child's stdin (the child reads end of file); the other
+    /// pipes stay open. Idempotent, and `closePipes` then leaves it alone: a descriptor closed
+    /// twice may close another thread's file that took its number in between.
+    public func closeStandardInput() {
+        let open = state.withLock { s -> Bool in
+            defer { s.inputClosed = true }
+            return !s.inputClosed
+        }
+        if open, let standardInput { close(standardInput) }
     }
 }

@@ -100,7 +100,7 @@ struct ProcessSpawnerTests {
         let child = try spawner.spawn(["/bin/cat"], environment: environment, standardInput: .pipe)
         let message = Array("{\"jsonrpc\":\"2.0\"}\n".utf8)
         #expect(write(child.standardInput!, message, message.count) == message.count)
-        close(child.standardInput!)
+        child.closeStandardInput()  // not close(): the deinit would close the number again
         #expect(readToEnd(child.standardOutput) == "{\"jsonrpc\":\"2.0\"}\n")
         #expect(reaped(child, by: spawner) == .exited(0))
     }

@@ -23,7 +23,7 @@ final class RawClient {
         let rc = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        if rc != 0 { let e = errno; close(fd); throw Failure.connect(e) }
+        if rc != 0 { throw Failure.connect(errno) }  // deinit closes fd (closing it here too closed it twice)
     }
 
     deinit { close(fd) }
