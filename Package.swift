@@ -47,7 +47,7 @@ let package = Package(
 
         // Identifier-keyed background transfers: libcurl multi transport, SQLite journal,
         // sessions delivering events to widgets, widget containers.
-        .target(name: "BackgroundSessions", dependencies: ["CCurl", "CSQLite", "WidgetCore"]),
+        .target(name: "BackgroundSessions", dependencies: ["CCurl", "CSQLite", "CLinux", "WidgetCore"]),
 
         // HTTP/1.1 server on Glibc sockets, the leaderboard game and the leaderboard-server command.
         .target(name: "LeaderboardServer"),

@@ -173,6 +173,7 @@ public final class BackgroundSessionManager: Sendable {
             store.discard(dropped)
             store.removeOrphanFiles(keeping: kept)
         }
+        WidgetContainer.removeUnfinishedWrites(stateDirectory: stateDirectory)
         return manager
     }
 

@@ -26,6 +26,8 @@ public struct WidgetContainer: Sendable {
     /// temporary file fsynced before the rename, so a power loss leaves the old bytes or the
     /// new ones, never an empty or partial file. `durable: false` (no fsync: no wait for the
     /// disk) is for a cache that a fetch rebuilds: after a power loss it may be empty or short.
+    /// It swaps the files and removes the old one rather than renaming over it, so a file
+    /// replaced again within seconds is never written out (`FilePaths.commit`'s `exchange`).
     public func write(_ bytes: [UInt8], to name: String, durable: Bool = true) throws(WidgetContainerError) {
         try Self.validate(name)
         do { try FilePaths.makeDirectories(path) } catch { throw .fileSystem(error) }
@@ -48,7 +50,7 @@ public struct WidgetContainer: Sendable {
             }
             offset += n
         }
-        if let failure = FilePaths.commit(fd: fd, temporary: temp, to: target, syncData: durable) {
+        if let failure = FilePaths.commit(fd: fd, temporary: temp, to: target, syncData: durable, exchange: !durable) {
             throw .fileSystem(FileSystemError(operation: failure.operation, path: target, errno: failure.errno))
         }
     }
@@ -100,6 +102,35 @@ public struct WidgetContainer: Sendable {
             throw .fileSystem(FileSystemError(operation: "remove", path: target, errno: errno))
         }
         FilePaths.syncDirectory(path)
+    }
+
+    /// Removes what writes cut short left in every container under `stateDirectory`: the
+    /// temporary files (`.NAME.XXXXXX`) of a write whose host was killed before the rename,
+    /// or, after an exchange (`durable: false`), before the old bytes were removed. Only for
+    /// the holder of the state directory's lock (nobody else writes there); returns how many.
+    @discardableResult
+    public static func removeUnfinishedWrites(stateDirectory: String) -> Int {
+        let root = FilePaths.join(stateDirectory, "containers")
+        var removed = 0
+        for kind in FilePaths.list(root) where FilePaths.isSafeName(kind, maximumBytes: 128) {
+            let directory = FilePaths.join(root, kind)
+            for name in FilePaths.list(directory) where isUnfinishedWrite(name) {
+                var info = stat()
+                let path = FilePaths.join(directory, name)
+                guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+                if unlink(path) == 0 { removed += 1 }
+            }
+        }
+        return removed
+    }
+
+    /// `.NAME.XXXXXX` (mkstemp's six characters) for a name `write` accepts.
+    static func isUnfinishedWrite(_ name: String) -> Bool {
+        guard name.hasPrefix("."), name.utf8.count > 8 else { return false }
+        let rest = name.dropFirst()
+        let suffix = rest.suffix(7)
+        guard suffix.first == ".", suffix.dropFirst().utf8.allSatisfy(FilePaths.isSafeNameByte) else { return false }
+        return FilePaths.isSafeName(String(rest.dropLast(7)), maximumBytes: 128)
     }
 
     /// Throws `.invalidName` unless `name` is 1…128 bytes of `[A-Za-z0-9._-]` not starting with '.'.

@@ -1,6 +1,6 @@
 // Shim for the Linux event APIs the dashboard's loop uses that Swift's Glibc module does not
-// import: epoll, timerfd, signalfd, eventfd, the thread-name prctl, and glibc's GNU spawn
-// file actions (closefrom, chdir). Header only.
+// import: epoll, timerfd, signalfd, eventfd, the thread-name prctl, glibc's GNU spawn
+// file actions (closefrom, chdir) and renameat2. Header only.
 #ifndef WIDGETHOST_CLINUX_SHIM_H
 #define WIDGETHOST_CLINUX_SHIM_H
 #include <stdint.h>
@@ -82,6 +82,14 @@ static inline void wh_limit_malloc_arenas(int count) { mallopt(M_ARENA_MAX, coun
 extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *, int);
 extern int pipe2(int fds[2], int flags);
 extern int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *__restrict, const char *__restrict);
+
+extern int renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, unsigned int flags);
+
+/// Swaps the files at `a` and `b` atomically (`renameat2` with RENAME_EXCHANGE; both must
+/// exist): 0, or -1 with errno (EINVAL where the file system cannot, ENOENT when one is missing).
+static inline int wh_rename_exchange(const char *a, const char *b) {
+    return renameat2(AT_FDCWD, a, AT_FDCWD, b, 1u << 1 /* RENAME_EXCHANGE */);
+}
 
 /// A pipe whose two ends are close-on-exec (no other child inherits them).
 static inline int wh_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }

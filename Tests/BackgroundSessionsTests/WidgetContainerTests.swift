@@ -26,6 +26,57 @@ struct WidgetContainerTests {
         #expect(board.list() == ["board.json"])
     }
 
+    @Test("a cache write (not durable, swapped in) replaces atomically: a reader of the old file keeps its bytes, the name has the new ones, nothing else stays")
+    func cacheWriteExchanges() throws {
+        let state = scratchStatePath()
+        defer { removeTree(state) }
+        let container = try WidgetContainer(kind: "leaderboard", stateDirectory: state)
+        try container.write(Array("first".utf8), to: "board.json", durable: false)  // nothing to swap with: a rename
+        #expect(try container.read("board.json") == Array("first".utf8))
+        let reader = open(container.path + "/board.json", O_RDONLY)
+        #expect(reader >= 0)
+        defer { close(reader) }
+        var before = stat()
+        #expect(fstat(reader, &before) == 0)
+        try container.write(Array("second".utf8), to: "board.json", durable: false)
+        #expect(try container.read("board.json") == Array("second".utf8))
+        #expect(filesUnder(container.path) == ["board.json"], "the old bytes are removed with the temporary name")
+        var buffer = [UInt8](repeating: 0, count: 16)
+        let n = buffer.withUnsafeMutableBytes { pread(reader, $0.baseAddress, 16, 0) }
+        #expect(Array(buffer[0..<max(n, 0)]) == Array("first".utf8), "an open reader still sees a whole old file")
+        var after = stat()
+        #expect(stat(container.path + "/board.json", &after) == 0)
+        #expect(after.st_ino != before.st_ino, "a new file, not the old one rewritten")
+        #expect(before.st_nlink == 1)
+    }
+
+    @Test("the host's start removes temporary files that killed writes left in containers, and nothing else")
+    func unfinishedWritesRemoved() throws {
+        let state = scratchStatePath()
+        defer { removeTree(state) }
+        let container = try WidgetContainer(kind: "leaderboard", stateDirectory: state)
+        let other = try WidgetContainer(kind: "hero", stateDirectory: state)
+        try container.write([1], to: "board.json")
+        try other.write([2], to: "card.json")
+        for name in [".board.json.Ab3xZ9", ".card.json.q_q-q."] {
+            let fd = open((name.hasPrefix(".board") ? container.path : other.path) + "/" + name, O_CREAT | O_WRONLY, 0o600)
+            close(fd)
+        }
+        // Not ours to remove: other hidden names, a directory and a link shaped like one.
+        for name in [".hidden", ".board.json.short", ".notes"] {
+            close(open(container.path + "/" + name, O_CREAT | O_WRONLY, 0o600))
+        }
+        #expect(mkdir(container.path + "/.dir.json.AAAAAA", 0o700) == 0)
+        #expect(symlink(container.path + "/board.json", container.path + "/.link.json.BBBBBB") == 0)
+        let manager = try BackgroundSessionManager.open(stateDirectory: state, transport: FakeTransport())
+        defer { manager.close() }
+        #expect(filesUnder(container.path) == [".board.json.short", ".hidden", ".link.json.BBBBBB", ".notes", "board.json"])
+        #expect(FilePaths.list(container.path).contains(".dir.json.AAAAAA"))
+        #expect(filesUnder(other.path) == ["card.json"])
+        #expect(try container.read("board.json") == [1])
+        #expect(WidgetContainer.removeUnfinishedWrites(stateDirectory: state) == 0)
+    }
+
     @Test("a replace that cannot rename (a directory in the way) says so and leaves no temporary file")
     func renameFails() throws {
         let state = scratchStatePath()
@@ -38,6 +89,11 @@ struct WidgetContainerTests {
                                                                         errno: EISDIR))) {
             try container.write([2], to: "blocked")
         }
+        #expect(throws: WidgetContainerError.fileSystem(FileSystemError(operation: "rename into", path: container.path + "/blocked",
+                                                                        errno: EISDIR)), "a cache write does not swap a directory in") {
+            try container.write([2], to: "blocked", durable: false)
+        }
+        #expect(FilePaths.list(container.path + "/blocked") == ["inside"])
         #expect(filesUnder(container.path).filter { $0.hasPrefix(".") } == [], "no temporary file stays")
         #expect(try container.read("kept") == [1])
     }
