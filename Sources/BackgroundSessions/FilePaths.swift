@@ -1,4 +1,3 @@
-import CLinux
 import Glibc
 
 /// Small file-system helpers on Glibc: joining paths, making directories, listing, fsync.
@@ -53,31 +52,13 @@ public enum FilePaths {
     /// (ARCHITECTURE.md "Journal durability" says why). On failure the temporary file is
     /// removed and the failed step (`"fsync"` for a write, `"rename into"`) and its errno returned.
     /// The one atomic write of the package (containers, downloads).
-    ///
-    /// `exchange` (a cache replaced often, not fsynced): swaps the two files
-    /// (`renameat2(RENAME_EXCHANGE)`) and removes the old one under the temporary name, instead
-    /// of renaming over it. The same atomicity for readers and a kill, but ext4 starts writing
-    /// a file out at once when it is renamed over an existing one (`auto_da_alloc`, its guard
-    /// for writers that skip the fsync), which an exchange does not: a file replaced again
-    /// before writeback (~30 s) never reaches the disk, and its pages are not counted
-    /// (README "Performance", disk per fetch). A power loss may then find it empty or short,
-    /// which `exchange` callers accept. Falls back to `rename` where the target is missing or
-    /// not a regular file, or the file system cannot exchange. A kill between the exchange and
-    /// the removal leaves the old bytes under the temporary name (as a kill mid-write leaves a
-    /// partial one), which `WidgetContainer.removeUnfinishedWrites` removes at the next start.
-    static func commit(fd: Int32, temporary: String, to target: String, syncData: Bool,
-                       exchange: Bool = false) -> (operation: String, errno: Int32)? {
+    static func commit(fd: Int32, temporary: String, to target: String, syncData: Bool) -> (operation: String, errno: Int32)? {
         var failure: Int32 = 0
         if syncData && fsync(fd) != 0 { failure = errno }
         if close(fd) != 0 && failure == 0 { failure = errno }
         if failure != 0 {
             unlink(temporary)
             return ("fsync", failure)
-        }
-        if exchange && !syncData && isRegularFile(target) && wh_rename_exchange(temporary, target) == 0 {
-            if unlink(temporary) == 0 { return nil }
-            // Not a file after all (replaced in between): put it back; the rename says why.
-            wh_rename_exchange(temporary, target)
         }
         guard rename(temporary, target) == 0 else {
             let failure = errno

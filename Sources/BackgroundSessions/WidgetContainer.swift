@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 
 /// A widget kind's own directory, `<state>/containers/<kind>/`, as WidgetKit's app-group
@@ -25,13 +26,13 @@ public struct WidgetContainer: Sendable {
     /// over it: a reader sees the old bytes or the new ones) and, when `durable`, with the
     /// temporary file fsynced before the rename, so a power loss leaves the old bytes or the
     /// new ones, never an empty or partial file. `durable: false` (no fsync: no wait for the
-    /// disk) is for a cache that a fetch rebuilds: after a power loss it may be empty or short.
-    /// It swaps the files and removes the old one rather than renaming over it, so a file
-    /// replaced again within seconds is never written out (`FilePaths.commit`'s `exchange`).
+    /// disk) is for a cache that a fetch rebuilds: after a power loss it may be empty or short;
+    /// it is written by `writeSwapped`.
     public func write(_ bytes: [UInt8], to name: String, durable: Bool = true) throws(WidgetContainerError) {
         try Self.validate(name)
         do { try FilePaths.makeDirectories(path) } catch { throw .fileSystem(error) }
         let target = FilePaths.join(path, name)
+        if !durable { return try writeSwapped(bytes, to: target, spare: FilePaths.join(path, Self.spareName(name))) }
         var template = Array(FilePaths.join(path, ".\(name).XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw .fileSystem(FileSystemError(operation: "create a file in", path: path, errno: errno)) }
@@ -50,7 +51,48 @@ public struct WidgetContainer: Sendable {
             }
             offset += n
         }
-        if let failure = FilePaths.commit(fd: fd, temporary: temp, to: target, syncData: durable, exchange: !durable) {
+        if let failure = FilePaths.commit(fd: fd, temporary: temp, to: target, syncData: true) {
+            throw .fileSystem(FileSystemError(operation: failure.operation, path: target, errno: failure.errno))
+        }
+    }
+
+    /// `.NAME.spare`: the file a cache write (`durable: false`) fills and swaps in; after the
+    /// swap it holds the previous bytes, and the next write fills it again.
+    static func spareName(_ name: String) -> String { ".\(name).spare" }
+
+    /// A cache write: the bytes go into the spare file beside the target (rewritten in place,
+    /// never truncated to zero), which is then swapped with the target
+    /// (`renameat2(RENAME_EXCHANGE)`) — renamed into place when there is none yet. No fsync, no
+    /// new file: a board replaced every few seconds makes no inode, directory entry or bitmap
+    /// change, and its page, rewritten while still dirty, reaches the disk only when writeback
+    /// comes (~30 s). ext4 would start writing at once a file renamed over another or
+    /// truncated to zero (`auto_da_alloc`, its guard for writers that skip the fsync): neither
+    /// happens here, so a power loss may leave the file empty or short, which a cache accepts.
+    /// A reader that opens the file sees the old bytes or the new ones (a kill mid-write leaves
+    /// the spare half written, never swapped in); one that keeps it open across the next write
+    /// can see that write's bytes, as with any file rewritten in place.
+    private func writeSwapped(_ bytes: [UInt8], to target: String, spare: String) throws(WidgetContainerError) {
+        let fd = open(spare, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .fileSystem(FileSystemError(operation: "create a file in", path: path, errno: errno)) }
+        var offset = 0
+        var failure: (operation: String, errno: Int32)?
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + offset, bytes.count - offset, off_t(offset)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                failure = ("write", errno)
+                break
+            }
+            offset += n
+        }
+        if failure == nil && ftruncate(fd, off_t(bytes.count)) != 0 { failure = ("write", errno) }
+        if close(fd) != 0 && failure == nil { failure = ("write", errno) }
+        if failure == nil {
+            if FilePaths.isRegularFile(target) && wh_rename_exchange(spare, target) == 0 { return }
+            if rename(spare, target) != 0 { failure = ("rename into", errno) }
+        }
+        if let failure {
+            unlink(spare)
             throw .fileSystem(FileSystemError(operation: failure.operation, path: target, errno: failure.errno))
         }
     }
@@ -101,13 +143,14 @@ public struct WidgetContainer: Sendable {
         if unlink(target) != 0 && errno != ENOENT {
             throw .fileSystem(FileSystemError(operation: "remove", path: target, errno: errno))
         }
+        unlink(FilePaths.join(path, Self.spareName(name)))
         FilePaths.syncDirectory(path)
     }
 
     /// Removes what writes cut short left in every container under `stateDirectory`: the
-    /// temporary files (`.NAME.XXXXXX`) of a write whose host was killed before the rename,
-    /// or, after an exchange (`durable: false`), before the old bytes were removed. Only for
-    /// the holder of the state directory's lock (nobody else writes there); returns how many.
+    /// temporary files (`.NAME.XXXXXX`) of writes whose host was killed before the rename (a
+    /// cache write's `.NAME.spare` stays: it is rewritten before it is used). Only for the
+    /// holder of the state directory's lock (nobody else writes there); returns how many.
     @discardableResult
     public static func removeUnfinishedWrites(stateDirectory: String) -> Int {
         let root = FilePaths.join(stateDirectory, "containers")

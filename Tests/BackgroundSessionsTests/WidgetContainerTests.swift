@@ -26,28 +26,35 @@ struct WidgetContainerTests {
         #expect(board.list() == ["board.json"])
     }
 
-    @Test("a cache write (not durable, swapped in) replaces atomically: a reader of the old file keeps its bytes, the name has the new ones, nothing else stays")
-    func cacheWriteExchanges() throws {
+    @Test("a cache write (not durable) fills a spare file and swaps it in: whole old or new bytes for a reader, no new file after the first two")
+    func cacheWriteSwapsSpare() throws {
         let state = scratchStatePath()
         defer { removeTree(state) }
         let container = try WidgetContainer(kind: "leaderboard", stateDirectory: state)
-        try container.write(Array("first".utf8), to: "board.json", durable: false)  // nothing to swap with: a rename
-        #expect(try container.read("board.json") == Array("first".utf8))
+        func inode(_ name: String) -> ino_t {
+            var info = stat()
+            return stat(container.path + "/" + name, &info) == 0 ? info.st_ino : 0
+        }
+        try container.write(Array("first, the longest".utf8), to: "board.json", durable: false)  // nothing to swap with
+        #expect(try container.read("board.json") == Array("first, the longest".utf8))
+        let first = inode("board.json")
         let reader = open(container.path + "/board.json", O_RDONLY)
         #expect(reader >= 0)
         defer { close(reader) }
-        var before = stat()
-        #expect(fstat(reader, &before) == 0)
         try container.write(Array("second".utf8), to: "board.json", durable: false)
         #expect(try container.read("board.json") == Array("second".utf8))
-        #expect(filesUnder(container.path) == ["board.json"], "the old bytes are removed with the temporary name")
-        var buffer = [UInt8](repeating: 0, count: 16)
-        let n = buffer.withUnsafeMutableBytes { pread(reader, $0.baseAddress, 16, 0) }
-        #expect(Array(buffer[0..<max(n, 0)]) == Array("first".utf8), "an open reader still sees a whole old file")
-        var after = stat()
-        #expect(stat(container.path + "/board.json", &after) == 0)
-        #expect(after.st_ino != before.st_ino, "a new file, not the old one rewritten")
-        #expect(before.st_nlink == 1)
+        var buffer = [UInt8](repeating: 0, count: 32)
+        let n = buffer.withUnsafeMutableBytes { pread(reader, $0.baseAddress, 32, 0) }
+        #expect(Array(buffer[0..<max(n, 0)]) == Array("first, the longest".utf8), "a reader of the old file still sees it whole")
+        #expect(filesUnder(container.path) == [".board.json.spare", "board.json"])
+        #expect(container.list() == ["board.json"], "the spare is hidden")
+        let second = inode("board.json")
+        #expect(second != first && inode(".board.json.spare") == first, "swapped, not rewritten")
+        try container.write(Array("3rd".utf8), to: "board.json", durable: false)
+        #expect(try container.read("board.json") == Array("3rd".utf8), "a shorter write leaves no old tail")
+        #expect(inode("board.json") == first && inode(".board.json.spare") == second, "the two files take turns: no new inode")
+        try container.remove("board.json")
+        #expect(filesUnder(container.path) == [], "removing a file removes its spare")
     }
 
     @Test("the host's start removes temporary files that killed writes left in containers, and nothing else")
@@ -63,14 +70,14 @@ struct WidgetContainerTests {
             close(fd)
         }
         // Not ours to remove: other hidden names, a directory and a link shaped like one.
-        for name in [".hidden", ".board.json.short", ".notes"] {
+        for name in [".hidden", ".board.json.short", ".notes", ".board.json.spare"] {
             close(open(container.path + "/" + name, O_CREAT | O_WRONLY, 0o600))
         }
         #expect(mkdir(container.path + "/.dir.json.AAAAAA", 0o700) == 0)
         #expect(symlink(container.path + "/board.json", container.path + "/.link.json.BBBBBB") == 0)
         let manager = try BackgroundSessionManager.open(stateDirectory: state, transport: FakeTransport())
         defer { manager.close() }
-        #expect(filesUnder(container.path) == [".board.json.short", ".hidden", ".link.json.BBBBBB", ".notes", "board.json"])
+        #expect(filesUnder(container.path) == [".board.json.short", ".board.json.spare", ".hidden", ".link.json.BBBBBB", ".notes", "board.json"])
         #expect(FilePaths.list(container.path).contains(".dir.json.AAAAAA"))
         #expect(filesUnder(other.path) == ["card.json"])
         #expect(try container.read("board.json") == [1])
