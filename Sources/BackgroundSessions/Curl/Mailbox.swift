@@ -34,8 +34,8 @@ extension CurlTransport {
     }
 
     /// The multi handle as a value that may cross threads: only `curl_multi_wakeup` is called
-    /// on it from other threads (documented thread-safe), and only under `shared`'s lock while
-    /// the network thread is still running.
+    /// on it from other threads (documented thread-safe), and only under the mailbox's
+    /// `wakeable` lock while the handle has not been cleaned up.
     struct Multi: @unchecked Sendable {
         let handle: UnsafeMutableRawPointer
     }
@@ -48,6 +48,11 @@ final class Mailbox: Sendable {
     let multi: CurlTransport.Multi
     let clock: any TransportClock
     let shared = Mutex(CurlTransport.Shared())
+    /// False once the network thread is about to clean the multi handle up. Callers wake the
+    /// thread under this lock, after releasing `shared`'s: woken while `shared` was still
+    /// held, the thread went to sleep on it at once and had to be woken again (two more
+    /// switches a command, one a fetch; README "Performance", figure 8).
+    private let wakeable = Mutex(true)
 
     init(multi: CurlTransport.Multi, clock: any TransportClock) {
         self.multi = multi
@@ -56,17 +61,28 @@ final class Mailbox: Sendable {
 
     /// Queues a command and wakes the thread; false once the thread has stopped.
     func send(_ command: CurlTransport.Command) -> Bool {
-        shared.withLock { s in
+        let queued = shared.withLock { s in
             guard s.running else { return false }
             s.commands.append(command)
-            curl_multi_wakeup(multi.handle)
             return true
         }
+        if queued { wake() }
+        return queued
+    }
+
+    /// Wakes the network thread from `curl_multi_poll` (or makes its next poll return at once).
+    private func wake() {
+        wakeable.withLock { if $0 { curl_multi_wakeup(multi.handle) } }
+    }
+
+    /// Called by the network thread before it cleans the multi handle up: no wake-up after this.
+    func endWakeups() {
+        wakeable.withLock { $0 = false }
     }
 
     /// Cuts a backoff short (wakes the thread), or reports why not; see `HTTPTransport.retryNow`.
     func retryNow(_ id: TransferID) -> RetryNowResult {
-        shared.withLock { s in
+        let result = shared.withLock { s -> RetryNowResult in
             guard s.running, let wait = s.waits[id] else { return .notWaiting }
             if wait.isRetryAfter {
                 return .honouringRetryAfter(remaining: max(.zero, clock.now.duration(to: wait.until)))
@@ -74,9 +90,10 @@ final class Mailbox: Sendable {
             // Forgotten here, so a second call answers `.notWaiting` like any attempt under way.
             s.waits[id] = nil
             s.commands.append(.retryNow(id, wait: wait.number))
-            curl_multi_wakeup(multi.handle)
             return .retrying
         }
+        if case .retrying = result { wake() }
+        return result
     }
 
     /// A transfer began waiting to retry (before its `.retrying` event is reported).

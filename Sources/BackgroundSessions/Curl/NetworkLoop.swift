@@ -54,6 +54,7 @@ final class NetworkLoop {
         }
         for id in Array(transfers.keys) { cancel(id) }
         streams.closeAll()
+        mailbox.endWakeups()
         curl_multi_cleanup(multi)
     }
 
