@@ -50,9 +50,9 @@ enum ExtensionBench {
                           unit: "ms", workload: workload + "; from the first frame's status bar (placeholder shown)",
                           target: nil, met: nil))
 
-        guard let pty = harness.launch(config, extraArguments: ["--extensions-dir", directory]) else { return }
+        guard let pty = harness.started(config, for: "10 extension (\(language)) `r` → screen", report: report, mark: "request 1",
+                                        extraArguments: ["--extensions-dir", directory]) else { return }
         defer { pty.stop() }
-        guard pty.readUntil("request 1", timeoutMs: 5_000) != nil else { return }
         _ = pty.readUntilQuiet(quietMs: 300, maxMs: 3_000)
         var latencies: [Double] = []
         for _ in 0..<(quick ? 10 : 100) {
@@ -81,9 +81,9 @@ enum ExtensionBench {
 
     /// `counter-sh-exit` leaves after 1 s idle: wait until its process is gone, then count.
     static func idleStopped(directory: String, into report: Report, harness: Harness, window: Int) {
-        guard let pty = harness.launch("extension-sh-exit.json", extraArguments: ["--extensions-dir", directory]) else { return }
+        guard let pty = harness.started("extension-sh-exit.json", for: "10 idle wake-ups, extension stopped", report: report,
+                                        mark: "request 1", extraArguments: ["--extensions-dir", directory]) else { return }
         defer { pty.stop() }
-        guard pty.readUntil("request 1", timeoutMs: 5_000) != nil else { return }
         let deadline = monotonicNanos() + 10_000_000_000
         while !childProcesses(of: pty.pid).isEmpty && monotonicNanos() < deadline {
             pty.read(timeoutMs: 100)

@@ -74,9 +74,8 @@ enum FetchCostBench {
     struct Try { var byThread: [String: Int]; var total: Int; var voluntary: Int; var disk: Int; var wchar: Int }
 
     static func wakeupsAndDisk(into report: Report, harness: Harness, tries: Int, body: Int) {
-        guard let pty = harness.launch("leaderboard-manual.json") else { return }
+        guard let pty = harness.started("leaderboard-manual.json", for: "8 wake-ups and disk per fetch", report: report) else { return }
         defer { pty.stop() }
-        guard pty.readUntil(TerminalBench.statusBarMark, timeoutMs: 5_000) != nil else { return }
         _ = pty.readUntilQuiet(quietMs: 500, maxMs: 5_000)  // the first fetch and its frame
         var results: [(label: String, tries: [Try])] = []
         for changed in [true, false] {
@@ -151,14 +150,11 @@ enum FetchCostBench {
             figure("304", .nan, "strace is not installed: n/a")
             return
         }
-        guard let pty = harness.launch("leaderboard-manual.json",
-                                       wrapper: [strace, "-f", "-qq", "-e", "trace=fsync,fdatasync,sync_file_range,msync", "-o", log])
+        guard let pty = harness.started("leaderboard-manual.json", for: "8 fsyncs per fetch (under strace)", report: report,
+                                        timeoutMs: 15_000,
+                                        wrapper: [strace, "-f", "-qq", "-e", "trace=fsync,fdatasync,sync_file_range,msync", "-o", log])
         else { return }
         defer { pty.stop() }
-        guard pty.readUntil(TerminalBench.statusBarMark, timeoutMs: 15_000) != nil else {
-            report.notes.append("8: widgethost under strace did not draw its first frame")
-            return
-        }
         _ = pty.readUntilQuiet(quietMs: 1_000, maxMs: 10_000)
         func calls() -> Int {
             (ProcFiles.read(log) ?? "").split(separator: "\n").filter { !$0.contains("resumed>") && !$0.hasPrefix("+++") }.count
@@ -199,9 +195,8 @@ enum FetchCostBench {
     }
 
     static func memory(into report: Report, harness: Harness, duration: Int) {
-        guard let pty = harness.launch(nil) else { return }
+        guard let pty = harness.started(nil, for: "8 memory", report: report) else { return }
         defer { pty.stop() }
-        guard pty.readUntil(TerminalBench.statusBarMark, timeoutMs: 5_000) != nil else { return }
         let start = monotonicNanos()
         while seconds(since: start) < Double(duration) { pty.read(timeoutMs: 100) }
         let workload = "the default dashboard (no config: bundled server in process, leaderboard every 10 s, clock), 100x30, \(duration) s"

@@ -65,6 +65,27 @@ final class Harness {
                           environment: environment, columns: columns, rows: rows)
     }
 
+    /// `launch`, then waits until the terminal shows `mark` (the first frame's status bar, by
+    /// default). On failure the dashboard is stopped and a note says which figures were not
+    /// measured and why (the run then ends with status 1): nil.
+    func started(_ name: String?, for figures: String, report: Report, mark: String = TerminalBench.statusBarMark,
+                 timeoutMs: Int = 5_000, wrapper: [String] = [], extraArguments: [String] = []) -> PtySession? {
+        let config = name.map { "\(benchmarks)/\($0)" } ?? "the default dashboard"
+        guard let pty = launch(name, wrapper: wrapper, extraArguments: extraArguments) else {
+            report.notes.append("\(figures): not measured — \(config) could not be started")
+            return nil
+        }
+        guard pty.readUntil(mark, timeoutMs: timeoutMs) != nil else {
+            let tail = String(decoding: pty.output.suffix(200), as: UTF8.self).unicodeScalars
+                .map { $0.value < 0x20 || $0.value == 0x7F ? " " : String($0) }.joined()
+            report.notes.append("\(figures): not measured — \(config) did not show \"\(mark)\" within \(timeoutMs / 1000) s"
+                                + (pty.output.isEmpty ? " (no output)" : "; its last output: \(tail)"))
+            pty.stop()
+            return nil
+        }
+        return pty
+    }
+
     func requestCount() -> Int { requests.withLock { $0.count } }
 
     func close() {

@@ -17,9 +17,8 @@ enum IdleBench {
     struct Sample { var time: UInt64; var wall: Double; var voluntary: Int }
 
     static func measure(into report: Report, harness: Harness, duration window: Int) {
-        guard let pty = harness.launch("idle.json") else { return }
+        guard let pty = harness.started("idle.json", for: "4 idle and 6 peak RSS", report: report) else { return }
         defer { pty.stop() }
-        guard pty.readUntil(TerminalBench.statusBarMark, timeoutMs: 5_000) != nil else { return }
         _ = pty.readUntilQuiet(quietMs: 1_000, maxMs: 5_000)  // the first fetch and its frame
 
         let bytesBefore = pty.output.count

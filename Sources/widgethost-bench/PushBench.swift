@@ -10,9 +10,8 @@ import Glibc
 /// collapsed on purpose and measure the budget, not the path).
 enum PushBench {
     static func measure(into report: Report, harness: Harness, quick: Bool) {
-        guard let pty = harness.launch("leaderboard-push.json") else { return }
+        guard let pty = harness.started("leaderboard-push.json", for: "9 push event → screen", report: report) else { return }
         defer { pty.stop() }
-        guard pty.readUntil(TerminalBench.statusBarMark, timeoutMs: 5_000) != nil else { return }
         // The stream connects after the first board: wait for it, then for a quiet terminal.
         let deadline = monotonicNanos() + 5_000_000_000
         while harness.server.openStreams == 0 && monotonicNanos() < deadline { usleep(10_000) }
@@ -49,9 +48,8 @@ enum PushBench {
 /// not counted.
 enum HealBench {
     static func measure(into report: Report, harness: Harness, quick: Bool) {
-        guard let pty = harness.launch("leaderboard-heal.json") else { return }
+        guard let pty = harness.started("leaderboard-heal.json", for: "9 + → screen", report: report) else { return }
         defer { pty.stop() }
-        guard pty.readUntil(TerminalBench.statusBarMark, timeoutMs: 5_000) != nil else { return }
         let deadline = monotonicNanos() + 5_000_000_000
         while harness.server.openStreams == 0 && monotonicNanos() < deadline { usleep(10_000) }
         _ = pty.readUntilQuiet(quietMs: 500, maxMs: 5_000)

@@ -38,9 +38,8 @@ enum TerminalBench {
 
     /// 3b: a clock with seconds; the bytes of each second's repaint (median of the bursts).
     static func clockTick(into report: Report, harness: Harness, duration: Int) {
-        guard let pty = harness.launch("clock-seconds.json") else { return }
+        guard let pty = harness.started("clock-seconds.json", for: "3b clock second tick", report: report) else { return }
         defer { pty.stop() }
-        guard pty.readUntil(statusBarMark, timeoutMs: 5_000) != nil else { return }
         _ = pty.readUntilQuiet(quietMs: 300, maxMs: 3_000)
         var bursts: [Double] = []
         let start = monotonicNanos()
@@ -61,9 +60,8 @@ enum TerminalBench {
     /// until the terminal is quiet for 100 ms; the time of the last byte is when the changed
     /// cells arrived.
     static func boardChange(into report: Report, harness: Harness, tries: Int) {
-        guard let pty = harness.launch("leaderboard-manual.json") else { return }
+        guard let pty = harness.started("leaderboard-manual.json", for: "3c board change, 5 `r` → screen", report: report) else { return }
         defer { pty.stop() }
-        guard pty.readUntil(statusBarMark, timeoutMs: 5_000) != nil else { return }
         _ = pty.readUntilQuiet(quietMs: 500, maxMs: 5_000)
         var latencies: [Double] = []
         var afterData: [Double] = []

@@ -97,3 +97,9 @@ if let jsonPath {
         exit(1)
     }
 }
+if !report.notes.isEmpty {
+    // A figure that could not be measured is a failed run, not a shorter table.
+    fflushStdout()
+    printError("widgethost-bench: \(report.notes.count) note\(report.notes.count == 1 ? "" : "s") above: some figures were not measured\n")
+    exit(1)
+}
