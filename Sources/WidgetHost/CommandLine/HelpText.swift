@@ -114,8 +114,8 @@ public enum HelpText {
         \(CommandOption.helpBlock(CommandOption.options(of: .extensionRun), extra: [help]))
         Exit status: 0 printed; 2 bad usage, an unknown NAME or KIND, a refused manifest or
         bad options; 3 the extension could not start or stopped (crashed, broke the protocol);
-        4 it timed out; 5 a bad answer (not a valid timeline, or a JSON-RPC error).
-        See docs/extensions.md, "Debugging".
+        4 it timed out; 5 a bad answer (not a valid timeline, or a JSON-RPC error); 1 the host
+        itself failed (its temporary state directory, say). See docs/extensions.md, "Debugging".
 
         """
 
