@@ -143,6 +143,14 @@ public final class ExtensionRuntime: Sendable {
     /// Clears every failed state and backoff (`R`, a config reload).
     public func resetFailures() { hosts.forEach { $0.resetFailures() } }
 
-    /// Stops every running extension (the host is quitting).
-    public func stopAll() { hosts.forEach { $0.stop() } }
+    /// Stops every running extension (the host is quitting) and waits at most `graceSeconds`
+    /// for them to end; what still runs then (it ignores SIGTERM) gets SIGKILL to its group, so
+    /// no extension outlives the host.
+    public func stopAll(graceSeconds: Double = 0.5) {
+        let stopping = hosts.compactMap { $0.stopConnection() }
+        let deadline = monotonicNow() + graceSeconds
+        for connection in stopping {
+            connection.killUnlessEnded(by: deadline, after: "\(graceSeconds) s, the host quitting")
+        }
+    }
 }

@@ -207,4 +207,73 @@ struct ExtensionHostTests {
         #expect(exit == .signalled(SIGKILL))
         #expect(fake.logLines.contains("info: fake: still running after SIGTERM; SIGKILL"))
     }
+    @Test("stopped by a config reload, an extension that ignores EOF and SIGTERM gets SIGKILL to its group 2 s later")
+    func stopKills() async throws {
+        let fake = try FakeExtension(script: "ignores-shutdown.sh", limits: #"{"requestSeconds": 2, "idleExitSeconds": 600}"#)
+        defer { fake.close() }
+        _ = try await fake.timeline()
+        let pid = try #require(fake.host.status.pid)
+        fake.host.stop()
+        var exit: ProcessExit?
+        #expect(await eventually(within: 10) {
+            exit = fake.spawner.reapExited().first { $0.0.pid == pid }?.1 ?? exit
+            return exit != nil
+        })
+        #expect(exit == .signalled(SIGKILL))
+        #expect(fake.logLines.contains("info: fake: still running 2 s after SIGTERM; SIGKILL"), "\(fake.logLines)")
+    }
+
+    @Test("the host quitting waits at most the grace for an extension that ignores SIGTERM, then SIGKILL: none outlives it")
+    func stopAllKills() async throws {
+        let fake = try FakeExtension(script: "ignores-shutdown.sh", limits: #"{"requestSeconds": 2, "idleExitSeconds": 600}"#)
+        defer { fake.close() }
+        _ = try await fake.timeline()
+        let pid = try #require(fake.host.status.pid)
+        let started = ContinuousClock.now
+        fake.runtime.stopAll(graceSeconds: 0.2)
+        #expect(ContinuousClock.now - started < .seconds(2))
+        var exit: ProcessExit?
+        #expect(await eventually(within: 5) {
+            exit = fake.spawner.reapExited().first { $0.0.pid == pid }?.1 ?? exit
+            return exit != nil
+        })
+        #expect(exit == .signalled(SIGKILL))
+        #expect(fake.logLines.contains("info: fake: still running 0.2 s, the host quitting after SIGTERM; SIGKILL"), "\(fake.logLines)")
+    }
+
+    @Test("a request pending past idleExitSeconds: the reader tries the idle exit again a second later, it does not spin")
+    func idleExitRefusedDoesNotSpin() async throws {
+        let fake = try FakeExtension(script: "hangs.sh", limits: #"{"requestSeconds": 3, "idleExitSeconds": 1}"#)
+        defer { fake.close() }
+        let request = Task { () async throws(ExtensionError) -> JSONValueSummary in try await fake.timeline() }
+        #expect(await eventually(within: 2) { fake.host.status.isRunning })
+        let before = readerThreadTicks()  // its reader is running now
+        #expect(!before.isEmpty)
+        await #expect(throws: ExtensionError.timedOut(seconds: 3)) { try await request.value }
+        let after = readerThreadTicks()
+        // CPU of the reader threads alive throughout, in clock ticks (1/100 s): a reader polling
+        // with a zero timeout for the 2 s past the idle deadline would take one core, ~200.
+        let used = after.reduce(0) { sum, thread in sum + thread.value - (before[thread.key] ?? thread.value) }
+        #expect(used < 30, "reader threads used \(used) ticks")
+        #expect(fake.host.status.protocolErrors == 0)
+    }
+
+    /// Clock ticks (user + system) of each `wh-ext-read` thread of this process, by thread id.
+    private func readerThreadTicks() -> [String: Int] {
+        var ticks: [String: Int] = [:]
+        guard let directory = opendir("/proc/self/task") else { return ticks }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let tid = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard tid.first?.isNumber == true,
+                  let name = try? FileContents.text(at: "/proc/self/task/\(tid)/comm"), name == "wh-ext-read\n",
+                  let stat = try? FileContents.text(at: "/proc/self/task/\(tid)/stat"),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            // After "(comm)": state is field 3; utime and stime are fields 14 and 15.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { continue }
+            ticks[tid] = user + system
+        }
+        return ticks
+    }
 }

@@ -10,10 +10,13 @@ extension ExtensionConnection {
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         var end: End = .crash("exited", protocolError: false)
+        // When the idle exit was last refused (a request pending longer than idleExitSeconds,
+        // or the host stopping it): the next try waits a second, never a busy loop.
+        var refusedAt = -Double.infinity
         reading: while true {
             // The only timed wake-up: the idle exit.
             let lastActivity = state.withLock { $0.lastActivity }
-            let timeout = lastActivity + Double(limits.idleExitSeconds) - monotonicNow()
+            let timeout = max(lastActivity + Double(limits.idleExitSeconds), refusedAt + 1) - monotonicNow()
             var fds = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
             let ready = poll(&fds, 1, timeout <= 0 ? 0 : Int32(min(timeout * 1000, 86_400_000).rounded(.up)))
             if ready < 0 {
@@ -22,7 +25,10 @@ extension ExtensionConnection {
                 break
             }
             if ready == 0 {
-                guard beginIdleShutdown() else { continue }
+                guard beginIdleShutdown() else {
+                    refusedAt = monotonicNow()
+                    continue
+                }
                 end = .expected
                 // `shutdown` sent and stdin closed: EOF, else SIGTERM, else SIGKILL, to the group.
                 if !waitForEOF(seconds: Self.shutdownStepSeconds) {

@@ -12,9 +12,9 @@ import Synchronization
 /// lock, stdout by the reader thread, stderr by the stderr thread.
 ///
 /// Threads: `wh-ext-read` blocks in `poll` on stdout, with a timeout only for the idle exit
-/// (one wake-up when `idleExitSeconds` have passed with nothing pending); `wh-ext-err` blocks
-/// in `read` on stderr. Both end with the process; a stopped extension costs no thread and
-/// no wake-up. Requests block their caller (a provider thread) on a `Latch` until the answer
+/// (one wake-up when `idleExitSeconds` have passed with nothing pending; refused, one more a
+/// second later); `wh-ext-err` blocks in `read` on stderr. Both end with the process; a stopped
+/// extension costs no thread and no wake-up. `stop()` adds `wh-ext-stop` for 2 s (the SIGKILL). Requests block their caller (a provider thread) on a `Latch` until the answer
 /// or `requestSeconds`.
 final class ExtensionConnection: Sendable {
     /// What ended a connection, for the host.
@@ -82,6 +82,8 @@ final class ExtensionConnection: Sendable {
     let output: Int32
     let errors: Int32
     let state: Mutex<State>
+    /// Fulfilled when the connection has ended (`finish`).
+    private let endLatch = Latch<Bool>()
     /// Held while writing a message (messages never interleave) and while closing stdin.
     private let writer = Mutex<Bool>(false)  // true once stdin is closed
 
@@ -225,14 +227,29 @@ final class ExtensionConnection: Sendable {
         }
     }
 
-    /// Stops taking requests and ends the process now (the host quitting, a reset).
+    /// Stops taking requests and ends the process now (the host quitting, a config reload that
+    /// removed or changed it): stdin closed and SIGTERM to the group, then SIGKILL to the group
+    /// if it has not ended `shutdownStepSeconds` later (a thread of its own waits for that).
     func stop() {
-        state.withLock { state in
+        let first = state.withLock { state -> Bool in
+            defer { state.stopRequested = true }
             state.closing = true
-            state.stopRequested = true
+            return !state.stopRequested && !state.ended
         }
         closeInput()
         process.signalGroup(SIGTERM)
+        guard first else { return }
+        _ = DetachedThread.start(name: "wh-ext-stop") { [self] in
+            killUnlessEnded(by: monotonicNow() + Self.shutdownStepSeconds, after: "\(Int(Self.shutdownStepSeconds)) s")
+        }
+    }
+
+    /// Waits until the process has ended or `deadline` (monotonic seconds) has passed; past it,
+    /// SIGKILL to the group (logged: "still running `wait` after SIGTERM").
+    func killUnlessEnded(by deadline: Double, after wait: String) {
+        guard endLatch.wait(until: deadline) == nil else { return }
+        callbacks.log(.info, "\(name): still running \(wait) after SIGTERM; SIGKILL")
+        process.signalGroup(SIGKILL)
     }
 
     /// Marks the connection closing if nothing is pending and it has been idle for
@@ -291,6 +308,7 @@ final class ExtensionConnection: Sendable {
         // The host records the crash (backoff, count) before any caller hears of it.
         callbacks.ended(self, end)
         for request in pending { request.complete(.failure(.stopped(reason))) }
+        endLatch.fulfil(true)
     }
 
 }

@@ -158,13 +158,18 @@ public final class ExtensionHost: Sendable {
         stop()
     }
 
-    /// Stops the process now if one runs (SIGTERM to its group, stdin closed).
-    public func stop() {
+    /// Stops the process now if one runs (SIGTERM to its group, stdin closed; SIGKILL 2 s
+    /// later if it has not ended).
+    public func stop() { _ = stopConnection() }
+
+    /// `stop()`, returning the connection stopped (nil: none ran).
+    func stopConnection() -> ExtensionConnection? {
         let connection = state.withLock { state -> ExtensionConnection? in
             defer { state.connection = nil }
             return state.connection
         }
         connection?.stop()
+        return connection
     }
 
     // MARK: Requests
