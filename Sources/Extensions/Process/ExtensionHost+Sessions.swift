@@ -92,13 +92,8 @@ extension ExtensionHost {
         _ = manager.session(identifier: identifier, delegate: delegate)
     }
 
-    /// The ledger of downloads with headers, in the data directory; nil without one.
-    func ledger() -> HeaderLedger? {
-        let directory = state.withLock { state in
-            ExtensionLauncher.dataDirectory(name: name, stateDirectory: state.stateDirectory, environment: state.environment)
-        }
-        return directory.map { HeaderLedger(downloads: $0 + "/.downloads") }
-    }
+    /// The ledger of downloads with headers, in the data directory; nil before `bind`.
+    func ledger() -> HeaderLedger? { state.withLock { $0.ledger } }
 
     /// After a restart: a download started with headers cannot go on without them, so rather
     /// than being resumed (with its journalled URL, headerless) it is cancelled; its event

@@ -59,6 +59,8 @@ public final class ExtensionHost: Sendable {
         var unanswered: ExtensionError?
         /// The manager whose interrupted downloads with headers were failed already.
         weak var checkedSessions: BackgroundSessionManager?
+        /// The marks of downloads started with headers, in the data directory (set by `bind`).
+        var ledger: HeaderLedger?
     }
 
     /// Why the last `sessionEvents` failed (an error answer, a timeout, a crash), until one is
@@ -94,6 +96,9 @@ public final class ExtensionHost: Sendable {
             state.spawner = spawner
             state.environment = environment
             state.stateDirectory = stateDirectory
+            let downloads = ExtensionLauncher.dataDirectoryPath(name: name, stateDirectory: stateDirectory,
+                                                                environment: environment) + "/.downloads"
+            if state.ledger?.path != downloads + "/" + HeaderLedger.fileName { state.ledger = HeaderLedger(downloads: downloads) }
             return first
         }
         if first, let sessions { failInterruptedHeaderDownloads(sessions) }

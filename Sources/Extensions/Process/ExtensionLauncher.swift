@@ -47,19 +47,30 @@ enum ExtensionLauncher {
     /// `STATE/extensions/NAME` (created, mode 0700), or under `TMPDIR` for a host without a
     /// state directory (snapshots, previews); nil when it cannot be made.
     static func dataDirectory(name: String, stateDirectory: String?, environment: [String: String]) -> String? {
+        let directory = dataDirectoryPath(name: name, stateDirectory: stateDirectory, environment: environment)
+        return createDirectories(directory) ? directory : nil
+    }
+
+    /// Where `dataDirectory` is, without creating anything.
+    static func dataDirectoryPath(name: String, stateDirectory: String?, environment: [String: String]) -> String {
         let base: String
         if let stateDirectory { base = stateDirectory }
         else {
             let temporary = environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
             base = "\(temporary)/widgethost-\(getuid())"
         }
-        let directory = "\(base)/extensions/\(name)"
+        return "\(base)/extensions/\(name)"
+    }
+
+    /// Creates `directory` (absolute) and what is missing above it, each 0700; false when one
+    /// cannot be made.
+    static func createDirectories(_ directory: String) -> Bool {
         var built = ""
         for component in directory.split(separator: "/") {
             built += "/" + component
-            if mkdir(built, 0o700) != 0 && errno != EEXIST { return nil }
+            if mkdir(built, 0o700) != 0 && errno != EEXIST { return false }
         }
-        return directory
+        return true
     }
 
     /// A write to an extension that has exited must fail with EPIPE, not kill the host.

@@ -10,13 +10,18 @@ import Synchronization
 /// ran cannot resume it as asked: on the next start the mark tells it to fail the task instead
 /// (see `ExtensionHost.failInterruptedHeaderDownloads`). A mark goes once the task's event has
 /// been answered.
+///
+/// One per extension host (`ExtensionHost.ledger()`), so its lock orders every change to the
+/// file; nothing is created until the first mark.
 final class HeaderLedger: Sendable {
     static let maximumEntries = 256
     let path: String
     private let lock = Mutex(())
 
+    static let fileName = "with-headers"
+
     init(downloads: String) {
-        path = downloads + "/with-headers"
+        path = downloads + "/" + Self.fileName
     }
 
     static func key(session: String, url: String) -> String { session + "\t" + url }
@@ -62,8 +67,7 @@ final class HeaderLedger: Sendable {
             unlink(path)
             return
         }
-        let directory = String(path[..<path.lastIndex(of: "/")!])
-        mkdir(directory, 0o700)
+        guard ExtensionLauncher.createDirectories(String(path[..<path.lastIndex(of: "/")!])) else { return }
         let temporary = path + ".new"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { return }
