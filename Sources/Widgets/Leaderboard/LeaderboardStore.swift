@@ -108,11 +108,12 @@ public struct LeaderboardStore: Sendable {
     public func save(_ state: LeaderboardState, session: String) -> Bool {
         Self.unsaved.withLock { unsaved in
             if unsaved[key(session)]?.error == nil { unsaved[key(session)] = nil }  // a held 304's times: replaced
+            return write(state, session: session) == nil
         }
-        return write(state, session: session) == nil
     }
 
-    /// Writes `state`; the reason when it could not be written.
+    /// Writes `state`; the reason when it could not be written. Called with `unsaved` locked:
+    /// one writer of a file at a time (a cache write shares the file's spare).
     private func write(_ state: LeaderboardState, session: String) -> String? {
         let key = key(session)
         Self.written.withLock { $0[key] = nil }
@@ -142,7 +143,8 @@ public struct LeaderboardStore: Sendable {
     public func update(session: String, _ change: (inout LeaderboardState) -> Void) -> Bool {
         let key = key(session)
         let (saved, completions) = Self.unsaved.withLock { unsaved -> (Bool, [@Sendable () -> Void]) in
-            let before = unsaved[key]?.state ?? loadFromDisk(session: session)
+            // The last state written is in memory while small: no file read on the loop.
+            let before = unsaved[key]?.state ?? Self.written.withLock({ $0[key] }) ?? loadFromDisk(session: session)
             var state = before
             change(&state)
             state.saveError = nil
