@@ -19,6 +19,32 @@ public enum FilePaths {
         }
     }
 
+    /// Writes every byte of `bytes` to `fd` (from its current offset, or with `at` from that
+    /// offset on, by `pwrite`), again after EINTR and short writes; the errno of the write that
+    /// failed, or nil.
+    public static func writeAll(_ fd: Int32, _ bytes: [UInt8], at start: Int? = nil) -> Int32? {
+        writeAll(fd, bytes[...], at: start)
+    }
+
+    /// `writeAll` of a slice.
+    public static func writeAll(_ fd: Int32, _ bytes: ArraySlice<UInt8>, at start: Int? = nil) -> Int32? {
+        bytes.withUnsafeBytes { buffer -> Int32? in
+            var offset = 0
+            while offset < buffer.count {
+                let rest = UnsafeRawBufferPointer(rebasing: buffer[offset...])
+                let n = start.map { pwrite(fd, rest.baseAddress, rest.count, off_t($0 + offset)) }
+                    ?? Glibc.write(fd, rest.baseAddress, rest.count)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                if n == 0 { return EIO }
+                offset += n
+            }
+            return nil
+        }
+    }
+
     /// Names in `directory` (not `.`/`..`), sorted; empty when it does not exist.
     public static func list(_ directory: String) -> [String] {
         guard let dir = opendir(directory) else { return [] }

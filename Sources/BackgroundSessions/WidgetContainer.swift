@@ -8,8 +8,10 @@ import Glibc
 /// target: a reader (or a host killed mid-write) sees the old file or the new one, never a
 /// mix, and after a power loss too (the one fsync: the data is on disk before the name points
 /// at it). The directory is not fsynced: a rename lost to a power loss leaves the old file,
-/// which is a state the widget had and can refresh. Thread-safe (no shared state; concurrent writers of one file
-/// leave one of the versions). Errors throw `WidgetContainerError`.
+/// which is a state the widget had and can refresh. Thread-safe (no shared state): concurrent
+/// durable writers of one file leave one of the versions; cache writes (`durable: false`) of one
+/// name share its spare file, so they need one writer at a time (the caller serialises them, as
+/// `LeaderboardStore` does under its lock). Errors throw `WidgetContainerError`.
 public struct WidgetContainer: Sendable {
     public let kind: String
     /// The container's directory (created on the first write).
@@ -42,15 +44,7 @@ public struct WidgetContainer: Sendable {
             unlink(temp)
             return .fileSystem(FileSystemError(operation: operation, path: target, errno: e))
         }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw fail("write", errno)
-            }
-            offset += n
-        }
+        if let error = FilePaths.writeAll(fd, bytes) { throw fail("write", error) }
         if let failure = FilePaths.commit(fd: fd, temporary: temp, to: target, syncData: true) {
             throw .fileSystem(FileSystemError(operation: failure.operation, path: target, errno: failure.errno))
         }
@@ -74,17 +68,7 @@ public struct WidgetContainer: Sendable {
     private func writeSwapped(_ bytes: [UInt8], to target: String, spare: String) throws(WidgetContainerError) {
         let fd = open(spare, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .fileSystem(FileSystemError(operation: "create a file in", path: path, errno: errno)) }
-        var offset = 0
-        var failure: (operation: String, errno: Int32)?
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + offset, bytes.count - offset, off_t(offset)) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                failure = ("write", errno)
-                break
-            }
-            offset += n
-        }
+        var failure = FilePaths.writeAll(fd, bytes, at: 0).map { (operation: "write", errno: $0) }
         if failure == nil && ftruncate(fd, off_t(bytes.count)) != 0 { failure = ("write", errno) }
         if close(fd) != 0 && failure == nil { failure = ("write", errno) }
         if failure == nil {
@@ -158,10 +142,8 @@ public struct WidgetContainer: Sendable {
         for kind in FilePaths.list(root) where FilePaths.isSafeName(kind, maximumBytes: 128) {
             let directory = FilePaths.join(root, kind)
             for name in FilePaths.list(directory) where isUnfinishedWrite(name) {
-                var info = stat()
                 let path = FilePaths.join(directory, name)
-                guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
-                if unlink(path) == 0 { removed += 1 }
+                if FilePaths.isRegularFile(path), unlink(path) == 0 { removed += 1 }
             }
         }
         return removed

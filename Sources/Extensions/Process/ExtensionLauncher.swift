@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import BackgroundSessions
 
 /// How an extension's process is set up: its program, environment and data directory.
 enum ExtensionLauncher {
@@ -48,7 +49,7 @@ enum ExtensionLauncher {
     /// state directory (snapshots, previews); nil when it cannot be made.
     static func dataDirectory(name: String, stateDirectory: String?, environment: [String: String]) -> String? {
         let directory = dataDirectoryPath(name: name, stateDirectory: stateDirectory, environment: environment)
-        return createDirectories(directory) ? directory : nil
+        return (try? FilePaths.makeDirectories(directory)) != nil ? directory : nil
     }
 
     /// Where `dataDirectory` is, without creating anything.
@@ -60,17 +61,6 @@ enum ExtensionLauncher {
             base = "\(temporary)/widgethost-\(getuid())"
         }
         return "\(base)/extensions/\(name)"
-    }
-
-    /// Creates `directory` (absolute) and what is missing above it, each 0700; false when one
-    /// cannot be made.
-    static func createDirectories(_ directory: String) -> Bool {
-        var built = ""
-        for component in directory.split(separator: "/") {
-            built += "/" + component
-            if mkdir(built, 0o700) != 0 && errno != EEXIST { return false }
-        }
-        return true
     }
 
     /// A write to an extension that has exited must fail with EPIPE, not kill the host.

@@ -111,13 +111,7 @@ final class ExtensionSessionDelegate: BackgroundSessionDelegate {
             if count < 0 && errno == EINTR { continue }
             guard count >= 0 else { return false }
             if count == 0 { return true }
-            var offset = 0
-            while offset < count {
-                let written = chunk[offset..<count].withUnsafeBytes { write(output, $0.baseAddress, $0.count) }
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { return false }
-                offset += written
-            }
+            guard FilePaths.writeAll(output, chunk[..<count]) == nil else { return false }
         }
     }
 }

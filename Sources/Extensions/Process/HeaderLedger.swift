@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import BackgroundSessions
 import Synchronization
 
 /// Which of an extension's downloads were started with headers — the session and the URL,
@@ -67,19 +68,12 @@ final class HeaderLedger: Sendable {
             unlink(path)
             return
         }
-        guard ExtensionLauncher.createDirectories(String(path[..<path.lastIndex(of: "/")!])) else { return }
+        guard (try? FilePaths.makeDirectories(String(path[..<path.lastIndex(of: "/")!]))) != nil else { return }
         let temporary = path + ".new"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { return }
-        let bytes = Array(entries.map { $0 + "\n" }.joined().utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { break }
-            offset += written
-        }
+        let failed = FilePaths.writeAll(fd, Array(entries.map { $0 + "\n" }.joined().utf8)) != nil
         close(fd)
-        if offset == bytes.count { rename(temporary, path) } else { unlink(temporary) }
+        if failed { unlink(temporary) } else { rename(temporary, path) }
     }
 }
