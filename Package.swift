@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "TerminalUI", dependencies: ["CNcurses", "JSONTree"]),
 
         // Built-in widgets: one folder per widget (entry, provider, view).
-        .target(name: "Widgets", dependencies: ["WidgetCore", "TerminalUI", "BackgroundSessions", "HostProcesses"]),
+        .target(name: "Widgets", dependencies: ["CLinux", "WidgetCore", "TerminalUI", "BackgroundSessions", "HostProcesses"]),
 
         // Child processes for widgets and extensions: posix_spawn in a group of its own, pipes,
         // resource limits, the group killed, children reaped on SIGCHLD by the host's loop.

@@ -46,10 +46,6 @@ public final class ExtensionRuntime: Sendable {
                 }
                 let center = centerHolder.withLock { $0 }
                 for each in kind.map({ [$0] }) ?? kinds { center?.reloadTimelines(ofKind: each) }
-            case "download":
-                // Every host answers download itself (ExtensionHost+Sessions); this is a fallback.
-                guard let id else { throw .init("sent download as a notification; it is a request") }
-                return RPCMessage.error(id: id, code: -32601, message: "download is not supported by this host version")
             default:
                 throw .init("called unknown method '\(RPCMessage.printable(method, limit: 40))'")
             }

@@ -110,7 +110,8 @@ extension ExtensionConnection {
 
     /// Handles one line; returns a protocol violation, or nil.
     private func handle(line bytes: [UInt8]) -> String? {
-        let (message, debugText) = IncomingMessage.parse(bytes, maximumBytes: Self.maximumLineBytes)
+        let (message, debugText) = IncomingMessage.parse(bytes, maximumBytes: Self.maximumLineBytes,
+                                                                debug: callbacks.debugMessages)
         if callbacks.debugMessages, !debugText.isEmpty { callbacks.log(.debug, "\(name) ← \(debugText)") }
         switch message {
         case .blank:

@@ -15,12 +15,12 @@ enum IncomingMessage {
     static let maximumDepth = 2 * 64 + 24
 
     /// Classifies `bytes` (one line without its newline; a trailing CR is dropped). Also
-    /// returns what `--debug` may log of it (see `debugText`).
-    static func parse(_ bytes: [UInt8], maximumBytes: Int) -> (message: IncomingMessage, debugText: String) {
+    /// returns what `--debug` may log of it (see `debugText`) when `debug`, else "".
+    static func parse(_ bytes: [UInt8], maximumBytes: Int, debug: Bool = true) -> (message: IncomingMessage, debugText: String) {
         var line = bytes[...]
         if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return (.blank, "") }  // blank lines are allowed
-        let raw = RPCMessage.printable(String(decoding: line.prefix(2000), as: UTF8.self), limit: 2000)
+        let raw = debug ? RPCMessage.printable(String(decoding: line.prefix(2000), as: UTF8.self), limit: 2000) : ""
         let value: JSONValue
         do {
             value = try JSONParser(maximumBytes: maximumBytes, maximumDepth: maximumDepth).parse(Array(line))
@@ -30,7 +30,7 @@ enum IncomingMessage {
             return (.violation("sent a line that is not JSON (\(error.description))"), shown)
         }
         let message = classify(value)
-        return (message, debugText(message, raw: raw))
+        return (message, debug ? debugText(message, raw: raw) : "")
     }
 
     static func classify(_ value: JSONValue) -> IncomingMessage {

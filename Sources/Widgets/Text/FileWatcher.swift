@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CLinux
 import Synchronization
 
 /// Tells when files change, by watching their *directories* with inotify (editors save by
@@ -155,7 +156,7 @@ final class FileWatcher: Sendable {
         var thread = pthread_t()
         let created = pthread_create(&thread, nil, { raw in
             let watcher = Unmanaged<FileWatcher>.fromOpaque(raw!).takeRetainedValue()
-            FileWatcher.nameThread()
+            wh_set_thread_name(FileWatcher.threadName)
             watcher.run()
             return nil
         }, box.toOpaque())
@@ -164,15 +165,6 @@ final class FileWatcher: Sendable {
 
     /// The watcher thread's name (/proc/PID/task/TID/comm).
     static let threadName = "wh-watch"
-
-    /// Names the calling thread `threadName`, as the transport names `wh-transport` (Widgets
-    /// has no C shim for `prctl`), for `top -H` and the benchmark's per-thread figures.
-    private static func nameThread() {
-        let comm = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
-        guard comm >= 0 else { return }
-        _ = threadName.utf8CString.withUnsafeBufferPointer { write(comm, $0.baseAddress, $0.count - 1) }
-        close(comm)
-    }
 
     private func run() {
         let fd = watches.withLock { $0.fd }
