@@ -1,6 +1,7 @@
 import BackgroundSessions
 import FoundationEssentials
 import Glibc
+import JSONTree
 import Testing
 import WidgetTestSupport
 @testable import Widgets
@@ -69,5 +70,29 @@ struct LeaderboardStoreCostTests {
             #expect(state.fetch.nextFetch(url: URL(string: "http://127.0.0.1:9/leaderboard")!, refresh: 3600,
                                           now: Date(timeIntervalSince1970: 2000)) == nil, "fetched again at once")
         }
+    }
+}
+
+/// What a fetch costs an `http-json` panel's files.
+@Suite("http-json store: writes per fetch")
+struct HTTPJSONStoreCostTests {
+    @Test("body and state are cache writes (no fsync): each filled in its spare and swapped in whole")
+    func cacheWrites() throws {
+        let dir = TemporaryStateDirectory()
+        let container = try WidgetContainer(kind: HTTPJSONStore.kind, stateDirectory: dir.path)
+        let store = HTTPJSONStore(container: container)
+        let url = URL(string: "http://127.0.0.1:9/status")!
+        let stem = HTTPJSONStore.stem(session: "s", url: url)
+        for (number, text) in [(1, #"{"n": 1}"#), (2, #"{"n": 22}"#)] {
+            let bytes = Array(text.utf8)
+            store.update(session: "s", url: url, body: (bytes, try JSONParser().parse(bytes))) {
+                $0.succeeded(at: Date(timeIntervalSince1970: Double(number)))
+            }
+        }
+        #expect(try container.read(stem + ".body.json") == Array(#"{"n": 22}"#.utf8))
+        // A cache write leaves the previous bytes in `.NAME.spare`; a durable one leaves none.
+        #expect(try FileContents.bytes(at: container.path + "/.\(stem).body.json.spare") == Array(#"{"n": 1}"#.utf8))
+        #expect(access(container.path + "/.\(stem).state.json.spare", F_OK) == 0)
+        #expect(store.load(session: "s", url: url).saveError == nil)
     }
 }

@@ -11,6 +11,13 @@ import Synchronization
 /// Written by the session delegate, read by the provider. What was last stored is also kept
 /// in memory for the life of the process, so a write that fails (disk full) loses nothing
 /// the panel shows; the panel then says "cannot save: <reason>".
+///
+/// **Not fsynced** (`WidgetContainer.write(durable: false)`), as the leaderboard's board: both
+/// files are a cache of the server's answer. A kill loses nothing (each file is swapped in
+/// whole); a power loss may leave one old, empty or short, which loads as no body or no state,
+/// and the next start fetches at once and unconditionally (the transport remembers validators
+/// in memory only), so the body comes back. An fsync per file per fetch (two for a 200, one
+/// for a 304) bought nothing more.
 public struct HTTPJSONStore: Sendable {
     public static let kind = "http-json"
     /// The largest body kept and parsed (the transport may deliver more: it is refused).
@@ -29,6 +36,8 @@ public struct HTTPJSONStore: Sendable {
     }
 
     private static let memory = Mutex<[String: Stored]>([:])
+    /// Held while updating: one writer of a file at a time (a cache write shares the file's spare).
+    private static let writer = Mutex(())
 
     /// The file name stem of `session` and `url`: the session (a safe name) and 64 bits of
     /// FNV-1a of the URL, so two panels on one session with different URLs keep apart.
@@ -68,6 +77,11 @@ public struct HTTPJSONStore: Sendable {
     /// parsed value) as the new body when given, and saves both.
     public func update(session: String, url: URL, body: (bytes: [UInt8], value: JSONValue)? = nil,
                        _ change: (inout FetchRecord) -> Void) {
+        Self.writer.withLock { _ in save(session: session, url: url, body: body, change) }
+    }
+
+    private func save(session: String, url: URL, body: (bytes: [UInt8], value: JSONValue)?,
+                      _ change: (inout FetchRecord) -> Void) {
         let stem = Self.stem(session: session, url: url)
         var stored = load(session: session, url: url)
         change(&stored.state)
@@ -75,8 +89,8 @@ public struct HTTPJSONStore: Sendable {
         stored.saveError = nil
         if let container {
             do {
-                if let body { try container.write(body.bytes, to: stem + ".body.json") }
-                try container.write([UInt8](try JSONEncoder().encode(stored.state)), to: stem + ".state.json")
+                if let body { try container.write(body.bytes, to: stem + ".body.json", durable: false) }
+                try container.write([UInt8](try JSONEncoder().encode(stored.state)), to: stem + ".state.json", durable: false)
             } catch let error as WidgetContainerError {
                 if case .fileSystem(let failure) = error {
                     stored.saveError = "cannot save: \(String(cString: strerror(failure.errno)))"
