@@ -95,4 +95,20 @@ struct HTTPJSONStoreCostTests {
         #expect(access(container.path + "/.\(stem).state.json.spare", F_OK) == 0)
         #expect(store.load(session: "s", url: url).saveError == nil)
     }
+    @Test("a state whose body a power loss left empty or short loads without its fetch times: the next fetch is due at once")
+    func powerLossLeftovers() throws {
+        let dir = TemporaryStateDirectory()
+        let container = try WidgetContainer(kind: HTTPJSONStore.kind, stateDirectory: dir.path)
+        let url = URL(string: "http://127.0.0.1:9/status")!
+        for (session, body) in [("empty", ""), ("short", #"{"n": 1"#)] {
+            let stem = HTTPJSONStore.stem(session: session, url: url)
+            var state = FetchRecord(fetchedAt: Date(timeIntervalSince1970: 1000), lastAttempt: Date(timeIntervalSince1970: 1000))
+            state.attemptURL = url.absoluteString
+            try container.write(Array(try JSONEncoder().encode(state)), to: stem + ".state.json")
+            try container.write(Array(body.utf8), to: stem + ".body.json")
+            let loaded = HTTPJSONStore(container: container).load(session: session, url: url)
+            #expect(loaded.body == nil && loaded.state.fetchedAt == nil)
+            #expect(loaded.state.nextFetch(url: url, refresh: 3600, now: Date(timeIntervalSince1970: 1001)) == nil, "due at once")
+        }
+    }
 }

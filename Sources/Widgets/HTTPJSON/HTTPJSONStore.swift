@@ -14,9 +14,9 @@ import Synchronization
 ///
 /// **Not fsynced** (`WidgetContainer.write(durable: false)`), as the leaderboard's board: both
 /// files are a cache of the server's answer. A kill loses nothing (each file is swapped in
-/// whole); a power loss may leave one old, empty or short, which loads as no body or no state,
-/// and the next start fetches at once and unconditionally (the transport remembers validators
-/// in memory only), so the body comes back. An fsync per file per fetch (two for a 200, one
+/// whole); a power loss may leave one old, empty or short, which loads as no body or no state
+/// (a state without its body loads without its fetch times), so the next start fetches at once
+/// and unconditionally (the transport remembers validators in memory only): the body comes back. An fsync per file per fetch (two for a 200, one
 /// for a 304) bought nothing more.
 public struct HTTPJSONStore: Sendable {
     public static let kind = "http-json"
@@ -65,6 +65,12 @@ public struct HTTPJSONStore: Sendable {
         }
         if let bytes = try? container.read(stem + ".body.json", limit: Self.maximumBodyBytes) {
             stored.body = try? Self.parser.parse(bytes)
+        }
+        if stored.body == nil, stored.state.fetchedAt != nil, !stored.state.lastBodyRejected {
+            // The body the state vouches for is gone or short (a power loss, a hand): the state
+            // no longer says when the last fetch was, so the next one is due at once.
+            stored.state.fetchedAt = nil
+            stored.state.lastAttempt = nil
         }
         Self.memory.withLock { $0[key(stem)] = stored }
         return stored
