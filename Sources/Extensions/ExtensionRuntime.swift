@@ -146,7 +146,7 @@ public final class ExtensionRuntime: Sendable {
         let stopping = hosts.compactMap { $0.stopConnection() }
         let deadline = monotonicNow() + graceSeconds
         for connection in stopping {
-            connection.killUnlessEnded(by: deadline, after: "\(graceSeconds) s, the host quitting")
+            connection.killUnlessEnded(by: deadline, after: "\(graceSeconds) s")
         }
     }
 }

@@ -193,52 +193,37 @@ struct ExtensionHostTests {
         #expect(again.text.contains("launch 2"))
     }
 
-    @Test("idle exit of an extension that ignores shutdown, EOF and SIGTERM: SIGKILL to its group")
-    func idleExitKills() async throws {
-        let fake = try FakeExtension(script: "ignores-shutdown.sh", limits: #"{"requestSeconds": 2, "idleExitSeconds": 1}"#)
-        defer { fake.close() }
-        _ = try await fake.timeline()
-        let pid = try #require(fake.host.status.pid)
-        var exit: ProcessExit?
-        #expect(await eventually(within: 10) {
-            exit = fake.spawner.reapExited().first { $0.0.pid == pid }?.1 ?? exit
-            return exit != nil
-        })
-        #expect(exit == .signalled(SIGKILL))
-        #expect(fake.logLines.contains("info: fake: still running after SIGTERM; SIGKILL"))
-    }
-    @Test("stopped by a config reload, an extension that ignores EOF and SIGTERM gets SIGKILL to its group 2 s later")
-    func stopKills() async throws {
-        let fake = try FakeExtension(script: "ignores-shutdown.sh", limits: #"{"requestSeconds": 2, "idleExitSeconds": 600}"#)
-        defer { fake.close() }
-        _ = try await fake.timeline()
-        let pid = try #require(fake.host.status.pid)
-        fake.host.stop()
-        var exit: ProcessExit?
-        #expect(await eventually(within: 10) {
-            exit = fake.spawner.reapExited().first { $0.0.pid == pid }?.1 ?? exit
-            return exit != nil
-        })
-        #expect(exit == .signalled(SIGKILL))
-        #expect(fake.logLines.contains("info: fake: still running 2 s after SIGTERM; SIGKILL"), "\(fake.logLines)")
+    /// How the host stops an extension, for `ignoresSIGTERM`.
+    enum Stop: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case idleExit = "its idle exit", configReload = "a config reload (stop)", quit = "the host quitting (stopAll)"
+        var testDescription: String { rawValue }
+        /// What the host logs when it sends SIGKILL.
+        var killLine: String {
+            switch self {
+            case .idleExit: "info: fake: still running after SIGTERM; SIGKILL"
+            case .configReload: "info: fake: still running 2 s after SIGTERM; SIGKILL"
+            case .quit: "info: fake: still running 0.2 s after SIGTERM; SIGKILL"
+            }
+        }
     }
 
-    @Test("the host quitting waits at most the grace for an extension that ignores SIGTERM, then SIGKILL: none outlives it")
-    func stopAllKills() async throws {
-        let fake = try FakeExtension(script: "ignores-shutdown.sh", limits: #"{"requestSeconds": 2, "idleExitSeconds": 600}"#)
+    @Test("an extension that ignores shutdown, EOF and SIGTERM gets SIGKILL to its group: none outlives", arguments: Stop.allCases)
+    func ignoresSIGTERM(_ stop: Stop) async throws {
+        let idle = stop == .idleExit ? 1 : 600
+        let fake = try FakeExtension(script: "ignores-shutdown.sh", limits: #"{"requestSeconds": 2, "idleExitSeconds": \#(idle)}"#)
         defer { fake.close() }
         _ = try await fake.timeline()
         let pid = try #require(fake.host.status.pid)
         let started = ContinuousClock.now
-        fake.runtime.stopAll(graceSeconds: 0.2)
-        #expect(ContinuousClock.now - started < .seconds(2))
-        var exit: ProcessExit?
-        #expect(await eventually(within: 5) {
-            exit = fake.spawner.reapExited().first { $0.0.pid == pid }?.1 ?? exit
-            return exit != nil
-        })
-        #expect(exit == .signalled(SIGKILL))
-        #expect(fake.logLines.contains("info: fake: still running 0.2 s, the host quitting after SIGTERM; SIGKILL"), "\(fake.logLines)")
+        switch stop {
+        case .idleExit: break
+        case .configReload: fake.host.stop()
+        case .quit:
+            fake.runtime.stopAll(graceSeconds: 0.2)
+            #expect(ContinuousClock.now - started < .seconds(2), "the host waits the grace, not more")
+        }
+        #expect(await fake.exit(of: pid, within: 10) == .signalled(SIGKILL))
+        #expect(fake.logLines.contains(stop.killLine), "\(fake.logLines)")
     }
 
     @Test("a request pending past idleExitSeconds: the reader tries the idle exit again a second later, it does not spin")

@@ -63,6 +63,16 @@ final class FakeExtension: Sendable {
         let value = try await host.request("timeline", params: params, userInitiated: userInitiated)
         return JSONValueSummary(text: value.jsonText)
     }
+
+    /// How process `pid` ended, once it has been reaped (waiting at most `seconds`); nil if not.
+    func exit(of pid: pid_t, within seconds: Double) async -> ProcessExit? {
+        var exit: ProcessExit?
+        _ = await eventually(within: seconds) {
+            exit = spawner.reapExited().first { $0.0.pid == pid }?.1 ?? exit
+            return exit != nil
+        }
+        return exit
+    }
 }
 
 /// An answer's compact JSON, for expectations.
