@@ -196,29 +196,33 @@ struct ExtensionHostTests {
     /// How the host stops an extension, for `ignoresSIGTERM`.
     enum Stop: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case idleExit = "its idle exit", configReload = "a config reload (stop)", quit = "the host quitting (stopAll)"
+        case quitDuringIdleExit = "the host quitting while its idle exit waits for it"
         var testDescription: String { rawValue }
         /// What the host logs when it sends SIGKILL.
         var killLine: String {
             switch self {
             case .idleExit: "info: fake: still running after SIGTERM; SIGKILL"
             case .configReload: "info: fake: still running 2 s after SIGTERM; SIGKILL"
-            case .quit: "info: fake: still running 0.2 s after SIGTERM; SIGKILL"
+            case .quit, .quitDuringIdleExit: "info: fake: still running 0.2 s after SIGTERM; SIGKILL"
             }
         }
     }
 
     @Test("an extension that ignores shutdown, EOF and SIGTERM gets SIGKILL to its group: none outlives", arguments: Stop.allCases)
     func ignoresSIGTERM(_ stop: Stop) async throws {
-        let idle = stop == .idleExit ? 1 : 600
+        let idle = stop == .idleExit || stop == .quitDuringIdleExit ? 1 : 600
         let fake = try FakeExtension(script: "ignores-shutdown.sh", limits: #"{"requestSeconds": 2, "idleExitSeconds": \#(idle)}"#)
         defer { fake.close() }
         _ = try await fake.timeline()
         let pid = try #require(fake.host.status.pid)
-        let started = ContinuousClock.now
         switch stop {
         case .idleExit: break
         case .configReload: fake.host.stop()
-        case .quit:
+        case .quit, .quitDuringIdleExit:
+            if stop == .quitDuringIdleExit {
+                #expect(await eventually(within: 5) { !fake.host.status.isRunning }, "detached at its idle exit")
+            }
+            let started = ContinuousClock.now
             fake.runtime.stopAll(graceSeconds: 0.2)
             #expect(ContinuousClock.now - started < .seconds(2), "the host waits the grace, not more")
         }
@@ -228,11 +232,12 @@ struct ExtensionHostTests {
 
     @Test("a request pending past idleExitSeconds: the reader tries the idle exit again a second later, it does not spin")
     func idleExitRefusedDoesNotSpin() async throws {
-        let fake = try FakeExtension(script: "hangs.sh", limits: #"{"requestSeconds": 3, "idleExitSeconds": 1}"#)
+        let fake = try FakeExtension(script: "hangs.sh", limits: #"{"requestSeconds": 3, "idleExitSeconds": 1}"#, debug: true)
         defer { fake.close() }
         let request = Task { () async throws(ExtensionError) -> JSONValueSummary in try await fake.timeline() }
-        #expect(await eventually(within: 2) { fake.host.status.isRunning })
-        let before = readerThreadTicks()  // its reader is running now
+        // Its reader logged the answer to `initialize`: it runs (and has named itself).
+        #expect(await eventually(within: 2) { fake.logLines.contains { $0.hasPrefix("debug: fake ← ") } })
+        let before = readerThreadTicks()
         #expect(!before.isEmpty)
         await #expect(throws: ExtensionError.timedOut(seconds: 3)) { try await request.value }
         let after = readerThreadTicks()

@@ -61,6 +61,9 @@ public final class ExtensionHost: Sendable {
         weak var checkedSessions: BackgroundSessionManager?
         /// The marks of downloads started with headers, in the data directory (set by `bind`).
         var ledger: HeaderLedger?
+        /// Connections detached at their idle exit that have not ended yet: stopped with the
+        /// current one when the host quits.
+        var retiring: [ExtensionConnection] = []
     }
 
     /// Why the last `sessionEvents` failed (an error answer, a timeout, a crash), until one is
@@ -164,17 +167,17 @@ public final class ExtensionHost: Sendable {
     }
 
     /// Stops the process now if one runs (SIGTERM to its group, stdin closed; SIGKILL 2 s
-    /// later if it has not ended).
-    public func stop() { _ = stopConnection() }
+    /// later if it has not ended), and any still ending after its idle exit.
+    public func stop() { _ = stopConnections() }
 
-    /// `stop()`, returning the connection stopped (nil: none ran).
-    func stopConnection() -> ExtensionConnection? {
-        let connection = state.withLock { state -> ExtensionConnection? in
+    /// `stop()`, returning the connections stopped.
+    func stopConnections() -> [ExtensionConnection] {
+        let connections = state.withLock { state -> [ExtensionConnection] in
             defer { state.connection = nil }
-            return state.connection
+            return (state.connection.map { [$0] } ?? []) + state.retiring
         }
-        connection?.stop()
-        return connection
+        for connection in connections { connection.stop() }
+        return connections
     }
 
     // MARK: Requests
@@ -313,6 +316,7 @@ public final class ExtensionHost: Sendable {
                 state.withLock { state in
                     guard connection.markClosingIfIdle() else { return false }
                     if state.connection === connection { state.connection = nil }
+                    state.retiring.append(connection)
                     return true
                 }
             },
@@ -327,6 +331,7 @@ public final class ExtensionHost: Sendable {
     private func ended(_ connection: ExtensionConnection, _ end: ExtensionConnection.End) {
         state.withLock { state in
             if state.connection === connection { state.connection = nil }
+            state.retiring.removeAll { $0 === connection }
             switch end {
             case .expected:
                 runtime.log(.info, "\(name): stopped")
