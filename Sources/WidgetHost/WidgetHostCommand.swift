@@ -19,30 +19,15 @@ public enum WidgetHostCommand {
         let environment = io.environment
         switch try? CommandLineParser.parse(arguments) {
         case .snapshot(let options):
-            let extensions = ExtensionSetup.discover(catalog: catalog, explicitDirectory: options.extensionsDirectory,
-                                                     environment: environment)  // as `discover(for:)` does
-            // Headless commands wait for providers on the main actor: run the loop for them.
-            Task { @MainActor in
-                var output = await SnapshotCommand.run(options, environment: environment, catalog: extensions.catalog,
-                                                       now: Date(timeIntervalSince1970: io.clock.wallNow), io: io,
-                                                       extensions: extensions.runtime)
-                extensions.runtime.stopAll()
-                output.standardError = extensions.problemText(prefix: "widgethost: extension skipped: ") + output.standardError
-                finish(output)
+            runWithExtensions(catalog: catalog, directory: options.extensionsDirectory, environment: environment) { extensions in
+                await SnapshotCommand.run(options, environment: environment, catalog: extensions.catalog,
+                                          now: Date(timeIntervalSince1970: io.clock.wallNow), io: io, extensions: extensions.runtime)
             }
-            dispatchMain()
         case .preview(let options):
-            let extensions = ExtensionSetup.discover(catalog: catalog, explicitDirectory: options.extensionsDirectory,
-                                                     environment: environment)  // as `discover(for:)` does
-            Task { @MainActor in
-                var output = await PreviewCommand.run(options, environment: environment, catalog: extensions.catalog,
-                                                      now: Date(timeIntervalSince1970: io.clock.wallNow), io: io,
-                                                      extensions: extensions.runtime)
-                extensions.runtime.stopAll()
-                output.standardError = extensions.problemText(prefix: "widgethost: extension skipped: ") + output.standardError
-                finish(output)
+            runWithExtensions(catalog: catalog, directory: options.extensionsDirectory, environment: environment) { extensions in
+                await PreviewCommand.run(options, environment: environment, catalog: extensions.catalog,
+                                         now: Date(timeIntervalSince1970: io.clock.wallNow), io: io, extensions: extensions.runtime)
             }
-            dispatchMain()
         case .extensionRun(let options):
             Task { @MainActor in
                 // --debug lines go out as they happen (a hang shows where it hangs).
@@ -56,6 +41,21 @@ public enum WidgetHostCommand {
         default:
             finish(run(arguments: arguments, io: io, catalog: catalog))
         }
+    }
+
+    /// A headless command that may show extensions (`snapshot`, `preview`): discovers them (as
+    /// `discover(for:)` does), runs `command` on the main actor with the loop turning for its
+    /// providers, stops them, and prints the extensions skipped before the command's errors.
+    private static func runWithExtensions(catalog: Catalog, directory: String?, environment: HostEnvironment,
+                                          _ command: @escaping @MainActor (ExtensionSetup) async -> CommandOutput) -> Never {
+        let extensions = ExtensionSetup.discover(catalog: catalog, explicitDirectory: directory, environment: environment)
+        Task { @MainActor in
+            var output = await command(extensions)
+            extensions.runtime.stopAll()
+            output.standardError = extensions.problemText(prefix: "widgethost: extension skipped: ") + output.standardError
+            finish(output)
+        }
+        dispatchMain()
     }
 
     private static func finish(_ output: CommandOutput) -> Never {
@@ -102,21 +102,10 @@ public enum WidgetHostCommand {
         case .help(let subcommand, _, let kind):
             return CommandOutput(exitCode: 0, standardOutput: HelpText.text(for: subcommand, catalog: catalog, kind: kind))
         case .checkConfig(let path, _):
-            var output = CheckConfigCommand.run(path: path, environment: environment, catalog: catalog)
-            // A bad extension is a bad file of the user's config: listed, exit 2.
-            if let problems = extensions?.problems, !problems.isEmpty {
-                let configFine = output.exitCode == 0
-                output.exitCode = 2
-                output.standardError = skipped + output.standardError
-                if configFine {
-                    // "PATH: ok" beside exit 2 would read as a contradiction: say which is which.
-                    let first = String(output.standardOutput.prefix { $0 != "\n" })
-                    output.standardOutput = String(output.standardOutput.drop { $0 != "\n" }.dropFirst())
-                    let subject = first.hasSuffix(": ok") ? "\(first.dropLast(4)): the config itself is fine" : first
-                    output.standardError += "\(subject); \(problems.count) problem(s) in extension manifests (above): "
-                        + "those extensions are skipped, so their kinds are unknown until fixed\n"
-                }
-            }
+            // A bad extension is a bad file of the user's config: listed first, exit 2.
+            var output = CheckConfigCommand.run(path: path, environment: environment, catalog: catalog,
+                                                extensionProblems: extensions?.problems.count ?? 0)
+            output.standardError = skipped + output.standardError
             return output
         case .widgets:
             var output = WidgetsCommand.run(catalog: catalog)

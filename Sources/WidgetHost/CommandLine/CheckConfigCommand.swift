@@ -9,9 +9,18 @@ public enum CheckConfigCommand {
     /// unreadable or malformed file) on stderr. With no path and no config file found, it
     /// says the default dashboard will be used and exits 0. The config's `theme` is loaded
     /// as the dashboard would load it; a theme that cannot be used is an error too.
+    ///
+    /// - Parameter extensionProblems: how many extension manifests were refused (the caller
+    ///   lists them): a bad extension is a bad file of the user's config, so a config fine
+    ///   otherwise exits 2 too, saying which is which.
     public static func run(path: String?, environment: HostEnvironment,
-                           catalog: Catalog,
+                           catalog: Catalog, extensionProblems: Int = 0,
                            isKnownTimeZone: (@Sendable (String) -> Bool)? = nil) -> CommandOutput {
+        func fine(_ subject: String, _ said: String) -> CommandOutput {
+            guard extensionProblems > 0 else { return CommandOutput(exitCode: 0, standardOutput: said) }
+            return CommandOutput(exitCode: 2, standardError: "\(subject); \(extensionProblems) problem(s) in extension manifests "
+                                 + "(above): those extensions are skipped, so their kinds are unknown until fixed\n")
+        }
         let loader = ConfigLoader(validator: catalog.validator(isKnownTimeZone: isKnownTimeZone))
         do throws(ConfigLoadError) {
             let file: String
@@ -24,8 +33,8 @@ public enum CheckConfigCommand {
                     file = found
                 case .defaultDashboard(let searched):
                     let looked = searched.isEmpty ? "" : " (looked for \(searched.joined(separator: ", ")))"
-                    return CommandOutput(exitCode: 0,
-                        standardOutput: "no config file found\(looked); the default dashboard will be used\n")
+                    let said = "no config file found\(looked); the default dashboard will be used"
+                    return fine(said, said + "\n")
                 }
             }
             let report = try loader.load(path: file)
@@ -43,7 +52,9 @@ public enum CheckConfigCommand {
                 }
             }
             let warnings = ConfigDiagnostic.lines(report.warnings.map { ConfigDiagnostic(path: $0.path, message: "warning: \($0.message)") }, prefix: "\(file): ")
-            return CommandOutput(exitCode: 0, standardOutput: "\(file): ok\n" + warnings)
+            var output = fine("\(file): the config itself is fine", "\(file): ok\n")
+            output.standardOutput += warnings
+            return output
         } catch {
             return CommandOutput(exitCode: 2, standardError: "\(error)\n")
         }
