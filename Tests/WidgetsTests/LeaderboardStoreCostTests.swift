@@ -40,6 +40,18 @@ struct LeaderboardStoreCostTests {
         #expect(onDisk.fetchedAt == Date(timeIntervalSince1970: 2000) && onDisk.lastError == "boom")
     }
 
+    @Test("the state kept in memory after a write is the one its file reads back: fields not stored at their defaults")
+    func keptAsStored() throws {
+        var state = LeaderboardState(board: LeaderboardBoard(updated: Date(timeIntervalSince1970: 1000), heroes: [hero("Cake", exp: 10, health: 0.9, rate: 0.6)]),
+                                     fetchedAt: Date(timeIntervalSince1970: 1000), lastError: "boom", isFetching: true)
+        state.saveError = "cannot save the board: disk full"
+        state.push = .live
+        state.consecutiveFailures = 2
+        let readBack = try JSONDecoder().decode(LeaderboardState.self, from: try JSONEncoder().encode(state))
+        #expect(state.asStored == readBack)
+        #expect(state.asStored != state)
+    }
+
     @Test("a 304 that clears an error is written")
     func notModifiedClearingAnErrorIsWritten() throws {
         let dir = TemporaryStateDirectory()

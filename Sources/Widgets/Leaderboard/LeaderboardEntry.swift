@@ -134,6 +134,17 @@ public struct LeaderboardState: Sendable, Equatable, Codable {
         fetch = FetchRecord(fetchedAt: fetchedAt, lastError: lastError, lastAttempt: lastAttempt)
     }
 
+    /// The state as its file keeps it — what `init(from:)` reads back from `encode(to:)`: the
+    /// fields not stored (`isFetching`, `saveError`, `push`) at their defaults. A field added
+    /// outside `CodingKeys` is reset here too.
+    var asStored: LeaderboardState {
+        var stored = self
+        stored.isFetching = false
+        stored.saveError = nil
+        stored.push = nil
+        return stored
+    }
+
     enum CodingKeys: String, CodingKey {
         case board, previous, fetchedAt, skipped, lastError, lastAttempt, retryAfterUntil, lastBodyRejected, consecutiveFailures, attemptURL
     }

@@ -122,12 +122,7 @@ public struct LeaderboardStore: Sendable {
         do {
             try container.write([UInt8](data), to: Self.fileName(session: session), durable: false)
             if data.count <= Self.inMemoryLimit {
-                // As `load` would read it back: the fields not stored at their defaults.
-                var kept = state
-                kept.isFetching = false
-                kept.saveError = nil
-                kept.push = nil
-                Self.written.withLock { $0[key] = kept }
+                Self.written.withLock { $0[key] = state.asStored }  // as `load` would read it back
             }
             return nil
         } catch .fileSystem(let error) {
