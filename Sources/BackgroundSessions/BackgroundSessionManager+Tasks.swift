@@ -7,9 +7,7 @@ extension BackgroundSessionManager {
                       headers: [String: String] = [:], conditional: Bool = true) -> BackgroundDownloadTask {
         let urlString = url.absoluteString
         enum Next { case existing(BackgroundDownloadTask), start(BackgroundDownloadTask), failed(BackgroundDownloadTask) }
-        func runningTask(_ s: State) -> BackgroundDownloadTask? {
-            s.running.values.first { $0.task.sessionIdentifier == identifier && $0.task.url.absoluteString == urlString }?.task
-        }
+        func runningTask(_ s: State) -> BackgroundDownloadTask? { s.runningTask(session: identifier, url: urlString) }
         // In memory first: a task in flight for the URL, or one a crash left suspended.
         let known = state.withLock { s -> Next? in
             if let running = runningTask(s) { return .existing(running) }
@@ -71,8 +69,8 @@ extension BackgroundSessionManager {
         // Under the journal's lock, as `downloadTask`'s insert: two callers cannot both insert.
         let found = store.immediately { store -> Found? in
             let known = state.withLock { s -> (running: BackgroundDownloadTask?, usable: Bool) in
-                let running = s.running.values.first { $0.task.sessionIdentifier == identifier && $0.task.url.absoluteString == urlString }
-                return (running?.task, !s.closed && s.suspended.isEmpty)  // a suspended one is resumed by `downloadTask`
+                // A suspended one is resumed by `downloadTask`.
+                (s.runningTask(session: identifier, url: urlString), !s.closed && s.suspended.isEmpty)
             }
             if let running = known.running { return .existing(running) }
             guard availability == .available, known.usable,
@@ -310,5 +308,12 @@ extension BackgroundSessionManager {
         }
         routePendingEvents()
         return started
+    }
+}
+
+extension BackgroundSessionManager.State {
+    /// The task in flight for `url` in session `session`, if any (one per URL and session).
+    func runningTask(session: String, url: String) -> BackgroundDownloadTask? {
+        running.values.first { $0.task.sessionIdentifier == session && $0.task.url.absoluteString == url }?.task
     }
 }
