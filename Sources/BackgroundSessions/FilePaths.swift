@@ -77,8 +77,8 @@ public enum FilePaths {
     /// a host killed mid-write) sees the old file or the new one. The directory is not fsynced
     /// (ARCHITECTURE.md "Journal durability" says why). On failure the temporary file is
     /// removed and the failed step (`"fsync"` for a write, `"rename into"`) and its errno returned.
-    /// The one atomic write of the package (containers, downloads).
-    static func commit(fd: Int32, temporary: String, to target: String, syncData: Bool) -> (operation: String, errno: Int32)? {
+    /// The one atomic write of the package (containers, downloads) and of the extensions' ledger.
+    public static func commit(fd: Int32, temporary: String, to target: String, syncData: Bool) -> (operation: String, errno: Int32)? {
         var failure: Int32 = 0
         if syncData && fsync(fd) != 0 { failure = errno }
         if close(fd) != 0 && failure == 0 { failure = errno }

@@ -98,7 +98,7 @@ struct ExtensionHeadersTests {
         #expect(!rig.fake.logLines.contains { $0.contains("sekrit") })
         // --debug shows the host's answers to the extension's requests too.
         #expect(rig.fake.logLines.contains(#"debug: fake → {"jsonrpc":"2.0","id":9001,"result":{"task":1}}"#), "\(rig.fake.logLines)")
-        let ledger = try #require(readText(rig.fake.stateDirectory + "/extensions/fake/.downloads/with-headers"))
+        let ledger = try #require(readText(rig.fake.stateDirectory + "/extension-headers/fake"))
         #expect(ledger == "ext.fake.board\thttp://127.0.0.1:9/board.json\n")
         rig.manager.close()
         for file in ["sessions.sqlite", "sessions.sqlite-wal", "sessions.sqlite-journal"] {
@@ -152,7 +152,7 @@ struct ExtensionHeadersTests {
                 "\(events)")
         #expect(await eventually { manager.pendingEvents.isEmpty })
         #expect(transport.startedRequests.isEmpty)  // never fetched without its headers
-        #expect(await eventually { readText(rig.fake.stateDirectory + "/extensions/fake/.downloads/with-headers") == nil })
+        #expect(await eventually { readText(rig.fake.stateDirectory + "/extension-headers/fake") == nil })
     }
 
     @Test("against a 127.0.0.1 server: the headers arrive with the request")

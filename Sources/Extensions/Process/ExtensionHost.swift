@@ -99,9 +99,8 @@ public final class ExtensionHost: Sendable {
             state.spawner = spawner
             state.environment = environment
             state.stateDirectory = stateDirectory
-            let downloads = ExtensionLauncher.dataDirectoryPath(name: name, stateDirectory: stateDirectory,
-                                                                environment: environment) + "/.downloads"
-            if state.ledger?.path != downloads + "/" + HeaderLedger.fileName { state.ledger = HeaderLedger(downloads: downloads) }
+            let ledger = ExtensionLauncher.headerLedgerPath(name: name, stateDirectory: stateDirectory, environment: environment)
+            if state.ledger?.path != ledger { state.ledger = HeaderLedger(path: ledger) }
             return first
         }
         if first, let sessions { failInterruptedHeaderDownloads(sessions) }

@@ -54,13 +54,20 @@ enum ExtensionLauncher {
 
     /// Where `dataDirectory` is, without creating anything.
     static func dataDirectoryPath(name: String, stateDirectory: String?, environment: [String: String]) -> String {
-        let base: String
-        if let stateDirectory { base = stateDirectory }
-        else {
-            let temporary = environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
-            base = "\(temporary)/widgethost-\(getuid())"
-        }
-        return "\(base)/extensions/\(name)"
+        "\(base(stateDirectory: stateDirectory, environment: environment))/extensions/\(name)"
+    }
+
+    /// The host's ledger of the extension's downloads with headers (`HeaderLedger`): beside the
+    /// data directories, not in the extension's own, which the extension writes.
+    static func headerLedgerPath(name: String, stateDirectory: String?, environment: [String: String]) -> String {
+        "\(base(stateDirectory: stateDirectory, environment: environment))/extension-headers/\(name)"
+    }
+
+    /// The state directory, or `TMPDIR/widgethost-UID` for a host without one.
+    private static func base(stateDirectory: String?, environment: [String: String]) -> String {
+        if let stateDirectory { return stateDirectory }
+        let temporary = environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
+        return "\(temporary)/widgethost-\(getuid())"
     }
 
     /// A write to an extension that has exited must fail with EPIPE, not kill the host.

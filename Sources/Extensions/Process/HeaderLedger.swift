@@ -5,64 +5,69 @@ import BackgroundSessions
 import Synchronization
 
 /// Which of an extension's downloads were started with headers — the session and the URL,
-/// never the headers — in `DATA/.downloads/with-headers`, one `SESSION<tab>URL` a line.
+/// never the headers — one `SESSION<tab>URL` a line in `STATE/extension-headers/NAME`
+/// (`ExtensionLauncher.headerLedgerPath`: the host's, outside the extension's data directory).
 ///
 /// The headers themselves live in memory only, so a host that stopped while such a download
 /// ran cannot resume it as asked: on the next start the mark tells it to fail the task instead
 /// (see `ExtensionHost.failInterruptedHeaderDownloads`). A mark goes once the task's event has
 /// been answered.
 ///
-/// One per extension host (`ExtensionHost.ledger()`), so its lock orders every change to the
-/// file; nothing is created until the first mark.
+/// One per extension host (`ExtensionHost.ledger()`): the file is read once, kept in memory
+/// under the lock, and written (atomically, not fsynced) only when a mark comes or goes;
+/// nothing is created before the first mark.
 final class HeaderLedger: Sendable {
     static let maximumEntries = 256
+    /// The largest file read: 256 marks of a session and a URL of at most 4 KiB each, with room.
+    static let maximumFileBytes = 2 << 20
     let path: String
-    private let lock = Mutex(())
+    /// The marks, once read.
+    private let marks = Mutex<[String]?>(nil)
 
-    static let fileName = "with-headers"
-
-    init(downloads: String) {
-        path = downloads + "/" + Self.fileName
+    init(path: String) {
+        self.path = path
     }
 
     static func key(session: String, url: String) -> String { session + "\t" + url }
 
-    var entries: [String] { lock.withLock { _ in read() } }
+    var entries: [String] { withEntries { $0 } }
 
     func add(_ key: String) {
-        lock.withLock { _ in
-            var entries = read()
+        withEntries { entries in
             guard !entries.contains(key) else { return }
             entries.append(key)
-            write(Array(entries.suffix(Self.maximumEntries)))
+            entries = Array(entries.suffix(Self.maximumEntries))
+            write(entries)
         }
     }
 
     func remove(_ keys: Set<String>) {
         guard !keys.isEmpty else { return }
-        lock.withLock { _ in
-            let entries = read()
+        withEntries { entries in
             let kept = entries.filter { !keys.contains($0) }
-            if kept.count != entries.count { write(kept) }
+            guard kept.count != entries.count else { return }
+            entries = kept
+            write(kept)
         }
     }
 
-    private func read() -> [String] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else { return [] }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        while bytes.count <= Self.maximumEntries * 5000 {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            bytes += chunk[..<count]
+    /// Runs `body` on the marks (read from the file the first time) with the lock held.
+    private func withEntries<T>(_ body: (inout [String]) -> T) -> T {
+        marks.withLock { marks in
+            var entries = marks ?? read()
+            defer { marks = entries }
+            return body(&entries)
         }
+    }
+
+    /// The file's marks; none when it is missing, not a regular file, or too large.
+    private func read() -> [String] {
+        guard case .success(let bytes) = ExtensionDiscovery.readFile(path, limit: Self.maximumFileBytes) else { return [] }
         return bytes.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// Replaces the file (a new file renamed over the old one: never half written).
+    /// Replaces the file (a new file renamed over the old one: never half written); removes
+    /// it when no mark is left.
     private func write(_ entries: [String]) {
         if entries.isEmpty {
             unlink(path)
@@ -72,8 +77,11 @@ final class HeaderLedger: Sendable {
         let temporary = path + ".new"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { return }
-        let failed = FilePaths.writeAll(fd, Array(entries.map { $0 + "\n" }.joined().utf8)) != nil
-        close(fd)
-        if failed { unlink(temporary) } else { rename(temporary, path) }
+        if FilePaths.writeAll(fd, Array(entries.map { $0 + "\n" }.joined().utf8)) != nil {
+            close(fd)
+            unlink(temporary)
+            return
+        }
+        _ = FilePaths.commit(fd: fd, temporary: temporary, to: path, syncData: false)
     }
 }
