@@ -239,9 +239,11 @@ final class ExtensionConnection: Sendable {
         closeInput()
         process.signalGroup(SIGTERM)
         guard first else { return }
-        _ = DetachedThread.start(name: "wh-ext-stop") { [self] in
+        let started = DetachedThread.start(name: "wh-ext-stop") { [self] in
             killUnlessEnded(by: monotonicNow() + Self.shutdownStepSeconds, after: "\(Int(Self.shutdownStepSeconds)) s")
         }
+        // No thread to wait with: no grace either, rather than a process that may never end.
+        if !started { process.signalGroup(SIGKILL) }
     }
 
     /// Waits until the process has ended or `deadline` (monotonic seconds) has passed; past it,

@@ -256,8 +256,7 @@ public final class ExtensionHost: Sendable {
         switch ExtensionLauncher.resolve(state.manifest.exec[0], directory: state.manifest.directory, path: state.environment["PATH"]) {
         case .success(let found): program = found
         case .failure(let failure):
-            recordCrash(&state, reason: failure.message, protocolError: false)
-            throw state.failed ? .failed(failure.message) : .launchFailed(failure.message)
+            throw launchFailed(&state, failure.message)
         }
         let dataDirectory = ExtensionLauncher.dataDirectory(name: name, stateDirectory: state.stateDirectory,
                                                             environment: state.environment)
@@ -273,15 +272,13 @@ public final class ExtensionHost: Sendable {
                                         workingDirectory: state.manifest.directory, standardInput: .pipe,
                                         limits: limits) { exit in log(.info, "\(name): process \(exit)") }
         } catch {
-            recordCrash(&state, reason: error.description, protocolError: false)
-            throw state.failed ? .failed(error.description) : .launchFailed(error.description)
+            throw launchFailed(&state, error.description)
         }
         let connection = ExtensionConnection(
             process: process, generation: state.generation, name: name, limits: state.manifest.limits,
             callbacks: callbacks(kinds: state.manifest.widgets.map(\.manifest.kind)))
         guard connection.start() else {
-            recordCrash(&state, reason: "cannot start a reader thread", protocolError: false)
-            throw state.failed ? .failed("cannot start a reader thread") : .launchFailed("cannot start a reader thread")
+            throw launchFailed(&state, "cannot start a reader thread")
         }
         runtime.log(.info, "\(name): started (pid \(process.pid), launch \(state.launches))")
         state.connection = connection
@@ -338,6 +335,13 @@ public final class ExtensionHost: Sendable {
                 recordCrash(&state, reason: reason, protocolError: protocolError)
             }
         }
+    }
+
+    /// A launch that failed for `reason`: recorded as a crash; the error to throw (`.failed`
+    /// once the host gives up).
+    private func launchFailed(_ state: inout State, _ reason: String) -> ExtensionError {
+        recordCrash(&state, reason: reason, protocolError: false)
+        return state.failed ? .failed(reason) : .launchFailed(reason)
     }
 
     private func recordCrash(_ state: inout State, reason: String, protocolError: Bool) {
