@@ -59,16 +59,34 @@ extension BackgroundSessionManager {
             case .acknowledge(let batch):
                 if let succeeded = store.immediately({ $0.acknowledge(batch) }) {
                     _ = acknowledged(batch, succeeded: succeeded, identifier)
+                    guard succeeded else { return retryLater(identifier) }
                     continue
                 }
                 store.async { [self] store in
                     // Usually nothing is left: no turn of the delivery queue (a wake-up of the
-                    // loop per fetch) for nothing. Events that came meanwhile, or a batch the
-                    // journal refused to acknowledge, move on.
-                    if acknowledged(batch, succeeded: store.acknowledge(batch), identifier) { schedulePump(identifier) }
+                    // loop per fetch) for nothing. Events that came meanwhile move on; a batch
+                    // the journal refused to acknowledge is delivered again later.
+                    let succeeded = store.acknowledge(batch)
+                    guard acknowledged(batch, succeeded: succeeded, identifier) else { return }
+                    if succeeded { schedulePump(identifier) } else { retryLater(identifier) }
                 }
                 return
             }
+        }
+    }
+
+    /// Seconds before a batch the journal refused to acknowledge (a full disk, a read-only file
+    /// system) is delivered again: its events stay pending, and delivering them again at once
+    /// would go round the loop as fast as the journal fails.
+    static let acknowledgeRetrySeconds = 5.0
+
+    /// Moves `identifier`'s delivery on after `acknowledgeRetrySeconds`.
+    private func retryLater(_ identifier: String) {
+        let delay = hooks.acknowledgeRetrySeconds ?? Self.acknowledgeRetrySeconds
+        deliveryQueue.asyncAfter(deadline: .now() + delay) { [weak self] in
+            guard let self else { return }
+            state.withLock { $0.delivery.retryDue(identifier) }
+            pump(identifier)
         }
     }
 

@@ -85,6 +85,9 @@ public final class BackgroundSessionManager: Sendable {
         public var beforeJournalWrite: (@Sendable (JournalWrite) -> Void)?
         /// The WAL frames at which the journal checkpoints (nil: `SessionJournal.checkpointFrames`).
         public var checkpointFrames: Int?
+        /// Seconds before a delivery whose acknowledgement the journal refused is tried again
+        /// (nil: `acknowledgeRetrySeconds`).
+        public var acknowledgeRetrySeconds: Double?
 
         public init() {}
     }

@@ -155,7 +155,7 @@ struct DeliveryStateTests {
         #expect(r40 == .recordDelivery([event(2)]))
     }
 
-    @Test("an acknowledgement the journal refused keeps the events, to be routed again")
+    @Test("an acknowledgement the journal refused keeps the events, to be routed again once the retry is due")
     func acknowledgementFailed() {
         var state = DeliveryState()
         state.add(event(1))
@@ -166,6 +166,9 @@ struct DeliveryStateTests {
         #expect(r42 == .acknowledge([event(1)]))
         state.acknowledged("s", succeeded: false)
         #expect(state.pending["s"] == [event(1)])
+        let waiting = state.next("s", hasDelegate: true)
+        #expect(waiting == .wait, "not routed again before the retry")
+        state.retryDue("s")
         let r43 = state.next("s", hasDelegate: true)
         #expect(r43 == .route)
     }

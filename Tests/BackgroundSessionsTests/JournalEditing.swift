@@ -10,6 +10,15 @@ func editJournal(_ state: String, _ body: (SQLiteDatabase) throws -> Void) throw
     try body(db)
 }
 
+/// Makes the journal of `state` refuse (or take again) the deletion of events, as a full disk
+/// or a read-only file system makes an acknowledgement fail.
+func refuseAcknowledgements(_ state: String, _ refuse: Bool) throws {
+    try editJournal(state) { db in
+        try db.execute(refuse ? "CREATE TRIGGER refuse BEFORE DELETE ON events BEGIN SELECT RAISE(ABORT, 'disk full'); END"
+                              : "DROP TRIGGER refuse")
+    }
+}
+
 /// A fresh state directory with a journal (a manager opened, `setup` run, closed); on tmpfs
 /// when `fast` and /dev/shm is there (the journal fsyncs every commit: on a disk a fuzz run of
 /// a few dozen journals would take seconds).

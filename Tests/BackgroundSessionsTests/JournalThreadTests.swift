@@ -219,4 +219,52 @@ struct JournalThreadTests {
         #expect(await eventually { writes.withLock { $0.last } == .updateTaskURL })
         gate.open()
     }
+    @Test("a batch the journal refuses to acknowledge is delivered again after a wait, not at once round the loop; acknowledged once the journal takes it")
+    func refusedAcknowledgementWaits() async throws {
+        var hooks = BackgroundSessionManager.Hooks()
+        hooks.acknowledgeRetrySeconds = 2
+        let transport = FakeTransport()
+        let queue = DispatchQueue(label: "test.delivery")
+        let manager = try BackgroundSessionManager.open(stateDirectory: scratchStatePath(), transport: transport,
+                                                        hooks: hooks, deliveryQueue: queue)
+        defer {
+            manager.close()
+            removeTree(manager.stateDirectory)
+        }
+        // A widget whose completion is called as its events finish (as http-json's is).
+        let finished = Counter()
+        let handler = BackgroundSessionEventsHandler(matcher: .predicate { _ in true }) { identifier, completion in
+            _ = manager.session(identifier: identifier, delegate: CompletingDelegate(finished: finished, completion: completion))
+        }
+        manager.eventRouter = { _ in handler }
+        // The journal refuses to delete events, as a full disk would make it fail.
+        try refuseAcknowledgements(manager.stateDirectory, true)
+        _ = manager.session(identifier: "s").downloadTask(with: URL(string: "http://127.0.0.1:9/x")!)
+        #expect(transport.finish(try #require(transport.runningIDs.last), with: .notModified(Validators(etag: "\"1\""))))
+        #expect(await eventually { finished.count >= 1 })
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(finished.count == 1, "delivered \(finished.count) times in 0.5 s: not again before the wait")
+        #expect(await eventually { finished.count >= 2 }, "delivered again after the wait")
+        #expect(manager.pendingEvents.count == 1, "the event is kept")
+        try refuseAcknowledgements(manager.stateDirectory, false)
+        #expect(await eventually { manager.pendingEvents.isEmpty }, "acknowledged once the journal takes it")
+    }
+}
+
+/// Calls its handler's completion as the events finish, counting them.
+private final class CompletingDelegate: BackgroundSessionDelegate {
+    let finished: Counter
+    let completion: @Sendable () -> Void
+
+    init(finished: Counter, completion: @escaping @Sendable () -> Void) {
+        self.finished = finished
+        self.completion = completion
+    }
+
+    func urlSession(_ session: BackgroundSession, downloadTask: BackgroundDownloadTask, didFinishDownloadingTo location: URL) {}
+    func urlSession(_ session: BackgroundSession, task: BackgroundDownloadTask, didCompleteWithError error: BackgroundTaskError?) {}
+    func urlSessionDidFinishEvents(forBackgroundURLSession session: BackgroundSession) {
+        _ = finished.next()
+        completion()
+    }
 }

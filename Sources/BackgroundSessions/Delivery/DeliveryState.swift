@@ -33,6 +33,8 @@ struct DeliveryState: Sendable {
         case awaitingCompletion([SessionEvent])
         /// The journal is acknowledging the batch.
         case acknowledging([SessionEvent])
+        /// The journal refused the acknowledgement: the events wait for `retryDue`.
+        case retryWait
     }
 
     struct Route: Sendable, Equatable {
@@ -104,7 +106,7 @@ struct DeliveryState: Sendable {
             guard route.completionCalled else { return .wait }
             route.phase = .acknowledging(batch)
             return .acknowledge(batch)
-        case .recordingDelivery, .delivering, .acknowledging:
+        case .recordingDelivery, .delivering, .acknowledging, .retryWait:
             return .wait
         }
     }
@@ -141,13 +143,20 @@ struct DeliveryState: Sendable {
     }
 
     /// The journal has acknowledged the batch (or failed to: then the events stay pending and
-    /// are routed again).
+    /// are routed again once `retryDue` says so — at once they would go round as fast as the
+    /// journal fails).
     mutating func acknowledged(_ identifier: String, succeeded: Bool) {
         guard case .acknowledging(let batch) = phase(identifier) else { return }
-        routes[identifier]?.phase = .idle
+        routes[identifier]?.phase = succeeded ? .idle : .retryWait
         guard succeeded else { return }
         let ids = Set(batch.map(\.eventID))
         pending[identifier]?.removeAll { ids.contains($0.eventID) }
+    }
+
+    /// The wait after a refused acknowledgement is over: the events are routed again.
+    mutating func retryDue(_ identifier: String) {
+        guard phase(identifier) == .retryWait else { return }
+        routes[identifier]?.phase = .idle
     }
 
     /// Drops the events past `retention` (older than `now - maxAge`, or beyond the most kept
