@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import Synchronization
 
 /// A widget kind's own directory, `<state>/containers/<kind>/`, as WidgetKit's app-group
 /// container: files written atomically, readable by other kinds too.
@@ -8,10 +9,9 @@ import Glibc
 /// target: a reader (or a host killed mid-write) sees the old file or the new one, never a
 /// mix, and after a power loss too (the one fsync: the data is on disk before the name points
 /// at it). The directory is not fsynced: a rename lost to a power loss leaves the old file,
-/// which is a state the widget had and can refresh. Thread-safe (no shared state): concurrent
-/// durable writers of one file leave one of the versions; cache writes (`durable: false`) of one
-/// name share its spare file, so they need one writer at a time (the caller serialises them, as
-/// `LeaderboardStore` does under its lock). Errors throw `WidgetContainerError`.
+/// which is a state the widget had and can refresh. Thread-safe: concurrent writers of one file
+/// leave one of the versions (cache writes, `durable: false`, which share a spare file, take
+/// turns under a lock of the process). Errors throw `WidgetContainerError`.
 public struct WidgetContainer: Sendable {
     public let kind: String
     /// The container's directory (created on the first write).
@@ -65,8 +65,16 @@ public struct WidgetContainer: Sendable {
     /// A reader that opens the file sees the old bytes or the new ones (a kill mid-write leaves
     /// the spare half written, never swapped in); one that keeps it open across the next write
     /// can see that write's bytes, as with any file rewritten in place.
+    ///
+    /// Cache writes of a process take turns (`swapping`): two at once would share the spare.
     private func writeSwapped(_ bytes: [UInt8], to target: String, spare: String) throws(WidgetContainerError) {
-        let fd = open(spare, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        try Self.swapping.withLock { _ throws(WidgetContainerError) in try fillAndSwap(bytes, to: target, spare: spare) }
+    }
+
+    private static let swapping = Mutex(())
+
+    private func fillAndSwap(_ bytes: [UInt8], to target: String, spare: String) throws(WidgetContainerError) {
+        let fd = Self.openSpare(spare)
         guard fd >= 0 else { throw .fileSystem(FileSystemError(operation: "create a file in", path: path, errno: errno)) }
         var failure = FilePaths.writeAll(fd, bytes, at: 0).map { (operation: "write", errno: $0) }
         if failure == nil && ftruncate(fd, off_t(bytes.count)) != 0 { failure = ("write", errno) }
@@ -79,6 +87,24 @@ public struct WidgetContainer: Sendable {
             unlink(spare)
             throw .fileSystem(FileSystemError(operation: failure.operation, path: target, errno: failure.errno))
         }
+    }
+
+    /// The spare opened for writing: the one there if it is a plain file of ours (regular, one
+    /// link), else a new one in its place — whatever else is found under its name (a FIFO, which
+    /// would block the open, a file without write permission, a hard link to another file) is
+    /// removed first. -1 with `errno` when none can be made.
+    private static func openSpare(_ spare: String) -> Int32 {
+        let fd = open(spare, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+        if fd >= 0 {
+            var info = stat()
+            if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_nlink == 1 {
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+                return fd
+            }
+            close(fd)
+        }
+        unlink(spare)
+        return open(spare, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
     }
 
     /// Largest file `read` returns by default (16 MiB): a file grown by hand or by a bug must

@@ -26,6 +26,30 @@ struct WidgetContainerTests {
         #expect(board.list() == ["board.json"])
     }
 
+    @Test("a spare that is not a plain file of ours (a FIFO, read-only, a hard link to another file) is replaced, never written through or waited on")
+    func foreignSpareReplaced() throws {
+        let state = scratchStatePath()
+        defer { removeTree(state) }
+        let container = try WidgetContainer(kind: "leaderboard", stateDirectory: state)
+        try container.write(Array("first".utf8), to: "board.json", durable: false)  // makes the directory
+        let spare = container.path + "/.board.json.spare"
+        let other = container.path + "/other.json"
+        try container.write(Array("other".utf8), to: "other.json")
+        let plants: [(String, () -> Void)] = [
+            ("a FIFO", { _ = mkfifo(spare, 0o600) }),
+            ("read-only", { let fd = open(spare, O_WRONLY | O_CREAT, 0o400); close(fd) }),
+            ("a hard link", { _ = link(other, spare) }),
+        ]
+        for (number, (what, plant)) in plants.enumerated() {
+            unlink(spare)
+            plant()
+            let text = "write \(number)"
+            try container.write(Array(text.utf8), to: "board.json", durable: false)
+            #expect(try container.read("board.json") == Array(text.utf8), "\(what)")
+            #expect(try container.read("other.json") == Array("other".utf8), "\(what): the other file is untouched")
+        }
+    }
+
     @Test("a cache write (not durable) fills a spare file and swaps it in: whole old or new bytes for a reader, no new file after the first two")
     func cacheWriteSwapsSpare() throws {
         let state = scratchStatePath()

@@ -36,8 +36,6 @@ public struct HTTPJSONStore: Sendable {
     }
 
     private static let memory = Mutex<[String: Stored]>([:])
-    /// Held while updating: one writer of a file at a time (a cache write shares the file's spare).
-    private static let writer = Mutex(())
 
     /// The file name stem of `session` and `url`: the session (a safe name) and 64 bits of
     /// FNV-1a of the URL, so two panels on one session with different URLs keep apart.
@@ -83,11 +81,6 @@ public struct HTTPJSONStore: Sendable {
     /// parsed value) as the new body when given, and saves both.
     public func update(session: String, url: URL, body: (bytes: [UInt8], value: JSONValue)? = nil,
                        _ change: (inout FetchRecord) -> Void) {
-        Self.writer.withLock { _ in save(session: session, url: url, body: body, change) }
-    }
-
-    private func save(session: String, url: URL, body: (bytes: [UInt8], value: JSONValue)?,
-                      _ change: (inout FetchRecord) -> Void) {
         let stem = Self.stem(session: session, url: url)
         var stored = load(session: session, url: url)
         change(&stored.state)

@@ -112,8 +112,8 @@ public struct LeaderboardStore: Sendable {
         }
     }
 
-    /// Writes `state`; the reason when it could not be written. Called with `unsaved` locked:
-    /// one writer of a file at a time (a cache write shares the file's spare).
+    /// Writes `state`; the reason when it could not be written. Called with `unsaved` locked,
+    /// so a retry never overwrites a newer state with an older one.
     private func write(_ state: LeaderboardState, session: String) -> String? {
         let key = key(session)
         Self.written.withLock { $0[key] = nil }
