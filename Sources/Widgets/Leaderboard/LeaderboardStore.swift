@@ -75,14 +75,15 @@ public struct LeaderboardStore: Sendable {
 
     /// The saved state of `session` (the one held in memory when it could not be saved, with
     /// `saveError`); an empty state when none (or unreadable). Sanitised: a damaged file cannot
-    /// bring values the views do not expect.
+    /// bring values the views do not expect. The last state this process wrote is answered
+    /// from memory while small, without reading the file.
     public func load(session: String) -> LeaderboardState {
         if let held = Self.unsaved.withLock({ $0[key(session)] }) {
             var state = held.state
             state.saveError = held.error
             return state
         }
-        return loadFromDisk(session: session)
+        return Self.written.withLock({ $0[key(session)] }) ?? loadFromDisk(session: session)
     }
 
     /// The state of `session` when it is in memory — held unsaved without an error (a 304's
