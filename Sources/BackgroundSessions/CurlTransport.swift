@@ -1,3 +1,4 @@
+import CLinux
 import CCurl
 import Glibc
 import Synchronization
@@ -139,9 +140,7 @@ final class LoopStart: @unchecked Sendable {
     }
 
     func run() {
-        // Names the thread (/proc/PID/task/TID/comm) for `top -H` and the benchmark.
-        let comm = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
-        if comm >= 0 { _ = write(comm, "wh-transport", 12); close(comm) }
+        wh_set_thread_name("wh-transport")  // for `top -H` and the benchmark
         mailbox.threadStarted()
         loop.run()
     }

@@ -114,11 +114,7 @@ enum ExtensionBench {
         return (pty.wakeups().voluntary - host0, others.map(voluntarySwitches).reduce(0, +) - others0)
     }
 
-    static func voluntarySwitches(_ pid: pid_t) -> Int {
-        ProcFiles.list("/proc/\(pid)/task").reduce(0) { sum, task in
-            sum + (ProcFiles.read("/proc/\(pid)/task/\(task)/status").flatMap { ProcFiles.field($0, "voluntary_ctxt_switches") } ?? 0)
-        }
-    }
+    static func voluntarySwitches(_ pid: pid_t) -> Int { PtySession.wakeups(of: pid).voluntary }
 
     /// Processes whose parent is `pid` (from /proc/*/stat's fourth field).
     static func childProcesses(of pid: pid_t) -> [pid_t] {

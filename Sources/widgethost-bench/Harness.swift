@@ -1,6 +1,7 @@
 import FoundationEssentials
 import LeaderboardServer
 import Synchronization
+import TerminalUI
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -76,8 +77,7 @@ final class Harness {
             return nil
         }
         guard pty.readUntil(mark, timeoutMs: timeoutMs) != nil else {
-            let tail = String(decoding: pty.output.suffix(200), as: UTF8.self).unicodeScalars
-                .map { $0.value < 0x20 || $0.value == 0x7F ? " " : String($0) }.joined()
+            let tail = Sanitizer.sanitize(String(decoding: pty.output.suffix(200), as: UTF8.self))
             report.notes.append("\(figures): not measured — \(config) did not show \"\(mark)\" within \(timeoutMs / 1000) s"
                                 + (pty.output.isEmpty ? " (no output)" : "; its last output: \(tail)"))
             pty.stop()

@@ -86,7 +86,10 @@ final class PtySession {
     }
 
     /// Sums over all threads of the process: voluntary context switches and CPU ticks.
-    func wakeups() -> (voluntary: Int, cpuTicks: Int, threads: Int) {
+    func wakeups() -> (voluntary: Int, cpuTicks: Int, threads: Int) { Self.wakeups(of: pid) }
+
+    /// `wakeups()` of any process.
+    static func wakeups(of pid: pid_t) -> (voluntary: Int, cpuTicks: Int, threads: Int) {
         var voluntary = 0, ticks = 0, threads = 0
         for task in ProcFiles.list("/proc/\(pid)/task") {
             guard let status = ProcFiles.read("/proc/\(pid)/task/\(task)/status") else { continue }
