@@ -32,7 +32,8 @@ public enum WidgetHostCommand {
             Task { @MainActor in
                 // --debug lines go out as they happen (a hang shows where it hangs).
                 let output = await ExtensionRunCommand.run(options, environment: environment, catalog: catalog,
-                                                           now: Date(timeIntervalSince1970: io.clock.wallNow), io: io) { line in
+                                                           now: Date(timeIntervalSince1970: io.clock.wallNow), io: io,
+                                                           started: HeadlessSignals.stopOnSignals) { line in
                     write(CommandOutput(exitCode: 0, standardError: line).inert().standardError, to: 2)
                 }
                 finish(output)
@@ -50,6 +51,7 @@ public enum WidgetHostCommand {
                                           _ command: @escaping @MainActor (ExtensionSetup) async -> CommandOutput) -> Never {
         let extensions = ExtensionSetup.discover(catalog: catalog, explicitDirectory: directory, environment: environment)
         Task { @MainActor in
+            HeadlessSignals.stopOnSignals(extensions.runtime)
             var output = await command(extensions)
             extensions.runtime.stopAll()
             output.standardError = extensions.problemText(prefix: "widgethost: extension skipped: ") + output.standardError

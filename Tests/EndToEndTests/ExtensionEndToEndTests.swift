@@ -268,6 +268,44 @@ struct ExtensionEndToEndTests {
         #expect(tmux.waitForExit() == .exited(0))
     }
 
+    @Test("Ctrl-C during extension run and preview stops the extension, which is in a process group of its own and ignores SIGINT, SIGTERM and EOF; exit 130", arguments: [["extension", "run"], ["preview"]])
+    func interruptStopsExtension(_ command: [String]) throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        mkdir(home.path + "/stubborn", 0o755)
+        try home.write("stubborn/extension.json", #"""
+            { "name": "stubborn", "exec": ["/bin/sh", "stubborn.sh"], "protocol": 1, "limits": { "requestSeconds": 60 },
+              "widgets": [ { "kind": "wait", "displayName": "Stubborn" } ] }
+            """#)
+        try home.write("stubborn/stubborn.sh", #"""
+            trap '' INT TERM
+            echo $$ > pid  # in its folder, the working directory
+            while true; do
+                if IFS= read -r line; then
+                    id=$(printf '%s\n' "$line" | sed -n 's/^{"jsonrpc":"2.0","id":\([0-9]*\),.*/\1/p')
+                    case "$line" in *'"method":"initialize"'*) printf '{"jsonrpc":"2.0","id":%s,"result":{"protocol":1}}\n' "$id" ;; esac
+                else
+                    sleep 1
+                fi
+            done
+            """#)
+        let tmux = TmuxHarness()
+        defer { tmux.stop() }
+        let environment = TmuxHarness.isolatedEnvironment(home: home.path, adding: ["TZ": "UTC"])
+        try tmux.start(command: [try BuiltProducts.executable("widgethost")] + command + ["stubborn/wait", "--extensions-dir", home.path],
+                       size: (100, 20), environment: environment)
+        var pid: pid_t?
+        #expect(pollUntil(seconds: 10) {
+            pid = (try? FileContents.text(at: home.path + "/stubborn/pid")).flatMap { pid_t($0.prefix { $0.isNumber }) }
+            return pid != nil
+        }, "the extension started")
+        let started = try #require(pid)
+        #expect(kill(started, 0) == 0, "running")
+        try tmux.sendKeys("C-c")
+        #expect(tmux.waitForExit() == .exited(130))
+        #expect(pollUntil(seconds: 5) { kill(started, 0) != 0 }, "the extension (pid \(started)) is gone")
+    }
+
     /// The pids of "extension NAME: started (pid N, launch 1)" log lines.
     private func pids(in log: String) -> [pid_t] {
         log.split(separator: "\n").compactMap { line -> pid_t? in

@@ -24,12 +24,17 @@ enum ExtensionRunCommand {
     /// The extension's stderr and error lines kept for a failure's report (without --debug).
     nonisolated static let keptLogLines = 20
 
-    /// - Parameter echo: where `--debug` writes each log line as it happens (stderr for the
-    ///   command; tests collect them).
+    /// - Parameters:
+    ///   - started: given the extensions' runtime before anything is launched (the command
+    ///     stops them on Ctrl-C: `HeadlessSignals`).
+    ///   - echo: where `--debug` writes each log line as it happens (stderr for the command;
+    ///     tests collect them).
     static func run(_ options: ExtensionRunOptions, environment: HostEnvironment, catalog: Catalog, now: Date = Date(),
-                    io: HostIO? = nil, echo: @escaping @Sendable (String) -> Void) async -> CommandOutput {
+                    io: HostIO? = nil, started: (ExtensionRuntime) -> Void = { _ in },
+                    echo: @escaping @Sendable (String) -> Void) async -> CommandOutput {
         let setup = ExtensionSetup.discover(catalog: catalog, explicitDirectory: options.extensionsDirectory,
                                             environment: environment, debug: options.debug)
+        started(setup.runtime)
         defer { setup.runtime.stopAll() }
         let host: ExtensionHost
         switch find(options.kind, in: setup) {
