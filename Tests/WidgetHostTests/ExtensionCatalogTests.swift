@@ -153,6 +153,9 @@ struct ExtensionCatalogTests {
         }
         #expect(try CommandLineParser.parse(["extension", "run", "weather/today", "--option", "days=2", "--help", "--extensions-dir", "/d"])
                 == .help(.extensionRun, extensionsDirectory: "/d", kind: "weather/today"))
+        // A flag of the subcommand takes no value: the directory after it is still seen.
+        #expect(try CommandLineParser.parse(["snapshot", "--color", "--extensions-dir", "/d", "--help"])
+                == .help(.snapshot, extensionsDirectory: "/d", kind: nil))
         let one = WidgetHostCommand.run(arguments: ["preview", "clock", "--family", "small", "--help"],
                                         environment: HostEnvironment(variables: ["HOME": "/nonexistent"]), catalog: .builtin()).standardOutput
         #expect(one.contains("Kinds:\n  clock ("), "\(one)")

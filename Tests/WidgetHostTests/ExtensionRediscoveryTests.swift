@@ -6,6 +6,7 @@ import Dispatch
 @testable import Extensions
 import FoundationEssentials
 import HostProcesses
+import Synchronization
 import Testing
 import TerminalUI
 import WidgetCore
@@ -136,6 +137,20 @@ struct ExtensionRediscoveryTests {
         try ReloadRig.write(rig.scratch, name: "fake", script: "answers.sh")
         #expect(rig.reload() == ExtensionRuntime.Changes(changed: ["fake"]))
         #expect(try await rig.timeline("fake/panel").entries.count == 2)
+    }
+
+    @Test("a rescan with nothing changed keeps the extension kinds and logs a manifest problem once, not at every save")
+    func unchangedRescan() throws {
+        let rig = try ReloadRig([("fake", "answers.sh")])
+        defer { rig.close() }
+        let lines = Mutex<[String]>([])
+        rig.runtime.setLog { _, message in lines.withLock { $0.append(message) } }
+        mkdir(rig.directory + "/broken", 0o755)
+        try rig.scratch.write("extensions/broken/extension.json", "{")
+        #expect(rig.reload().isEmpty)
+        #expect(rig.reload().isEmpty)
+        #expect(lines.withLock { $0 }.filter { $0.contains("broken/extension.json") }.count == 1, "\(lines.withLock { $0 })")
+        #expect(rig.widgets.widget(kind: "fake/panel") != nil && rig.catalog.definitions.contains { $0.manifest.kind == "fake/panel" })
     }
 
     @Test("a new extension's download events reach it: the session router asks the current extension widgets")

@@ -119,7 +119,7 @@ enum DashboardStartup {
         let reloader = ConfigReloader(path: setup.configPath, catalog: catalog, widgets: widgets, themeOverride: options.theme,
                                       environment: environment, log: log)
         reloader.rediscovery = ExtensionRediscovery(explicitDirectory: options.extensionsDirectory, environment: environment,
-                                                    runtime: extensions, services: services)
+                                                    runtime: extensions, services: services, loggedProblems: extensionProblems)
         reloader.onApplied = { [weak reloader] config in
             guard let reloader else { return }
             sessions.configApplied(config, widgets: reloader.widgets, log: log)

@@ -78,20 +78,30 @@ final class ExtensionRediscovery: Sendable {
     let services: WidgetServices
     private let current = Mutex<[TerminalWidget]>([])
     private let routing = Mutex(false)
+    /// The manifest problems logged last (at start, then at each rescan): only new ones are
+    /// logged again, so saving the config does not repeat them.
+    private let logged: Mutex<[String]>
 
-    init(explicitDirectory: String?, environment: HostEnvironment, runtime: ExtensionRuntime, services: WidgetServices) {
+    init(explicitDirectory: String?, environment: HostEnvironment, runtime: ExtensionRuntime, services: WidgetServices,
+         loggedProblems: [String] = []) {
         self.explicitDirectory = explicitDirectory
         self.environment = environment
         self.runtime = runtime
         self.services = services
+        logged = Mutex(loggedProblems)
     }
 
-    /// Rescans, updates the runtime, and replaces the extension kinds of `catalog` and
-    /// `widgets`; built-ins are kept as they are. Returns what changed (logged too).
+    /// Rescans, updates the runtime, and — when something changed — replaces the extension
+    /// kinds of `catalog` and `widgets`; built-ins are kept as they are. Returns what changed
+    /// (logged too).
     @discardableResult
     func apply(catalog: inout Catalog, widgets: inout BoundWidgets) -> ExtensionRuntime.Changes {
         let (manifests, problems) = ExtensionSetup.manifests(explicitDirectory: explicitDirectory, environment: environment)
-        for problem in problems { runtime.log(.error, "skipped: \(problem)") }
+        let new = logged.withLock { logged in
+            defer { logged = problems }
+            return problems.filter { !logged.contains($0) }
+        }
+        for problem in new { runtime.log(.error, "skipped: \(problem)") }
         let changes = runtime.update(manifests) { name in
             // A folder without extension.json is skipped without a problem: a refused one is
             // a manifest that is there and bad.
@@ -100,6 +110,7 @@ final class ExtensionRediscovery: Sendable {
             }
             return "the extension '\(name)' was removed: its extension.json is gone (put it back, save the config)"
         }
+        guard !changes.isEmpty else { return changes }  // the same kinds, bound as they are
         let definitions = ExtensionWidgets.definitions(runtime)
         catalog = Catalog(catalog.definitions.filter { !Self.isExtensionKind($0.manifest.kind) }).adding(definitions)
         let bound = Catalog(definitions).bind(services: services).widgets

@@ -61,7 +61,7 @@ enum PreviewCommand {
                     now: Date = Date(), io: HostIO? = nil, extensions: ExtensionRuntime? = nil) async -> CommandOutput {
         var request = Request(kind: options.kind, family: options.family, options: options.options,
                               snapshot: options.snapshot, prefix: "widgethost preview: ")
-        if let name = options.kind.split(separator: "/", maxSplits: 1).first, options.kind.contains("/"),
+        if ExtensionRediscovery.isExtensionKind(options.kind), let name = options.kind.split(separator: "/", maxSplits: 1).first,
            let host = extensions?.host(named: String(name)) {
             request.abandonWait = { host.unansweredEvents.map(ExtensionRunCommand.EventsUnanswered.init) }
         }

@@ -27,7 +27,8 @@ public enum CommandLineParser {
         let rest = Array(arguments.dropFirst())
         if wantsHelp(rest) {
             guard subcommand != .help else { return .help(nil) }
-            let context = helpContext(subcommand == .extensionRun && rest.first == "run" ? Array(rest.dropFirst()) : rest)
+            let context = helpContext(subcommand == .extensionRun && rest.first == "run" ? Array(rest.dropFirst()) : rest,
+                                      subcommand: subcommand)
             return .help(subcommand, extensionsDirectory: context.directory,
                          kind: subcommand == .preview || subcommand == .extensionRun ? context.kind : nil)
         }
@@ -44,9 +45,10 @@ public enum CommandLineParser {
     }
 
     /// What `--help` can use of the rest of a command line, however wrong the rest is: the
-    /// `--extensions-dir` (so its kinds are listed) and the first positional (a KIND).
-    static func helpContext(_ arguments: [String]) -> (directory: String?, kind: String?) {
-        let flags: Set<String> = ["--help", "-h", "--snapshot", "--debug", "--purge"]
+    /// `--extensions-dir` (so its kinds are listed) and the first positional (a KIND). The
+    /// subcommand's flags (`CommandOption.options(of:)`) take no value.
+    static func helpContext(_ arguments: [String], subcommand: Subcommand?) -> (directory: String?, kind: String?) {
+        let flags = Set(CommandOption.options(of: subcommand).filter { $0.argument == nil }.map(\.name) + ["--help", "-h"])
         var directory: String?
         var kind: String?
         var index = 0

@@ -13,7 +13,7 @@ public enum HelpText {
         case nil, .help?: return main
         case .snapshot?: return snapshot
         case .preview?: return preview + kinds(catalog, only: { named == nil || $0.kind == named })
-        case .extensionRun?: return extensionRun + kinds(catalog, only: { $0.kind.contains("/") && (named == nil || $0.kind == named) })
+        case .extensionRun?: return extensionRun + kinds(catalog, only: { ExtensionRediscovery.isExtensionKind($0.kind) && (named == nil || $0.kind == named) })
         case .checkConfig?: return checkConfig
         case .themes?: return themes
         case .widgets?: return widgets
