@@ -54,10 +54,10 @@ private final class ReloadRig: @unchecked Sendable {
                                            runtime: runtime, services: services)
     }
 
-    static func write(_ scratch: ScratchDirectory, name: String, script: String, displayName: String = "Panel",
+    static func write(_ scratch: ScratchDirectory, name: String, folder: String? = nil, script: String, displayName: String = "Panel",
                       limits: String = #"{"requestSeconds": 2}"#) throws {
-        mkdir(scratch.path + "/extensions/" + name, 0o755)
-        try scratch.write("extensions/\(name)/extension.json", """
+        mkdir(scratch.path + "/extensions/" + (folder ?? name), 0o755)
+        try scratch.write("extensions/\(folder ?? name)/extension.json", """
             {"name": "\(name)", "exec": ["/bin/sh", "\(fixtures)/\(script)"], "protocol": 1,
              "widgets": [{"kind": "panel", "displayName": "\(displayName)", "options": {"url": {"type": "url", "default": "http://127.0.0.1:9/x"}}}],
              "limits": \(limits)}
@@ -137,6 +137,22 @@ struct ExtensionRediscoveryTests {
         try ReloadRig.write(rig.scratch, name: "fake", script: "answers.sh")
         #expect(rig.reload() == ExtensionRuntime.Changes(changed: ["fake"]))
         #expect(try await rig.timeline("fake/panel").entries.count == 2)
+    }
+
+    @Test("a manifest refused at a reload is named as the reason even when its folder is not named after the extension")
+    func refusedInAnotherFolder() async throws {
+        let rig = try ReloadRig([])
+        defer { rig.close() }
+        try ReloadRig.write(rig.scratch, name: "weather", folder: "wx", script: "answers.sh")
+        #expect(rig.reload() == ExtensionRuntime.Changes(added: ["weather"]))
+        try ReloadRig.write(rig.scratch, name: "weather", folder: "wx", script: "answers.sh", limits: #"{"requestSeconds": 900}"#)
+        #expect(rig.reload() == ExtensionRuntime.Changes(removed: ["weather"]))
+        do {
+            _ = try await rig.timeline("weather/panel")
+            Issue.record("a refused extension answered")
+        } catch {
+            #expect("\(error)".hasPrefix("the extension 'weather' was refused at the config reload: \(rig.directory)/wx/extension.json: limits.requestSeconds: "), "\(error)")
+        }
     }
 
     @Test("a rescan with nothing changed keeps the extension kinds and logs a manifest problem once, not at every save")

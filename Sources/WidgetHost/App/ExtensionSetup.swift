@@ -102,10 +102,12 @@ final class ExtensionRediscovery: Sendable {
             return problems.filter { !logged.contains($0) }
         }
         for problem in new { runtime.log(.error, "skipped: \(problem)") }
+        // Where each known extension's manifest is: its problems start with that file.
+        let files = Dictionary(runtime.hosts.map { ($0.name, $0.manifest.path) }, uniquingKeysWith: { first, _ in first })
         let changes = runtime.update(manifests) { name in
             // A folder without extension.json is skipped without a problem: a refused one is
             // a manifest that is there and bad.
-            if let refused = problems.first(where: { $0.contains("/\(name)/extension.json:") }) {
+            if let file = files[name], let refused = problems.first(where: { $0.hasPrefix(file + ":") }) {
                 return "the extension '\(name)' was refused at the config reload: \(refused)"
             }
             return "the extension '\(name)' was removed: its extension.json is gone (put it back, save the config)"
