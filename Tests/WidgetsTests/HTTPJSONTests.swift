@@ -111,6 +111,9 @@ struct HTTPJSONOptionTests {
                 == "headers.X-Key: the value holds a control character")
         #expect(message(["url": url, "fields": .list([field]), "headers": .object(["Bad Name": .string("v")])])
                 == "headers.Bad Name: not a header name (letters, digits and !#$%&'*+-.^_`|~)")
+        // The transport sets these itself (its conditional requests, the framing).
+        #expect(message(["url": url, "fields": .list([field]), "headers": .object(["If-None-Match": .string("\"1\"")])])
+                == "headers.If-None-Match: set by the host (framing, connection, conditional requests), cannot be given")
         #expect(message(["url": url, "fields": .list([field]), "session": .string("../x")])
                 == "session must be 1-64 letters, digits, '.', '_' or '-', not starting with '.'")
         #expect(message(["url": url, "fields": .list([])]) == "fields: give at least one field")

@@ -1,9 +1,10 @@
+import BackgroundSessions
 import JSONTree
 
 /// The `headers` of a `download` (`{name: value}`), checked before they reach the transport:
 /// names are RFC 7230 tokens, values have no control character (a tab is fine) — so nothing
 /// can be smuggled into the request — and count and size are bounded. Headers the host sets
-/// itself (framing, connection, conditional requests) are refused.
+/// itself (framing, connection, conditional requests) are refused (`HTTPHeaderRules`).
 ///
 /// The values may be credentials: they are kept in memory only, never journalled or logged.
 enum DownloadHeaders {
@@ -12,11 +13,6 @@ enum DownloadHeaders {
     static let maximumValueBytes = 4096
     /// All names and values together.
     static let maximumTotalBytes = 16 * 1024
-    /// Set by the host or its transport; lower case.
-    static let reserved: Set<String> = [
-        "host", "content-length", "transfer-encoding", "connection", "keep-alive", "te", "trailer", "upgrade",
-        "expect", "proxy-connection", "if-none-match", "if-modified-since", "range",
-    ]
 
     /// The headers, or the problem (naming the header, never quoting its value).
     static func validate(_ value: JSONValue) -> Result<[String: String], Problem> {
@@ -27,10 +23,10 @@ enum DownloadHeaders {
         var total = 0
         for (name, member) in object.members {
             let shown = "'\(RPCMessage.printable(name, limit: 40))'"
-            guard !name.isEmpty, name.utf8.count <= maximumNameBytes, name.utf8.allSatisfy(isTokenByte) else {
+            guard HTTPHeaderRules.isToken(name, maximumBytes: maximumNameBytes) else {
                 return .failure(Problem("header \(shown) is not a valid name (RFC 7230 token characters, 1–\(maximumNameBytes) bytes)"))
             }
-            guard !reserved.contains(name.lowercased()) else {
+            guard !HTTPHeaderRules.isReserved(name) else {
                 return .failure(Problem("header \(shown) is set by the host and cannot be given"))
             }
             guard seen.insert(name.lowercased()).inserted else { return .failure(Problem("header \(shown) is given twice")) }
@@ -38,7 +34,7 @@ enum DownloadHeaders {
             guard text.utf8.count <= maximumValueBytes else {
                 return .failure(Problem("header \(shown): the value is longer than \(maximumValueBytes) bytes"))
             }
-            guard !text.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else {
+            guard !HTTPHeaderRules.hasControlCharacter(text) else {
                 return .failure(Problem("header \(shown): the value contains a control character (CR, LF, NUL or another)"))
             }
             total += name.utf8.count + text.utf8.count
@@ -46,16 +42,6 @@ enum DownloadHeaders {
             headers[name] = text
         }
         return .success(headers)
-    }
-
-    /// RFC 7230 `tchar`: `!#$%&'*+-.^_`|~`, digits and letters.
-    static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        default:
-            Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
-        }
     }
 
     struct Problem: Error, Equatable {

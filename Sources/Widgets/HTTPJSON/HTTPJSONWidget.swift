@@ -68,8 +68,11 @@ public enum HTTPJSONWidget {
     static func resolve(headers: [String: String], environment: [String: String]) throws -> [String: String] {
         var resolved: [String: String] = [:]
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
-            guard isToken(name) else {
+            guard HTTPHeaderRules.isToken(name) else {
                 throw OptionError("headers.\(name): not a header name (letters, digits and !#$%&'*+-.^_`|~)")
+            }
+            guard !HTTPHeaderRules.isReserved(name) else {
+                throw OptionError("headers.\(name): set by the host (framing, connection, conditional requests), cannot be given")
             }
             var actual = value
             let variable = String(value.dropFirst())
@@ -80,7 +83,7 @@ public enum HTTPJSONWidget {
                 actual = fromEnvironment
             }
             // A line break would end the header and start another: refused, without the value.
-            guard !actual.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F }) else {
+            guard !HTTPHeaderRules.hasControlCharacter(actual) else {
                 throw OptionError("headers.\(name): the value holds a control character")
             }
             resolved[name] = actual
@@ -97,15 +100,6 @@ public enum HTTPJSONWidget {
             case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
                  UInt8(ascii: "_"): true
             default: false
-            }
-        }
-    }
-
-    private static func isToken(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.count <= 256 && text.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): true
-            default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
             }
         }
     }
