@@ -258,6 +258,12 @@ struct PilotTests {
         #expect(SignalTranslator.message(for: SIGHUP, windowSize: nil, hasTerminal: true) == .quit, "the terminal is gone")
         #expect(SignalTranslator.message(for: SIGHUP, windowSize: size, hasTerminal: true) == .configChanged(reason: "SIGHUP: reloading the config"))
         #expect(SignalTranslator.message(for: SIGWINCH, windowSize: size, hasTerminal: true) == .resized(size))
+        // The terminal is asked about only for a resize or a hangup, never for SIGCHLD.
+        var asked = 0
+        let chld = SignalTranslator.message(for: SIGCHLD, probe: { asked += 1; return (size, true) })
+        #expect(chld == .childExited && asked == 0)
+        let winch = SignalTranslator.message(for: SIGWINCH, probe: { asked += 1; return (size, true) })
+        #expect(winch == .resized(size) && asked == 1)
     }
 
     @Test("the runner is built from what it is given (io, WidgetCenter) and fails a bad config before touching anything")

@@ -69,11 +69,9 @@ final class DashboardRunner {
         let signals = SignalTranslator.makeDescriptor()
         parts.loop.watch(signals) { [log = parts.log] in
             while case let number = wh_signalfd_read(signals), number > 0 {
-                // Only a resize and a hangup ask about the terminal (SIGCHLD comes with every child).
-                let asks = number == SIGWINCH || number == SIGHUP
-                guard let message = SignalTranslator.message(for: number, windowSize: asks ? CursesBackend.windowSize(fd: 1) : nil,
-                                                             hasTerminal: asks && isatty(0) != 0)
-                else { continue }
+                guard let message = SignalTranslator.message(for: number, probe: {
+                    (CursesBackend.windowSize(fd: 1), isatty(0) != 0)
+                }) else { continue }
                 switch message {
                 case .resized(let size):
                     terminal.resize(to: size)

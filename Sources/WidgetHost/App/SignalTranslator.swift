@@ -37,6 +37,14 @@ enum SignalTranslator {
         return wh_signalfd(&set)
     }
 
+    /// `message(for:windowSize:hasTerminal:)`, asking `probe` about the terminal only for the
+    /// signals whose meaning depends on it (SIGWINCH, SIGHUP; SIGCHLD comes with every child).
+    static func message(for number: Int32, probe: () -> (windowSize: TerminalSize?, hasTerminal: Bool)) -> DashboardMessage? {
+        guard number == SIGWINCH || number == SIGHUP else { return message(for: number, windowSize: nil, hasTerminal: false) }
+        let terminal = probe()
+        return message(for: number, windowSize: terminal.windowSize, hasTerminal: terminal.hasTerminal)
+    }
+
     /// What signal `number` means for the dashboard, or nil for nothing.
     ///
     /// - Parameters:
