@@ -31,6 +31,8 @@ private final class ReloadRig: @unchecked Sendable {
     var widgets: BoundWidgets
     let runtime: ExtensionRuntime
     let rediscovery: ExtensionRediscovery
+    /// What the session router asks, as `DashboardSessions` keeps it.
+    let routed = RoutedWidgets()
     var directory: String { scratch.path + "/extensions" }
     var environment: HostEnvironment { HostEnvironment(variables: ["XDG_CONFIG_HOME": scratch.path + "/config", "HOME": scratch.path]) }
 
@@ -48,8 +50,8 @@ private final class ReloadRig: @unchecked Sendable {
         let services = WidgetServices(sessions: manager, stateDirectory: scratch.path + "/state", center: WidgetCenter(),
                                       io: WidgetIO(processes: spawner, environment: ["PATH": "/usr/bin:/bin"]))
         widgets = catalog.bind(services: services)
-        let widgets = widgets.widgets
-        manager.eventRouter = BackgroundSessionManager.router(for: { widgets })  // as the dashboard sets it at start
+        routed.widgets = widgets.widgets
+        manager.eventRouter = BackgroundSessionManager.router(for: { [routed] in routed.widgets })  // as the dashboard sets it
         rediscovery = ExtensionRediscovery(explicitDirectory: scratch.path + "/extensions", environment: environment,
                                            runtime: runtime, services: services)
     }
@@ -64,7 +66,12 @@ private final class ReloadRig: @unchecked Sendable {
             """)
     }
 
-    func reload() -> ExtensionRuntime.Changes { rediscovery.apply(catalog: &catalog, widgets: &widgets) }
+    /// A config reload: the rescan, then the widgets bound now go to the router (`configApplied`).
+    func reload() -> ExtensionRuntime.Changes {
+        let changes = rediscovery.apply(catalog: &catalog, widgets: &widgets)
+        routed.widgets = widgets.widgets
+        return changes
+    }
 
     func timeline(_ kind: String, options: WidgetOptions = WidgetOptions()) async throws -> AnyTimeline {
         let widget = try #require(widgets.widget(kind: kind))

@@ -1,6 +1,7 @@
 import BackgroundSessions
 import Extensions
 import FoundationEssentials
+import Synchronization
 import WidgetCore
 import Widgets
 
@@ -18,6 +19,9 @@ final class DashboardSessions {
     let widgetIO: WidgetIO
     /// Why background sessions are off (or the journal was damaged); nil when all is well.
     let notice: String?
+    /// The widgets the session router asks (read on the delivery queue): those bound now,
+    /// extensions found again at a config reload included.
+    private let routed = RoutedWidgets()
 
     private init(manager: BackgroundSessionManager?, push: PushCenter?, extensions: ExtensionRuntime, widgetIO: WidgetIO,
                  notice: String?) {
@@ -70,8 +74,8 @@ final class DashboardSessions {
         guard let manager, isAvailable else { return }
         // Events of transfers that finished while no host ran are delivered now, and
         // transfers cut short by a crash start again with the URL configured now.
-        let all = widgets.widgets
-        manager.eventRouter = BackgroundSessionManager.router(for: { all })
+        routed.widgets = widgets.widgets
+        manager.eventRouter = BackgroundSessionManager.router(for: { [routed] in routed.widgets })
         resumeTasks(widgets: widgets, log: log)
     }
 
@@ -81,6 +85,7 @@ final class DashboardSessions {
         extensions.resetFailures()
         registry.retain(Self.leaderboardSessions(in: config))
         push?.retain(keys: Self.leaderboardPushKeys(in: config))
+        routed.widgets = widgets.widgets
         resumeTasks(widgets: widgets, log: log)
     }
 
@@ -126,5 +131,15 @@ final class DashboardSessions {
             if case .string(let named)? = member.options["session"] { session = named }
             return LeaderboardWidget.pushKey(push: pushURL, url: boardURL, session: session)
         })
+    }
+}
+
+/// The widgets a session router asks, replaced as the config changes.
+final class RoutedWidgets: Sendable {
+    private let list = Mutex<[TerminalWidget]>([])
+
+    var widgets: [TerminalWidget] {
+        get { list.withLock { $0 } }
+        set { list.withLock { $0 = newValue } }
     }
 }

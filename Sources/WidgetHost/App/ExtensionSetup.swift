@@ -70,14 +70,13 @@ struct ExtensionSetup {
 /// manifest replaces its host's (a running process is stopped, the new one starts on next
 /// need); a removed or now refused one keeps its kinds, whose panels show why it cannot run.
 /// Extension widgets are bound again with the dashboard's services; the session router asks
-/// the current ones first, so a new extension's downloads reach it.
+/// the widgets bound now (`DashboardSessions.configApplied`), so a new extension's downloads
+/// reach it.
 final class ExtensionRediscovery: Sendable {
     let explicitDirectory: String?
     let environment: HostEnvironment
     let runtime: ExtensionRuntime
     let services: WidgetServices
-    private let current = Mutex<[TerminalWidget]>([])
-    private let routing = Mutex(false)
     /// The manifest problems logged last (at start, then at each rescan): only new ones are
     /// logged again, so saving the config does not repeat them.
     private let logged: Mutex<[String]>
@@ -117,21 +116,9 @@ final class ExtensionRediscovery: Sendable {
         catalog = Catalog(catalog.definitions.filter { !Self.isExtensionKind($0.manifest.kind) }).adding(definitions)
         let bound = Catalog(definitions).bind(services: services).widgets
         widgets = BoundWidgets(widgets: widgets.widgets.filter { !Self.isExtensionKind($0.kind) } + bound)
-        current.withLock { $0 = bound }
-        routeNewExtensions()
         return changes
     }
 
     /// Extension kinds are `NAME/KIND`; built-in kinds have no slash.
     static func isExtensionKind(_ kind: String) -> Bool { kind.contains("/") }
-
-    /// Once: the session manager's router asks the current extension widgets first, then the
-    /// one the dashboard set at start (which knows only the extensions found then).
-    private func routeNewExtensions() {
-        guard let manager = services.sessions, routing.withLock({ done in defer { done = true }; return !done }) else { return }
-        let previous = manager.eventRouter
-        manager.eventRouter = { [self] identifier in
-            current.withLock { $0 }.lazy.compactMap { $0.backgroundSessionHandler(for: identifier) }.first ?? previous?(identifier)
-        }
-    }
 }
