@@ -22,6 +22,16 @@ final class Transfer {
     var lastRetryAfter: Duration?
     /// The URL the last attempt ended on (`CURLINFO_EFFECTIVE_URL`): a redirect's target.
     var effectiveURL: String?
+    /// The URL the next attempt asks for: the request's, or a redirect's target when the
+    /// transport follows redirects itself (see `followsRedirectsItself`).
+    var url: String
+    /// Redirects followed by the transport itself so far.
+    var redirects = 0
+    /// Whether the transport, not curl, follows this transfer's redirects: a GET with custom
+    /// headers. curl sends `CURLOPT_HTTPHEADER` to every host of a redirect chain (it strips
+    /// only `Authorization` and `Cookie`), so an API key would reach whatever host a 302 names;
+    /// followed here, the headers go only to the origin the request names.
+    var followsRedirectsItself: Bool { request.postBody == nil && !request.headers.isEmpty }
 
     // The running attempt.
     var easy: UnsafeMutableRawPointer?
@@ -47,6 +57,7 @@ final class Transfer {
          maxBodyBytes: Int, events: @escaping @Sendable (TransferEvent) -> Void) {
         self.id = id
         self.request = request
+        url = request.url
         self.hostKey = hostKey
         self.deadline = deadline
         self.maxBodyBytes = maxBodyBytes

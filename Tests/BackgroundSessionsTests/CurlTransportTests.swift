@@ -245,6 +245,62 @@ struct CurlTransportTests {
         #expect(dir.fileNames.isEmpty)
     }
 
+    @Test("custom headers go only to the configured origin: a redirect to another port loses them, one on the same origin keeps them (issue 22, item 8)")
+    func customHeadersStayWithTheirOrigin() async throws {
+        let seenElsewhere = Mutex<[String?]>([])
+        let (other, otherBase) = try loopbackServer {
+            $0.route("/land") { request in
+                seenElsewhere.withLock { $0.append(request.headers["X-Api-Key"]) }
+                return .json(boardBody)
+            }
+        }
+        defer { other.stop() }
+        let seenHere = Mutex<[String?]>([])
+        let (server, base) = try loopbackServer {
+            $0.route("/away") { _ in HTTPResponse(status: 302, headers: HTTPHeaders([("Location", otherBase + "/land")])) }
+            $0.route("/near") { _ in HTTPResponse(status: 301, headers: HTTPHeaders([("Location", "/here")])) }
+            $0.route("/back") { _ in HTTPResponse(status: 307, headers: HTTPHeaders([("Location", otherBase + "/land")])) }
+            $0.route("/here") { request in
+                seenHere.withLock { $0.append(request.headers["X-Api-Key"]) }
+                return .json(boardBody)
+            }
+        }
+        defer { server.stop() }
+        let transport = try loopbackTransport()
+        let dir = ScratchDirectory()
+        let headers = ["X-Api-Key": "s3cret", "Accept": "application/json"]
+        let away = await run(transport, TransferRequest(url: base + "/away", directory: dir.path, fileName: "a", headers: headers))
+        #expect(away.result.file?.status == 200 && away.result.file?.attempts == 1)
+        #expect(dir.contents(of: "a") == boardBody)
+        let near = await run(transport, TransferRequest(url: base + "/near", directory: dir.path, fileName: "b", headers: headers))
+        #expect(near.result.file?.status == 200)
+        #expect(seenElsewhere.withLock { $0 } == [nil])
+        #expect(seenHere.withLock { $0 } == ["s3cret"])
+        // Without custom headers curl follows by itself, as before.
+        let plain = await run(transport, TransferRequest(url: base + "/back", directory: dir.path, fileName: "c"))
+        #expect(plain.result.file?.status == 200)
+        #expect(seenElsewhere.withLock { $0 } == [nil, nil])
+    }
+
+    @Test("with custom headers, the redirect limit and the protocol rules hold as when curl follows")
+    func customHeadersRedirectRules() async throws {
+        let (server, base) = try loopbackServer {
+            $0.route("/loop") { _ in HTTPResponse(status: 302, headers: HTTPHeaders([("Location", "/loop")])) }
+            $0.route("/file") { _ in HTTPResponse(status: 302, headers: HTTPHeaders([("Location", "file:///etc/passwd")])) }
+        }
+        defer { server.stop() }
+        let transport = try loopbackTransport { $0.maxRedirects = 3 }
+        let dir = ScratchDirectory()
+        let headers = ["X-Api-Key": "s3cret"]
+        let loop = await run(transport, TransferRequest(url: base + "/loop", directory: dir.path, fileName: "f", headers: headers))
+        #expect(loop.result.failure?.kind == .tooManyRedirects)
+        #expect(loop.result.failure?.reason == "stopped after 3 redirects")
+        let file = await run(transport, TransferRequest(url: base + "/file", directory: dir.path, fileName: "f", headers: headers))
+        #expect(file.result.failure?.kind == .badURL)
+        #expect(file.result.failure?.reason == "refused a redirect to another protocol: file:///etc/passwd")
+        #expect(dir.fileNames.isEmpty)
+    }
+
     @Test("a redirect loop is stopped at the redirect limit")
     func redirectLoop() async throws {
         let (server, base) = try loopbackServer {

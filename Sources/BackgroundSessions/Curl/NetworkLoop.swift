@@ -145,7 +145,9 @@ final class NetworkLoop {
 
     // MARK: - Attempts
 
-    private func startAttempt(_ transfer: Transfer) {
+    /// Starts an attempt; a redirect the transport follows itself keeps its host slot and is
+    /// not counted as another try.
+    private func startAttempt(_ transfer: Transfer, redirect: Bool = false) {
         let remaining = clock.now.duration(to: transfer.deadline)
         guard remaining > .milliseconds(1) else {
             releaseSlot(transfer.hostKey)
@@ -159,7 +161,7 @@ final class NetworkLoop {
             finish(transfer, .failed(TransferFailure(kind: .other, reason: "curl_easy_init failed", attempts: transfer.attempts)))
             return
         }
-        transfer.attempts += 1
+        if !redirect { transfer.attempts += 1 }
         transfer.easy = easy
         transfer.resetResponse()
         transfer.bodyTooLarge = false
@@ -170,11 +172,11 @@ final class NetworkLoop {
 
         let request = transfer.request
         let context = Unmanaged.passUnretained(transfer).toOpaque()
-        wh_curl_easy_setopt_string(easy, CURLOPT_URL, request.url)
+        wh_curl_easy_setopt_string(easy, CURLOPT_URL, transfer.url)
         wh_curl_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
         wh_curl_easy_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR,
                                    Self.redirectProtocols(for: transfer.hostKey, allowingDowngrade: configuration.allowsHTTPSDowngrade))
-        wh_curl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, request.postBody == nil ? 1 : 0)
+        wh_curl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, request.postBody == nil && !transfer.followsRedirectsItself ? 1 : 0)
         wh_curl_easy_setopt_long(easy, CURLOPT_MAXREDIRS, configuration.maxRedirects)
         wh_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         wh_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(configuration.connectTimeout))
@@ -210,8 +212,11 @@ final class NetworkLoop {
         transfer.sentValidators = validators
         if let etag = validators.etag { list = curl_slist_append(list, "If-None-Match: \(etag)") }
         if let date = validators.lastModified { list = curl_slist_append(list, "If-Modified-Since: \(date)") }
-        for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
-            list = curl_slist_append(list, "\(name): \(value)")
+        // Custom headers go to the request's own origin (scheme, host and port) only.
+        if transfer.redirects == 0 || Self.hostKey(transfer.url) == transfer.hostKey {
+            for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
+                list = curl_slist_append(list, "\(name): \(value)")
+            }
         }
         transfer.headerList = list
         if let list { wh_curl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, list) }
@@ -243,6 +248,7 @@ final class NetworkLoop {
 
     private func attemptEnded(_ transfer: Transfer, code: CURLcode) {
         let easy = transfer.easy!
+        var code = code
         var osErrno = 0
         wh_curl_easy_getinfo_long(easy, CURLINFO_OS_ERRNO, &osErrno)
         var connectTime: curl_off_t = 0
@@ -251,6 +257,22 @@ final class NetworkLoop {
         var effective: UnsafeMutablePointer<CChar>?
         wh_curl_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &effective)
         transfer.effectiveURL = effective.map { String(cString: $0) }
+        if code == CURLE_OK, transfer.followsRedirectsItself, let target = redirectTarget(easy, status: transfer.status) {
+            // Refused as curl refuses (same reasons), or followed on the same host slot.
+            if transfer.redirects >= configuration.maxRedirects {
+                code = CURLE_TOO_MANY_REDIRECTS
+            } else if !Self.mayRedirect(from: transfer.hostKey, to: target, allowingDowngrade: configuration.allowsHTTPSDowngrade) {
+                code = CURLE_UNSUPPORTED_PROTOCOL
+                transfer.effectiveURL = target
+            } else {
+                releaseEasy(transfer)
+                transfer.discardTempFile()
+                transfer.url = target
+                transfer.redirects += 1
+                startAttempt(transfer, redirect: true)
+                return
+            }
+        }
         releaseEasy(transfer)
         releaseSlot(transfer.hostKey)
 
@@ -342,6 +364,21 @@ final class NetworkLoop {
     /// https unless downgrades are allowed; one that starts on http may move to https.
     static func redirectProtocols(for hostKey: String, allowingDowngrade: Bool) -> String {
         hostKey.hasPrefix("https:") && !allowingDowngrade ? "https" : "http,https"
+    }
+
+    /// Whether a redirect the transport follows itself may go to `target`: an http or https URL
+    /// whose scheme `redirectProtocols` allows.
+    static func mayRedirect(from hostKey: String, to target: String, allowingDowngrade: Bool) -> Bool {
+        guard let key = Self.hostKey(target), let scheme = key.split(separator: ":").first else { return false }
+        return redirectProtocols(for: hostKey, allowingDowngrade: allowingDowngrade).split(separator: ",").contains(scheme)
+    }
+
+    /// The absolute URL a 3xx answer points to (`CURLINFO_REDIRECT_URL`), else nil.
+    private func redirectTarget(_ easy: UnsafeMutableRawPointer, status: Int) -> String? {
+        guard (300..<400).contains(status), status != 304 else { return nil }
+        var raw: UnsafeMutablePointer<CChar>?
+        wh_curl_easy_getinfo_string(easy, CURLINFO_REDIRECT_URL, &raw)
+        return raw.map { String(cString: $0) }
     }
 
     /// Hosts that never go through a proxy: loopback, by name and address. curl compares
