@@ -25,6 +25,19 @@ public struct ResponseStream {
         sendAll(fd, bytes, within: writeTimeout)
     }
 
+    /// Turns on TCP keep-alive probes: after `idle` without traffic the kernel probes the peer
+    /// every `interval`, and after `count` unanswered probes the socket fails, which `wait`
+    /// reports as `.closed`. The probes cost this process no wake-up while the peer answers.
+    public func probePeer(idle: Duration, interval: Duration, count: Int32) {
+        var on: Int32 = 1
+        var idleSeconds = Int32(idle.components.seconds), intervalSeconds = Int32(interval.components.seconds), probes = count
+        let size = socklen_t(MemoryLayout<Int32>.size)
+        setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, size)
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_KEEPIDLE, &idleSeconds, size)
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_KEEPINTVL, &intervalSeconds, size)
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_KEEPCNT, &probes, size)
+    }
+
     /// Waits until `signal` is readable, `timeout` passes (nil: no timeout), or the connection
     /// ends. Whatever the client sends meanwhile is read and dropped.
     public func wait(signal: Int32, timeout: Duration?) -> Wake {

@@ -28,6 +28,20 @@ private func post(_ path: String, body: String = "") -> String {
     "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
 }
 
+/// The bytes of a small file (a /proc table), NUL-terminated.
+private func readFile(_ path: String) -> [CChar] {
+    guard let file = fopen(path, "r") else { return [0] }
+    defer { fclose(file) }
+    var bytes: [CChar] = []
+    var buffer = [CChar](repeating: 0, count: 4096)
+    while true {
+        let n = fread(&buffer, 1, buffer.count, file)
+        if n <= 0 { break }
+        bytes += buffer[0..<n]
+    }
+    return bytes + [0]
+}
+
 /// Waits (bounded) until `condition` holds.
 private func eventually(_ condition: () -> Bool) -> Bool {
     let deadline = ContinuousClock.now + .seconds(10)
@@ -107,6 +121,52 @@ struct LeaderboardEventsTests {
         #expect(eventually { service.openStreams == 1 })
         let again = try openStream(port)
         withExtendedLifetime((second, again)) {}
+    }
+
+    @Test("clients that never read hold no place for good: past --max-streams a newcomer takes the oldest stream's place once it is old enough, and that stream ends (issue 22, item 10)")
+    func takeover() throws {
+        let (service, port) = try startService { $0.maxStreams = 2; $0.streamTakeoverAfter = .zero }
+        defer { service.stop() }
+        // Two clients that send the request and never read a byte.
+        let hogs = try (0..<2).map { _ in try RawClient(port: port) }
+        for hog in hogs {
+            hog.send(get("/events"))
+            #expect(eventually { service.openStreams == hogs.firstIndex { $0 === hog }! + 1 })
+        }
+        let newcomer = try openStream(port)
+        #expect(service.openStreams == 2)
+        // The oldest was ended: its connection closes after what it was sent.
+        let rest = String(decoding: try hogs[0].readToEnd(timeout: .seconds(5)), as: UTF8.self)
+        #expect(rest.hasPrefix("HTTP/1.1 200") && rest.hasSuffix("retry: 2000\n\n"), "\(rest)")
+        // The newcomer is served as any stream.
+        service.advance(ticks: 1)
+        #expect(try newcomer.readUntil("\n\n").hasPrefix("event: board\nid: 2\n"))
+        withExtendedLifetime(hogs) {}
+    }
+
+    @Test("an event stream's socket has TCP keep-alive probes on, so a client that vanished without closing is found by the kernel")
+    func keepaliveProbes() throws {
+        let (service, port) = try startService()
+        defer { service.stop() }
+        let client = try openStream(port)
+        #expect(eventually { service.openStreams == 1 })
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(client.fd, $0, &length) }
+        }
+        let clientPort = UInt16(bigEndian: address.sin_port)
+        // /proc/net/tcp: the server's end (local port = the service's, remote = the client's);
+        // its timer field "tr" is 2 while a keep-alive timer is armed.
+        let table = String(decoding: readFile("/proc/net/tcp").dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        func hex(_ port: UInt16) -> String {
+            let digits = String(port, radix: 16, uppercase: true)
+            return ":" + String(repeating: "0", count: 4 - digits.count) + digits
+        }
+        let wanted = hex(port), peer = hex(clientPort)
+        let row = try #require(table.split(separator: "\n").map { $0.split(separator: " ") }
+            .first { $0.count > 5 && $0[1].hasSuffix(wanted) && $0[2].hasSuffix(peer) })
+        #expect(row[5].hasPrefix("02:"), "\(row)")
     }
 
     @Test("stop() ends open streams: the client sees the connection close")

@@ -105,7 +105,8 @@ public enum LeaderboardServerCommand {
           --log-limit N        at most N request lines a second, then one line counting the
                                rest; 0 logs every request (default 50)
           --keepalive SECONDS  a comment on quiet /events streams this often; 0: none (default 0)
-          --max-streams N      /events streams at once, the rest get 503 (default 64)
+          --max-streams N      /events streams at once (default 64); past it a newcomer
+                               takes the place of one open a minute, else gets 503
           --fail-rate F        answer 500 to this share of requests (0…1)
           --delay-ms N         hold every answer back N milliseconds (0…60000)
           --truncate-rate F    send half the body of this share of answers, then close (0…1)

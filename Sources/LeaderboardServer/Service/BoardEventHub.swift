@@ -6,6 +6,12 @@ import Synchronization
 /// Each stream holds a `Subscription`: a slot (at most `maxStreams` at once) and a pipe that
 /// `publish` writes one byte to, so the stream's thread sleeps in `poll` until the board
 /// changes, its keep-alive is due, or its client goes. Thread-safe.
+///
+/// A full hub does not turn newcomers away for good: a stream open for `takeoverAfter` or
+/// longer gives its slot to a newcomer (the oldest first). A client that never reads, or one
+/// that vanished without closing, would otherwise hold its slot forever on a quiet board;
+/// an event-stream client that is ended this way reconnects after `retry:` with its
+/// `Last-Event-ID` and misses nothing.
 final class BoardEventHub: Sendable {
     /// The board as a stream announces it.
     struct Board: Equatable, Sendable {
@@ -14,16 +20,25 @@ final class BoardEventHub: Sendable {
         var updated: String
     }
 
+    private struct Subscriber {
+        /// The write end of the stream's pipe.
+        var wake: Int32
+        var since: ContinuousClock.Instant
+    }
+
     private struct State {
         var board: Board
-        var subscribers: [ObjectIdentifier: Int32] = [:]
+        var subscribers: [ObjectIdentifier: Subscriber] = [:]
     }
 
     let maxStreams: Int
+    /// How long a stream keeps its slot against a newcomer when the hub is full.
+    let takeoverAfter: Duration
     private let state: Mutex<State>
 
-    init(board: Board, maxStreams: Int) {
+    init(board: Board, maxStreams: Int, takeoverAfter: Duration = .seconds(60)) {
         self.maxStreams = max(0, maxStreams)
+        self.takeoverAfter = takeoverAfter
         state = Mutex(State(board: board))
     }
 
@@ -37,13 +52,15 @@ final class BoardEventHub: Sendable {
             s.board = board
             var byte: UInt8 = 1
             // Non-blocking: a pipe already holding a byte means the stream has a wake-up due.
-            for fd in s.subscribers.values { _ = write(fd, &byte, 1) }
+            for subscriber in s.subscribers.values { _ = write(subscriber.wake, &byte, 1) }
         }
     }
 
     /// A slot for one stream and the board as it was when the slot was taken, or nil when
-    /// `maxStreams` are open (or no pipe can be made). Both are taken under one lock: a change
-    /// published after this either is in the board returned or wakes the stream.
+    /// `maxStreams` are open, none of them for `takeoverAfter` (or no pipe can be made). Both
+    /// are taken under one lock: a change published after this either is in the board returned
+    /// or wakes the stream. A stream whose slot is taken is woken and finds itself ended
+    /// (`holds` is false).
     func subscribe() -> (subscription: Subscription, board: Board)? {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { return nil }
@@ -52,9 +69,17 @@ final class BoardEventHub: Sendable {
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         }
         let subscription = Subscription(hub: self, read: fds[0], write: fds[1])
+        let now = ContinuousClock.now
         let admitted = state.withLock { s -> Board? in
-            guard s.subscribers.count < maxStreams else { return nil }
-            s.subscribers[ObjectIdentifier(subscription)] = fds[1]
+            if s.subscribers.count >= maxStreams {
+                guard let (oldest, subscriber) = s.subscribers.min(by: { $0.value.since < $1.value.since }),
+                      subscriber.since.duration(to: now) >= takeoverAfter else { return nil }
+                // Still in the map, so its pipe is open: the stream wakes and sees it is out.
+                var byte: UInt8 = 1
+                _ = write(subscriber.wake, &byte, 1)
+                s.subscribers[oldest] = nil
+            }
+            s.subscribers[ObjectIdentifier(subscription)] = Subscriber(wake: fds[1], since: now)
             return s.board
         }
         guard let board = admitted else {
@@ -62,6 +87,11 @@ final class BoardEventHub: Sendable {
             return nil
         }
         return (subscription, board)
+    }
+
+    /// Whether `subscription` still has its slot (false once a newcomer took it).
+    func holds(_ subscription: Subscription) -> Bool {
+        state.withLock { $0.subscribers[ObjectIdentifier(subscription)] != nil }
     }
 
     fileprivate func remove(_ subscription: Subscription) {

@@ -57,7 +57,7 @@ public final class LeaderboardService: Sendable {
                                    start: HTTPDate.nowSecondsSince1970(), rules: configuration.rules)
         state = Mutex(State(game: game, response: Self.response(for: game)))
         hub = BoardEventHub(board: .init(version: 1, updated: ISO8601.format(secondsSince1970: game.updated)),
-                            maxStreams: configuration.maxStreams)
+                            maxStreams: configuration.maxStreams, takeoverAfter: configuration.streamTakeoverAfter)
     }
 
     deinit { stop() }
@@ -206,9 +206,11 @@ public final class LeaderboardService: Sendable {
         return server
     }
 
-    /// `GET /events`: 503 past `maxStreams`, else a stream that sends `retry:`, the board at
-    /// once if the client's `Last-Event-ID` is stale, then one event per new version and a
-    /// comment every `keepaliveSeconds` (0: none, so a quiet stream costs no wake-up).
+    /// `GET /events`: 503 past `maxStreams` (unless a stream old enough gives up its place,
+    /// see `BoardEventHub`), else a stream that sends `retry:`, the board at once if the
+    /// client's `Last-Event-ID` is stale, then one event per new version and a comment every
+    /// `keepaliveSeconds` (0: none, so a quiet stream costs no wake-up). TCP keep-alive
+    /// probes, sent by the kernel, end a stream whose client vanished without closing.
     private func eventsResponse(_ request: HTTPRequest) -> HTTPResponse {
         guard let (subscription, subscribedBoard) = hub.subscribe() else {
             var busy = HTTPResponse.text("Service Unavailable: too many event streams\n", status: 503)
@@ -221,6 +223,7 @@ public final class LeaderboardService: Sendable {
         let keepalive = configuration.keepaliveSeconds > 0 ? Duration.seconds(configuration.keepaliveSeconds) : nil
         let hub = hub
         response.stream = { stream in
+            stream.probePeer(idle: .seconds(60), interval: .seconds(10), count: 3)
             guard stream.send(BoardEventText.preamble) else { return }
             // The board as of the subscription, not as of now: a change in between must still
             // be sent (its wake-up byte is already in the pipe).
@@ -236,6 +239,7 @@ public final class LeaderboardService: Sendable {
                     guard stream.send(BoardEventText.keepAlive) else { return }
                 case .signalled:
                     subscription.drain()
+                    guard hub.holds(subscription) else { return }   // a newcomer took the slot
                     let now = hub.board
                     if now.version != board.version {
                         board = now

@@ -18,8 +18,12 @@ public struct LeaderboardServiceConfiguration: Sendable, Equatable {
     public var accessLogLinesPerSecond: Int?
     /// Seconds between comment keep-alives on a quiet `GET /events` stream; 0: none.
     public var keepaliveSeconds = 0
-    /// `GET /events` streams open at once; more are answered 503.
+    /// `GET /events` streams open at once; past it, a newcomer takes the place of the oldest
+    /// stream open for `streamTakeoverAfter`, and is answered 503 when there is none.
     public var maxStreams = 64
+    /// How long a `GET /events` stream keeps its place against a newcomer when all
+    /// `maxStreams` are taken (a client that never reads must not hold a place forever).
+    public var streamTakeoverAfter: Duration = .seconds(60)
 
     public init(host: String = "127.0.0.1", port: UInt16 = 8787) {
         self.host = host
