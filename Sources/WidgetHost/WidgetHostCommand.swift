@@ -21,7 +21,8 @@ public enum WidgetHostCommand {
         case .snapshot(let options):
             runWithExtensions(catalog: catalog, directory: options.extensionsDirectory, environment: environment) { extensions in
                 await SnapshotCommand.run(options, environment: environment, catalog: extensions.catalog,
-                                          now: Date(timeIntervalSince1970: io.clock.wallNow), io: io, extensions: extensions.runtime)
+                                          wallClock: { Date(timeIntervalSince1970: io.clock.wallNow) }, io: io,
+                                          extensions: extensions.runtime)
             }
         case .preview(let options):
             runWithExtensions(catalog: catalog, directory: options.extensionsDirectory, environment: environment) { extensions in

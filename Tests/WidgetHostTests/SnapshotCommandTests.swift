@@ -58,7 +58,7 @@ struct SnapshotCommandTests {
             let base = Date(timeIntervalSince1970: 1_774_745_999)
             let output = await SnapshotCommand.run(SnapshotOptions(configPath: path, size: TerminalSize(columns: 100, rows: 30),
                                                                    at: .relative(seconds: 1), waitSeconds: patience),
-                                                   environment: environment, catalog: .builtin(), now: base)
+                                                   environment: environment, catalog: .builtin(), wallClock: { base })
             #expect(output.standardOutput.contains("01:00:00"), "UTC")
             #expect(output.standardOutput.contains("03:00"), "Berlin after the change")
             #expect(output.standardOutput.contains("CEST"))

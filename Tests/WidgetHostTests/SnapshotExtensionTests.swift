@@ -20,6 +20,35 @@ struct SnapshotExtensionTests {
         return String(tests[..<tests.lastIndex(of: "/")!]) + "/ExtensionsTests/Fixtures/snapshot-downloads.sh"
     }()
 
+    static let datesNow: String = fixture.replacing("snapshot-downloads.sh", with: "dates-now.sh")
+
+    @Test("without --at, an entry the extension dates 'now' when it answers is shown, not the placeholder (issue 22, item 11)")
+    func entryDatedNow() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        for folder in ["/ext", "/ext/clocky", "/tmp"] { #expect(mkdir(scratch.path + folder, 0o700) == 0) }
+        try scratch.write("ext/clocky/extension.json", """
+            {"name": "clocky", "exec": ["/bin/sh", "\(Self.datesNow)"], "protocol": 1,
+             "widgets": [{"kind": "now", "displayName": "Now",
+                          "placeholder": {"type": "text", "spans": [{"text": "placeholder shown"}]}}],
+             "limits": {"requestSeconds": 5}}
+            """)
+        let config = try scratch.write("config.json", #"{"panels": [{"kind": "clocky/now", "family": "medium"}]}"#)
+        let environment = HostEnvironment(variables: ["TZ": "UTC", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"],
+                                          homeDirectory: "/nonexistent")
+        let setup = ExtensionSetup.discover(catalog: .builtin(), explicitDirectory: scratch.path + "/ext", environment: environment)
+        #expect(setup.problems.isEmpty)
+        defer { setup.runtime.stopAll() }
+        let io = HostIO(environment: environment, files: FileRoots(state: nil, temporary: scratch.path + "/tmp"),
+                        clock: SystemTransportClock(), processes: ProcessSpawner(), randomSeed: 7, makeTransport: { FakeTransport() })
+        let output = await SnapshotCommand.run(SnapshotOptions(configPath: config, size: TerminalSize(columns: 60, rows: 10),
+                                                               waitSeconds: 10),
+                                               environment: environment, catalog: setup.catalog, io: io, extensions: setup.runtime)
+        #expect(output.exitCode == 0)
+        #expect(output.standardOutput.contains("entry dated now"), "\(output.standardOutput)")
+        #expect(output.standardError == "")
+    }
+
     @Test("--wait covers the extension's download, its sessionEvents and the timeline reloaded after; --state-dir lends it a copy of the dashboard's extension data")
     func downloadThenReload() async throws {
         let scratch = try ScratchDirectory()

@@ -12,8 +12,13 @@ enum SnapshotCommand {
     /// Builds the dashboard headless (`HeadlessDashboard`) on a manual clock set to `--at`
     /// (default now), lets providers and their downloads finish (at most `--wait` seconds,
     /// default 5), and returns the frame as text, with ANSI colours for `--color`.
+    ///
+    /// Without `--at` the frame shows the moment it is drawn: the clock is moved on to
+    /// `wallClock()` after the wait, so an entry a provider dated "now" when it answered (an
+    /// extension's own now, after its launch) has come by then, as on the dashboard.
     static func run(_ options: SnapshotOptions, environment: HostEnvironment, catalog: Catalog,
-                    now: Date = Date(), io: HostIO? = nil, extensions: ExtensionRuntime? = nil) async -> CommandOutput {
+                    wallClock: () -> Date = { Date() }, io: HostIO? = nil, extensions: ExtensionRuntime? = nil) async -> CommandOutput {
+        let now = wallClock()
         if let state = options.stateDirectory {
             var info = stat()
             guard stat(state, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
@@ -31,6 +36,7 @@ enum SnapshotCommand {
         defer { dashboard.close() }
         let wait = options.waitSeconds ?? 5
         let settled = await dashboard.settle(within: wait)
+        if options.at == nil { dashboard.clock.advance(to: max(dashboard.clock.now, wallClock())) }
         let backend = TextBackend(size: options.size)
         if options.color {
             let noColor = !(environment.variables["NO_COLOR"] ?? "").isEmpty
