@@ -78,6 +78,7 @@ struct DashboardActionTests {
         #expect(help.contains { $0.contains("on Probe:") })
         #expect(help.contains { $0.contains("+") && $0.contains("add one") })
         #expect(help.contains { $0.contains("reload the focused panel") }, "the host's own keys are still listed")
+        #expect(help.contains { $0.contains(" r ") && $0.contains("run now") }, "the r title the status bar shows is listed too (issue 22, item 13)")
     }
 
     @Test("an action runs off the loop, shows while it runs, and reloads the panel after a success (a reload the user initiated)")

@@ -35,7 +35,7 @@ struct HeadlessCommandsTests {
         let output = await PreviewCommand.run(options, environment: environment, catalog: .builtin(), now: moment)
         #expect(output.exitCode == 0, "\(output.standardError)")
         let lines = output.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines[0] == "Clock (clock, small): 1 entries, policy never")
+        #expect(lines[0] == "Clock (clock, small): 1 entry, policy never")
         #expect(lines[1].hasPrefix("entry 1 of 1 at "))
         #expect(!output.standardOutput.contains("more (use --count)"))
     }

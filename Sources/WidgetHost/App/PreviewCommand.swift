@@ -159,9 +159,9 @@ enum PreviewCommand {
         var text: String
         switch style {
         case .preview:
-            text = "\(widget.displayName) (\(panel.kind), \(panel.family)): \(entries.count) entries, policy \(policy)\n"
+            text = "\(widget.displayName) (\(panel.kind), \(panel.family)): \(Self.counted(entries.count, "entry", "entries")), policy \(policy)\n"
         case .extensionRun:
-            text = "\(widget.displayName) (\(panel.kind), \(panel.family), \(inner.columns)x\(inner.rows)): \(entries.count) entries\n"
+            text = "\(widget.displayName) (\(panel.kind), \(panel.family), \(inner.columns)x\(inner.rows)): \(Self.counted(entries.count, "entry", "entries"))\n"
         }
         for (index, item) in shown.enumerated() {
             var buffer = CellBuffer(width: inner.columns + 2, height: inner.rows + 2)
@@ -181,6 +181,9 @@ enum PreviewCommand {
         if style == .extensionRun { text += "policy \(policy)\n" }
         return text
     }
+
+    /// "1 entry", "2 entries".
+    static func counted(_ count: Int, _ one: String, _ many: String) -> String { "\(count) \(count == 1 ? one : many)" }
 
     static func describe(_ policy: TimelineReloadPolicy) -> String {
         switch policy {

@@ -133,9 +133,10 @@ extension Dashboard {
         ("q, Ctrl-C", "quit"),
     ]
 
-    /// The help's lines: the host's keys, then the focused panel's own.
+    /// The help's lines: the host's keys, then the focused panel's own — all the status bar
+    /// shows, `r` too when the panel names what its reload does ("run now").
     var helpEntries: [(String, String)] {
-        let actions = focusedActions.filter { $0.action.key != WidgetAction.reloadKey }
+        let actions = focusedActions
         guard !actions.isEmpty, let panel = focusedPanel else { return Self.helpLines }
         return Self.helpLines + [("", ""), ("", "on \(panel.title):")] + actions.map { ($0.action.key, $0.action.title) }
     }
