@@ -82,7 +82,8 @@ public final class ExtensionRuntime: Sendable {
     /// changed manifest replaces its host's (the process, if running, is stopped and the next
     /// request launches the new one), and one no longer found is marked removed with
     /// `removedReason(name)` — its panels show that. Their kinds get a reload through the
-    /// `WidgetCenter`. Nothing is launched.
+    /// `WidgetCenter`. Nothing is launched. Added and changed ones are logged; removed ones
+    /// are the caller's to log (it knows whether a manifest is gone or was refused).
     @discardableResult
     public func update(_ manifests: [ExtensionManifest], removedReason: (String) -> String) -> Changes {
         var changes = Changes()
@@ -111,10 +112,11 @@ public final class ExtensionRuntime: Sendable {
         for host in kept where changes.changed.contains(host.name) || changes.removed.contains(host.name) {
             for kind in host.manifest.widgets.map(\.manifest.kind) { center?.reloadTimelines(ofKind: kind) }
         }
-        for name in changes.added + changes.changed + changes.removed {
-            let what = changes.added.contains(name) ? "found" : changes.changed.contains(name) ? "changed; restarted on next need" : "removed"
+        for name in changes.added + changes.changed {
+            let what = changes.added.contains(name) ? "found" : "changed; restarted on next need"
             shared.log(.info, "\(name): \(what) at the config reload")
         }
+        // Removed ones are logged by the caller, which knows a refused manifest from a gone one.
         return changes
     }
 

@@ -99,6 +99,7 @@ public enum WidgetHostCommand {
         let extensions = ExtensionSetup.discover(for: command, catalog: catalog, environment: environment)
         if let extensions { catalog = extensions.catalog }
         let skipped = extensions?.problemText(prefix: "widgethost: extension skipped: ") ?? ""
+        let notes = extensions?.noteText(prefix: "widgethost: note: ") ?? ""
         switch command {
         case .version:
             return CommandOutput(exitCode: 0, standardOutput: "widgethost \(version)\n")
@@ -109,10 +110,11 @@ public enum WidgetHostCommand {
             var output = CheckConfigCommand.run(path: path, environment: environment, catalog: catalog,
                                                 extensionProblems: extensions?.problems.count ?? 0)
             output.standardError = skipped + output.standardError
+            output.standardOutput += extensions?.noteText(prefix: "note: ") ?? ""
             return output
         case .widgets:
             var output = WidgetsCommand.run(catalog: catalog)
-            output.standardError = skipped + output.standardError
+            output.standardError = skipped + notes + output.standardError
             return output
         case .preview(let options):
             let validator = catalog.validator()
@@ -134,7 +136,8 @@ public enum WidgetHostCommand {
         case .dashboard(let options):
             return MainActor.assumeIsolated {
                 let runner = DashboardRunner(options: options, io: io, catalog: catalog, center: .shared,
-                                             extensions: extensions?.runtime ?? .empty, extensionProblems: extensions?.problems ?? [])
+                                             extensions: extensions?.runtime ?? .empty, extensionProblems: extensions?.problems ?? [],
+                                             skippedExtensions: extensions?.skipped ?? [], extensionNotes: extensions?.notes ?? [])
                 return runner.run()
             }
         }

@@ -268,6 +268,44 @@ struct ExtensionEndToEndTests {
         #expect(tmux.waitForExit() == .exited(0))
     }
 
+    @Test("a refused manifest is named in the status bar (fitting at 100 columns) and in the log as refused; fixed and the config saved, the word goes (issue 22, item 13)")
+    func refusedManifestNotice() throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        for folder in ["/state", "/ext", "/ext/hourglass"] { mkdir(home.path + folder, 0o755) }
+        try home.write("ext/hourglass/hourglass.sh", try FileContents.text(at: examples + "/hourglass/hourglass.sh"))
+        let manifest = try FileContents.text(at: examples + "/hourglass/extension.json")
+        let broken = manifest.replacing("\"protocol\": 1", with: "\"protocol\": 7")
+        #expect(broken != manifest)
+        try home.write("ext/hourglass/extension.json", broken)
+        let panels = #"{ "panels": [ { "kind": "clock", "options": { "timeZone": "UTC" } }, { "kind": "hourglass/hour", "options": { "label": "the fix" } } ] }"#
+        // Its kind is unknown while refused: the config names only the clock at first.
+        let config = try home.write("config.json", #"{ "panels": [ { "kind": "clock", "options": { "timeZone": "UTC" } } ] }"#)
+        let tmux = TmuxHarness()
+        defer { tmux.stop() }
+        try tmux.start(command: [try BuiltProducts.executable("widgethost"), "--config", config, "--state-dir", home.path + "/state",
+                                 "--extensions-dir", home.path + "/ext"],
+                       size: (100, 20), environment: TmuxHarness.isolatedEnvironment(home: home.path, adding: ["TZ": "UTC"]))
+        tmux.waitFor(description: "the notice naming the extension") { screen in
+            screen.last?.contains("│ extension hourglass skipped: see widgethost.log ") == true
+        }
+        // Fixed, and the config saved: the word goes, the panel works.
+        try home.write("ext/hourglass/extension.json", manifest)
+        try home.write("config.json", panels + "\n")
+        tmux.waitFor(description: "the panel working and the notice gone") { screen in
+            screen.contains { $0.contains("min left in the fix") } && screen.last?.contains("skipped") == false
+        }
+        // Broken again at a reload: refused, not "removed", in the log.
+        try home.write("ext/hourglass/extension.json", broken)
+        try home.write("config.json", panels)
+        tmux.waitFor(description: "the notice back") { screen in screen.last?.contains("extension hourglass skipped") == true }
+        let log = (try? FileContents.text(at: home.path + "/state/widgethost.log")) ?? ""
+        #expect(log.contains("extension hourglass: refused (see above) at the config reload"), "\(log)")
+        #expect(!log.contains("hourglass: removed"), "\(log)")
+        try tmux.sendText("q")
+        #expect(tmux.waitForExit() == .exited(0))
+    }
+
     @Test("Ctrl-C during extension run and preview stops the extension, which is in a process group of its own and ignores SIGINT, SIGTERM and EOF; exit 130", arguments: [["extension", "run"], ["preview"]])
     func interruptStopsExtension(_ command: [String]) throws {
         let home = try ScratchDirectory()

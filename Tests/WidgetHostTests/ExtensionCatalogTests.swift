@@ -105,8 +105,15 @@ struct ExtensionCatalogTests {
         #expect(listed.exitCode == 0)
         #expect(listed.standardOutput.contains("tides/high: Tides."))
         #expect(listed.standardOutput.contains("weather/today: Weather from DIR."))
-        #expect(listed.standardError.contains("widgethost/extensions/weather/extension.json: name: extension 'weather' is already provided by \(dir)/weather/extension.json"),
+        // A development copy in --extensions-dir shadows the installed one: a note, not a problem (issue 22, item 13).
+        #expect(listed.standardError.contains("widgethost: note: \(home.scratch.path)/widgethost/extensions/weather/extension.json: not used: 'weather' is also in \(dir), searched first"),
                 "\(listed.standardError)")
+        #expect(!listed.standardError.contains("skipped"), "\(listed.standardError)")
+        let fine = try home.scratch.write("weather.json", #"{"panels": [{"kind": "weather/today"}]}"#)
+        let shadowed = home.run(["check-config", "--extensions-dir", dir, fine])
+        #expect(shadowed.exitCode == 0, "\(shadowed.standardError)")
+        #expect(shadowed.standardOutput.contains("\(fine): ok\n"))
+        #expect(shadowed.standardOutput.contains("note: ") && shadowed.standardOutput.contains("is also in \(dir), searched first"))
         #expect(!home.run(["widgets"]).standardOutput.contains("tides/high"))
         let config = try home.scratch.write("tides.json", #"{"panels": [{"kind": "tides/high"}]}"#)
         let checked = home.run(["check-config", "--extensions-dir", dir, config])

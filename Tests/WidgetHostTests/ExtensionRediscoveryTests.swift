@@ -66,9 +66,12 @@ private final class ReloadRig: @unchecked Sendable {
             """)
     }
 
+    /// The status bar's word on skipped extensions after the last rescan.
+    var notice: String?
+
     /// A config reload: the rescan, then the widgets bound now go to the router (`configApplied`).
     func reload() -> ExtensionRuntime.Changes {
-        let changes = rediscovery.apply(catalog: &catalog, widgets: &widgets)
+        let changes = rediscovery.apply(catalog: &catalog, widgets: &widgets, notice: &notice)
         routed.widgets = widgets.widgets
         return changes
     }

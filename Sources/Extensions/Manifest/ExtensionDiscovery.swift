@@ -7,20 +7,40 @@ import Glibc
 ///
 /// Searched, in order: `--extensions-dir DIR` (when given), then
 /// `$XDG_CONFIG_HOME/widgethost/extensions` (`~/.config/widgethost/extensions`). An extension
-/// name found twice keeps the first and reports the second.
+/// name found twice keeps the first: in another directory, later in the search, that is a
+/// development copy in `--extensions-dir` shadowing the installed one, as intended (a note);
+/// twice in one directory, a problem.
 public struct ExtensionDiscovery: Sendable {
-    /// What was found: the usable extensions (in name order per directory) and the problems.
+    /// What was found: the usable extensions (in name order per directory), the problems, and
+    /// the notes (installed extensions shadowed by a copy found first).
     public struct Result: Sendable {
         public var manifests: [ExtensionManifest]
         public var problems: [ExtensionManifestError]
+        public var notes: [ExtensionManifestError]
 
-        public init(manifests: [ExtensionManifest] = [], problems: [ExtensionManifestError] = []) {
+        public init(manifests: [ExtensionManifest] = [], problems: [ExtensionManifestError] = [],
+                    notes: [ExtensionManifestError] = []) {
             self.manifests = manifests
             self.problems = problems
+            self.notes = notes
         }
 
         /// Every problem, one `FILE: path: message` line each.
         public var problemLines: [String] { problems.flatMap(\.lines) }
+        /// Every note, one `FILE: path: message` line each.
+        public var noteLines: [String] { notes.flatMap(\.lines) }
+
+        /// The extensions skipped for their problems, by folder name (a problem of a whole
+        /// directory names none).
+        public var skippedNames: [String] {
+            var names: [String] = []
+            for problem in problems where problem.file.hasSuffix("/extension.json") {
+                let folder = problem.file.dropLast("/extension.json".count)
+                let name = String(folder[(folder.lastIndex(of: "/").map { folder.index(after: $0) } ?? folder.startIndex)...])
+                if !names.contains(name) { names.append(name) }
+            }
+            return names
+        }
     }
 
     /// At most this many extensions are read from one directory.
@@ -41,7 +61,7 @@ public struct ExtensionDiscovery: Sendable {
     /// Reads every extension under `directories`. A directory marked required must exist.
     public static func discover(in directories: [(path: String, required: Bool)]) -> Result {
         var result = Result()
-        var seen: [String: String] = [:]
+        var seen: [String: (file: String, directory: String)] = [:]
         for (directory, required) in directories {
             guard let names = listDirectory(directory) else {
                 if required {
@@ -66,11 +86,16 @@ public struct ExtensionDiscovery: Sendable {
                 do {
                     let manifest = try ExtensionManifestParser.parse(bytes, file: file, directory: folder)
                     if let first = seen[manifest.name] {
-                        result.problems.append(ExtensionManifestError(file: file, issues: [
-                            .init(path: "name", message: "extension '\(manifest.name)' is already provided by \(first); this one is skipped")]))
+                        if first.directory != directory {
+                            result.notes.append(ExtensionManifestError(file: file, issues: [
+                                .init(path: "", message: "not used: '\(manifest.name)' is also in \(first.directory), searched first")]))
+                        } else {
+                            result.problems.append(ExtensionManifestError(file: file, issues: [
+                                .init(path: "name", message: "extension '\(manifest.name)' is already provided by \(first.file); this one is skipped")]))
+                        }
                         continue
                     }
-                    seen[manifest.name] = file
+                    seen[manifest.name] = (file, directory)
                     result.manifests.append(manifest)
                 } catch {
                     result.problems.append(error)

@@ -4,7 +4,8 @@ import TerminalUI
 /// Reading the config again, and the one place for what follows once a reloaded config is in
 /// use (`applied`).
 ///
-/// `load()` answers with a message for the dashboard: `.configLoaded` for a valid config whose
+/// `load()` answers with messages for the dashboard: `.extensionsFound` with its word on the
+/// extensions skipped now (when it rescans them), then `.configLoaded` for a valid config whose
 /// theme loads (the same rules as at start-up), else `.configRejected` with the notice saying
 /// why — a bad reload keeps the dashboard as it was, never ends it.
 @MainActor
@@ -35,10 +36,17 @@ final class ConfigReloader {
 
     /// Finds the extensions again, then reads and checks the config file and its theme
     /// against the catalogue that holds them.
-    func load(reason: String) -> DashboardMessage {
+    func load(reason: String) -> [DashboardMessage] {
         log?.info(reason)
-        guard let path else { return .configRejected(notice: nil) }
-        rediscovery?.apply(catalog: &catalog, widgets: &widgets)
+        guard let path else { return [.configRejected(notice: nil)] }
+        guard let rediscovery else { return [verdict(path: path)] }
+        var notice: String?
+        rediscovery.apply(catalog: &catalog, widgets: &widgets, notice: &notice)
+        return [.extensionsFound(notice: notice), verdict(path: path)]
+    }
+
+    /// The config at `path` checked against the catalogue as it is now.
+    private func verdict(path: String) -> DashboardMessage {
         do throws(ConfigLoadError) {
             let report = try ConfigLoader(validator: catalog.validator()).load(path: path)
             guard let config = report.config else {

@@ -24,8 +24,11 @@ final class DashboardRunner {
     private let center: WidgetCenter
     /// The extensions' processes (launched when a panel first needs one).
     private let extensions: ExtensionRuntime
-    /// Extensions skipped for a bad manifest: logged, and said once in the status bar.
+    /// Extensions skipped for a bad manifest (their problems and names): logged, and said in
+    /// the status bar until a config reload finds them fixed; and the notes (shadowed copies).
     private let extensionProblems: [String]
+    private let skippedExtensions: [String]
+    private let extensionNotes: [String]
     private var configWatch: ConfigWatcher?
 
     /// - Parameters:
@@ -33,13 +36,16 @@ final class DashboardRunner {
     ///     clock reads, child processes, the HTTP transport.
     ///   - center: where widgets (and extensions) ask for reloads; the process's is `WidgetCenter.shared`.
     init(options: DashboardOptions, io: HostIO, catalog: Catalog, center: WidgetCenter = WidgetCenter(),
-         extensions: ExtensionRuntime = .empty, extensionProblems: [String] = []) {
+         extensions: ExtensionRuntime = .empty, extensionProblems: [String] = [], skippedExtensions: [String] = [],
+         extensionNotes: [String] = []) {
         self.options = options
         self.io = io
         self.catalog = catalog
         self.center = center
         self.extensions = extensions
         self.extensionProblems = extensionProblems
+        self.skippedExtensions = skippedExtensions
+        self.extensionNotes = extensionNotes
     }
 
     /// Sets everything up and runs until quit; returns only on a start-up error (exit code and
@@ -47,7 +53,8 @@ final class DashboardRunner {
     func run() -> CommandOutput {
         let parts: DashboardParts
         switch DashboardStartup.start(options: options, io: io, catalog: catalog, center: center, extensions: extensions,
-                                      extensionProblems: extensionProblems) {
+                                      extensionProblems: extensionProblems, skippedExtensions: skippedExtensions,
+                                      extensionNotes: extensionNotes) {
         case .success(let started): parts = started
         case .failure(let output): return output
         }

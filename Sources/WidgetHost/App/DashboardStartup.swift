@@ -34,7 +34,8 @@ enum DashboardStartup {
     /// Builds the parts, or the exit code and message that explain why not (2: bad config or
     /// theme, 1: anything else).
     static func start(options: DashboardOptions, io: HostIO, catalog: Catalog, center: WidgetCenter,
-                      extensions: ExtensionRuntime, extensionProblems: [String]) -> Result<DashboardParts, CommandOutput> {
+                      extensions: ExtensionRuntime, extensionProblems: [String], skippedExtensions: [String] = [],
+                      extensionNotes: [String] = []) -> Result<DashboardParts, CommandOutput> {
         let environment = io.environment
         var setup: DashboardSetup
         switch DashboardSetup.load(configPath: options.configPath, theme: options.theme, environment: environment,
@@ -96,11 +97,8 @@ enum DashboardStartup {
             hop: { body in DispatchQueue.main.async { MainActor.assumeIsolated { body() } } }
         )
         let sessions = DashboardSessions.open(io: io, stateDirectory: stateDirectory, clock: clock, extensions: extensions, log: log)
-        var notice = sessions.notice
         for problem in extensionProblems { log?.error("extension skipped: \(problem)") }
-        if notice == nil, !extensionProblems.isEmpty {
-            notice = "\(extensionProblems.count) problem(s) in extension manifests; those extensions are skipped (see widgethost.log)"
-        }
+        for note in extensionNotes { log?.info("extension note: \(note)") }
         extensions.setCenter(driver.center)
         let services = WidgetServices(sessions: sessions.manager, stateDirectory: stateDirectory, center: driver.center,
                                       now: { clock.now }, push: sessions.push, io: sessions.widgetIO)
@@ -110,8 +108,9 @@ enum DashboardStartup {
         let dashboard = Dashboard(driver: driver, size: terminal.size, glyphs: terminal.glyphs, themes: themes.list,
                                   environment: environment.variables)
         dashboard.selectTheme(at: themes.index)
-        dashboard.standingNotice = notice
-        dashboard.notice = notice
+        dashboard.sessionsNotice = sessions.notice
+        dashboard.extensionsNotice = ExtensionSetup.notice(problems: extensionProblems.count, skipped: skippedExtensions)
+        dashboard.notice = dashboard.standingNotice
         dashboard.panelFactory = PanelFactory(
             widgets: widgets,
             environment: WidgetEnvironment(now: { clock.now }, variables: environment.variables, stateDirectory: stateDirectory,

@@ -13,13 +13,18 @@ struct ExtensionSetup {
     var runtime: ExtensionRuntime
     /// One `FILE: key.path: message` line per problem; each bad extension was skipped.
     var problems: [String]
+    /// One `FILE: message` line per note: an installed extension shadowed by a copy in
+    /// `--extensions-dir`, as intended while developing it.
+    var notes: [String] = []
+    /// The extensions skipped, by name, for the status bar.
+    var skipped: [String] = []
 
     static func discover(catalog: Catalog, explicitDirectory: String?, environment: HostEnvironment,
                          debug: Bool = false) -> ExtensionSetup {
-        let (kept, problems) = manifests(explicitDirectory: explicitDirectory, environment: environment)
-        let runtime = ExtensionRuntime(manifests: kept, debug: debug, hostVersion: WidgetHostCommand.version)
+        let found = manifests(explicitDirectory: explicitDirectory, environment: environment)
+        let runtime = ExtensionRuntime(manifests: found.manifests, debug: debug, hostVersion: WidgetHostCommand.version)
         return ExtensionSetup(catalog: catalog.adding(ExtensionWidgets.definitions(runtime)), runtime: runtime,
-                              problems: problems)
+                              problems: found.problems, notes: found.notes, skipped: found.skipped)
     }
 
     /// The extensions `command` reads: `--extensions-dir` (of the dashboard, `widgets`,
@@ -41,25 +46,54 @@ struct ExtensionSetup {
         return discover(catalog: catalog, explicitDirectory: directory, environment: environment)
     }
 
-    /// The usable manifests under the search path, and one line per problem.
-    static func manifests(explicitDirectory: String?, environment: HostEnvironment) -> (manifests: [ExtensionManifest], problems: [String]) {
+    /// What a search found: the usable manifests, one line per problem and per note, and the
+    /// names of the extensions skipped.
+    struct Found {
+        var manifests: [ExtensionManifest] = []
+        var problems: [String] = []
+        var notes: [String] = []
+        var skipped: [String] = []
+    }
+
+    /// The usable manifests under the search path, and what was wrong with the others.
+    static func manifests(explicitDirectory: String?, environment: HostEnvironment) -> Found {
         let directories = ExtensionDiscovery.directories(explicitDirectory: explicitDirectory, environment: environment.variables)
-        let found = ExtensionDiscovery.discover(in: directories)
-        var problems = found.problemLines
-        var kept: [ExtensionManifest] = []
-        for manifest in found.manifests {
+        let discovered = ExtensionDiscovery.discover(in: directories)
+        var found = Found(problems: discovered.problemLines, notes: discovered.noteLines, skipped: discovered.skippedNames)
+        for manifest in discovered.manifests {
             // The same rules as built-in manifests (defaults valid for their type, time zones…).
             let issues = manifest.widgets.enumerated().flatMap { index, widget in
                 widget.manifest.problems.map { "\(manifest.path): widgets[\(index)]: \($0)" }
             }
-            if issues.isEmpty { kept.append(manifest) } else { problems += issues }
+            if issues.isEmpty {
+                found.manifests.append(manifest)
+            } else {
+                found.problems += issues
+                if !found.skipped.contains(manifest.name) { found.skipped.append(manifest.name) }
+            }
         }
-        return (kept, problems)
+        return found
     }
 
     /// The problems as lines for stderr, each starting with `prefix`.
     func problemText(prefix: String) -> String {
         problems.map { "\(prefix)\($0)\n" }.joined()
+    }
+
+    /// The notes as lines, each starting with `prefix`.
+    func noteText(prefix: String) -> String {
+        notes.map { "\(prefix)\($0)\n" }.joined()
+    }
+
+    /// The status bar's standing word on skipped extensions, short enough for a narrow
+    /// terminal and naming them (the log has the details); nil when none was skipped.
+    static func notice(problems: Int, skipped: [String]) -> String? {
+        guard problems > 0 else { return nil }
+        switch skipped.count {
+        case 0: return "extensions: \(problems == 1 ? "a problem" : "\(problems) problems"), see widgethost.log"
+        case 1: return "extension \(skipped[0]) skipped: see widgethost.log"
+        default: return "extensions \(skipped.joined(separator: ", ")) skipped: see widgethost.log"
+        }
     }
 }
 
@@ -93,9 +127,14 @@ final class ExtensionRediscovery: Sendable {
     /// Rescans, updates the runtime, and — when something changed — replaces the extension
     /// kinds of `catalog` and `widgets`; built-ins are kept as they are. Returns what changed
     /// (logged too).
+    ///
+    /// - Parameter notice: set to the status bar's word on the extensions skipped now
+    ///   (`ExtensionSetup.notice`), nil when none is.
     @discardableResult
-    func apply(catalog: inout Catalog, widgets: inout BoundWidgets) -> ExtensionRuntime.Changes {
-        let (manifests, problems) = ExtensionSetup.manifests(explicitDirectory: explicitDirectory, environment: environment)
+    func apply(catalog: inout Catalog, widgets: inout BoundWidgets, notice: inout String?) -> ExtensionRuntime.Changes {
+        let found = ExtensionSetup.manifests(explicitDirectory: explicitDirectory, environment: environment)
+        let (manifests, problems) = (found.manifests, found.problems)
+        notice = ExtensionSetup.notice(problems: problems.count, skipped: found.skipped)
         let new = logged.withLock { logged in
             defer { logged = problems }
             return problems.filter { !logged.contains($0) }
@@ -103,13 +142,17 @@ final class ExtensionRediscovery: Sendable {
         for problem in new { runtime.log(.error, "skipped: \(problem)") }
         // Where each known extension's manifest is: its problems start with that file.
         let files = Dictionary(runtime.hosts.map { ($0.name, $0.manifest.path) }, uniquingKeysWith: { first, _ in first })
+        // A folder without extension.json is skipped without a problem: a refused one is a
+        // manifest that is there and bad.
+        func refusal(_ name: String) -> String? {
+            files[name].flatMap { file in problems.first { $0.hasPrefix(file + ":") } }
+        }
         let changes = runtime.update(manifests) { name in
-            // A folder without extension.json is skipped without a problem: a refused one is
-            // a manifest that is there and bad.
-            if let file = files[name], let refused = problems.first(where: { $0.hasPrefix(file + ":") }) {
-                return "the extension '\(name)' was refused at the config reload: \(refused)"
-            }
+            if let refused = refusal(name) { return "the extension '\(name)' was refused at the config reload: \(refused)" }
             return "the extension '\(name)' was removed: its extension.json is gone (put it back, save the config)"
+        }
+        for name in changes.removed {
+            runtime.log(.info, "\(name): \(refusal(name) == nil ? "removed" : "refused (see above)") at the config reload")
         }
         guard !changes.isEmpty else { return changes }  // the same kinds, bound as they are
         let definitions = ExtensionWidgets.definitions(runtime)

@@ -198,7 +198,7 @@ final class HeadlessEffects: DashboardHost {
         case .setTheme(let theme): self.theme = theme
         case .runInTerminal(_, let member, let action):
             program.send(.actionFinished(member, action: action, failure: "no terminal to run it in"))
-        case .reloadConfig(let reason): program.send(reloader.load(reason: reason))
+        case .reloadConfig(let reason): reloader.load(reason: reason).forEach(program.send)
         case .configApplied(let config): reloader.applied(config)
         case .quit(let status): quitStatus = status
         case .suspend, .reapChildren, .log, .reload, .pauseAutomaticReloads, .reloadAllForEnvironment: break

@@ -44,9 +44,9 @@ final class TerminalEffects: DashboardHost {
         case .reapChildren:
             for (process, exit) in io.processes.reapExited() { log?.debug("child \(process.pid) \(exit)") }
         case .reloadConfig(let reason):
-            let message = reloader.load(reason: reason)
+            let messages = reloader.load(reason: reason)
             program.dashboard.panelFactory?.widgets = reloader.widgets  // extension kinds found again
-            program.send(message)
+            messages.forEach(program.send)
         case .configApplied(let config):
             reloader.applied(config)
         case .log(let line):

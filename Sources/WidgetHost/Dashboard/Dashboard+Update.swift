@@ -50,6 +50,8 @@ extension Dashboard {
             emit(.present)
         case .configRejected(let rejection):
             notice = rejection ?? standingNotice
+        case .extensionsFound(let found):
+            extensionsNotice = found  // shown by the verdict that follows
         case .clockSet:
             // The scheduler never moves an entry backwards on its own: after the clock was
             // set back, every widget is asked for a timeline from the new now.

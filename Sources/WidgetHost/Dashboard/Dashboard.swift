@@ -28,7 +28,11 @@ final class Dashboard {
     var notice: String? { didSet { if notice != oldValue { emit(.present) } } }
     /// The notice that stands when nothing else is wrong (background sessions off, bad
     /// extension manifests): a config reload goes back to it.
-    var standingNotice: String?
+    var standingNotice: String? { sessionsNotice ?? extensionsNotice }
+    /// Why background sessions are off (a second dashboard on the same state), from the start.
+    var sessionsNotice: String?
+    /// The extensions skipped for bad manifests, found again at each config reload.
+    var extensionsNotice: String?
     let glyphs: GlyphSet
     private let layout = GridLayout()
     private let statusClock: WidgetInstanceID

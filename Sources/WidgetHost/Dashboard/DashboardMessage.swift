@@ -30,6 +30,8 @@ package enum DashboardMessage: Equatable, Sendable {
     case relevanceExpired
     /// The config file changed or SIGHUP asked for a reload; `reason` goes to the log.
     case configChanged(reason: String)
+    /// A config reload found the extensions again; `notice` names those skipped (nil: none).
+    case extensionsFound(notice: String?)
     /// A reloaded config, valid, with its theme.
     case configLoaded(DashboardConfig, Theme)
     /// A reload that was refused: the notice says why (nil: there is no file to reload).
