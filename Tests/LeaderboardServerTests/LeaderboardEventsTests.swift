@@ -28,20 +28,6 @@ private func post(_ path: String, body: String = "") -> String {
     "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
 }
 
-/// The bytes of a small file (a /proc table), NUL-terminated.
-private func readFile(_ path: String) -> [CChar] {
-    guard let file = fopen(path, "r") else { return [0] }
-    defer { fclose(file) }
-    var bytes: [CChar] = []
-    var buffer = [CChar](repeating: 0, count: 4096)
-    while true {
-        let n = fread(&buffer, 1, buffer.count, file)
-        if n <= 0 { break }
-        bytes += buffer[0..<n]
-    }
-    return bytes + [0]
-}
-
 /// Waits (bounded) until `condition` holds.
 private func eventually(_ condition: () -> Bool) -> Bool {
     let deadline = ContinuousClock.now + .seconds(10)
@@ -158,7 +144,7 @@ struct LeaderboardEventsTests {
         let clientPort = UInt16(bigEndian: address.sin_port)
         // /proc/net/tcp: the server's end (local port = the service's, remote = the client's);
         // its timer field "tr" is 2 while a keep-alive timer is armed.
-        let table = String(decoding: readFile("/proc/net/tcp").dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let table = try FileContents.text(at: "/proc/net/tcp")
         func hex(_ port: UInt16) -> String {
             let digits = String(port, radix: 16, uppercase: true)
             return ":" + String(repeating: "0", count: 4 - digits.count) + digits
