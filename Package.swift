@@ -23,6 +23,10 @@ let package = Package(
         // The WidgetKit model and the timeline scheduler. No I/O, no terminal.
         .target(name: "WidgetCore"),
 
+        // Dates and times: the civil calendar, the one ISO 8601 parser (extension messages,
+        // snapshot --at, a countdown's target) and HTTP dates. Pure arithmetic, no I/O.
+        .target(name: "DateTime"),
+
         // A strict JSON value tree for untrusted files (config, themes): positioned errors.
         .target(name: "JSONTree"),
 
@@ -30,7 +34,7 @@ let package = Package(
         .target(name: "TerminalUI", dependencies: ["CNcurses", "JSONTree"]),
 
         // Built-in widgets: one folder per widget (entry, provider, view).
-        .target(name: "Widgets", dependencies: ["CLinux", "WidgetCore", "TerminalUI", "BackgroundSessions", "HostProcesses"]),
+        .target(name: "Widgets", dependencies: ["CLinux", "DateTime", "WidgetCore", "TerminalUI", "BackgroundSessions", "HostProcesses"]),
 
         // Child processes for widgets and extensions: posix_spawn in a group of its own, pipes,
         // resource limits, the group killed, children reaped on SIGCHLD by the host's loop.
@@ -38,16 +42,16 @@ let package = Package(
 
         // Extensions: widgets as processes in any language (DESIGN §7): manifests, discovery,
         // one process per extension speaking JSON-RPC 2.0 over stdio, timelines as view data.
-        .target(name: "Extensions", dependencies: ["CLinux", "HostProcesses", "WidgetCore", "JSONTree", "TerminalUI", "Widgets",
+        .target(name: "Extensions", dependencies: ["CLinux", "DateTime", "HostProcesses", "WidgetCore", "JSONTree", "TerminalUI", "Widgets",
                                                   "BackgroundSessions"]),
 
         // The application: event loop, layout, focus, keymap, config, CLI.
-        .target(name: "WidgetHost", dependencies: ["CLinux", "HostProcesses", "WidgetCore", "JSONTree", "TerminalUI", "Widgets", "BackgroundSessions",
+        .target(name: "WidgetHost", dependencies: ["CLinux", "DateTime", "HostProcesses", "WidgetCore", "JSONTree", "TerminalUI", "Widgets", "BackgroundSessions",
                                                   "LeaderboardServer", "Extensions"]),
 
         // Identifier-keyed background transfers: libcurl multi transport, SQLite journal,
         // sessions delivering events to widgets, widget containers.
-        .target(name: "BackgroundSessions", dependencies: ["CCurl", "CSQLite", "CLinux", "WidgetCore"]),
+        .target(name: "BackgroundSessions", dependencies: ["CCurl", "CSQLite", "CLinux", "DateTime", "WidgetCore"]),
 
         // HTTP/1.1 server on Glibc sockets, the leaderboard game and the leaderboard-server command.
         .target(name: "LeaderboardServer"),
@@ -80,10 +84,11 @@ let package = Package(
                 path: "Tests/WidgetTestSupport"),
 
         .testTarget(name: "WidgetCoreTests", dependencies: ["WidgetCore", "WidgetTestSupport"]),
+        .testTarget(name: "DateTimeTests", dependencies: ["DateTime"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "WidgetTestSupport"],
                     exclude: ["Backend/__Snapshots__"]),
         .testTarget(name: "WidgetsTests",
-                    dependencies: ["Widgets", "WidgetCore", "TerminalUI", "BackgroundSessions", "LeaderboardServer",
+                    dependencies: ["DateTime", "Widgets", "WidgetCore", "TerminalUI", "BackgroundSessions", "LeaderboardServer",
                                    "WidgetTestSupport"],
                     exclude: ["__Snapshots__"]),
         .testTarget(name: "WidgetHostTests", dependencies: ["WidgetHost", "HostProcesses", "CLinux", "WidgetCore", "JSONTree", "Widgets", "BackgroundSessions", "LeaderboardServer",
@@ -94,7 +99,7 @@ let package = Package(
                                    "session-crash-helper"]),
         .testTarget(name: "HostProcessesTests", dependencies: ["HostProcesses"]),
         .testTarget(name: "ExtensionsTests",
-                    dependencies: ["Extensions", "HostProcesses", "WidgetCore", "JSONTree", "TerminalUI", "Widgets", "BackgroundSessions",
+                    dependencies: ["DateTime", "Extensions", "HostProcesses", "WidgetCore", "JSONTree", "TerminalUI", "Widgets", "BackgroundSessions",
                                    "WidgetTestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "LeaderboardServerTests", dependencies: ["LeaderboardServer", "WidgetTestSupport"]),

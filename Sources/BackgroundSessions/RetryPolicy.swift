@@ -1,3 +1,4 @@
+import DateTime
 /// When to try again after a connection error, a timeout, a 5xx or a 429.
 ///
 /// Waits grow exponentially from `baseDelay` (×2 per attempt, capped at `maxDelay`) and are
@@ -64,50 +65,13 @@ public enum RetryAfter {
             guard let seconds = Int64(text), seconds <= longestSeconds else { return longest }
             return .seconds(seconds)
         }
-        guard let date = parseIMFFixdate(text) else { return nil }
+        guard let date = HTTPDate.parse(text) else { return nil }
         guard now.isFinite else { return nil }
         let wait = Double(date) - now
         guard wait > 0 else { return .zero }
         guard wait < Double(longestSeconds) else { return longest }
         // wait is in (0, 100 years): its milliseconds fit an Int64 with room to spare.
         return .milliseconds(Int64((wait * 1000).rounded(.up)))
-    }
-
-    /// Seconds since 1970 for an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), or nil.
-    ///
-    /// Strict about the shape (two-digit day, four-digit year, `hh:mm:ss`), so every field is
-    /// small before any arithmetic: a year like 99999999999 is refused, not converted.
-    static func parseIMFFixdate(_ text: String) -> Int? {
-        let parts = text.split(separator: " ")
-        guard parts.count == 6, parts[0].count == 4, parts[0].hasSuffix(","), parts[5] == "GMT",
-              parts[1].count == 2, parts[3].count == 4,
-              let day = digits(parts[1]), let year = digits(parts[3]),
-              let month = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-                .firstIndex(of: String(parts[2]))
-        else { return nil }
-        let clock = parts[4].split(separator: ":", omittingEmptySubsequences: false)
-        guard clock.count == 3, clock.allSatisfy({ $0.count == 2 }),
-              let h = digits(clock[0]), let m = digits(clock[1]), let s = digits(clock[2]),
-              (1...31).contains(day), (0...23).contains(h), (0...59).contains(m), (0...60).contains(s)
-        else { return nil }
-        return daysSince1970(year: year, month: month + 1, day: day) * 86_400 + h * 3600 + m * 60 + s
-    }
-
-    /// The value of a short run of ASCII digits (at most 4 here), or nil.
-    private static func digits(_ text: Substring) -> Int? {
-        guard !text.isEmpty, text.count <= 4, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
-        return text.utf8.reduce(0) { $0 * 10 + Int($1 - 48) }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm); the
-    /// C library's `timegm` is avoided because its `tm` fields are `Int32`.
-    static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
     }
 }
 

@@ -1,3 +1,4 @@
+import DateTime
 import FoundationEssentials
 @testable import Extensions
 import Testing
@@ -5,6 +6,9 @@ import TerminalUI
 import WidgetCore
 import Widgets
 import WidgetTestSupport
+
+/// A date of an extension message.
+private func iso(_ text: String) -> Date { ISO8601DateTime.parse(text, .message)!.date! }
 
 @Suite("Extension widgets", .serialized, .onOwnThreads)
 struct ExtensionProviderTests {
@@ -35,11 +39,11 @@ struct ExtensionProviderTests {
         let widget = ExtensionWidgets.configuration(fake.manifest.widgets[0], host: fake.host)
         let provider = try widget.makeProvider(["city": .string("Oslo")], WidgetEnvironment(now: { Date(timeIntervalSince1970: 0) }))
         let timeline = try await provider.timeline(in: TimelineProviderContext(family: .small, size: CellSize(columns: 20, rows: 5)))
-        #expect(timeline.entries.map(\.date) == [ISO8601Date.parse("2026-11-30T22:00:00Z")!, ISO8601Date.parse("2026-11-30T22:00:00Z")!])
+        #expect(timeline.entries.map(\.date) == [iso("2026-11-30T22:00:00Z"), iso("2026-11-30T22:00:00Z")])
         let first = try #require(timeline.entries.first as? ExtensionEntry)
         #expect(first.view == .text([ViewNode.Span("hello panel#1 launch 1", role: .accent)]))
         #expect(timeline.entries[1].relevance == TimelineEntryRelevance(score: 2, duration: 60))
-        #expect(timeline.policy == .after(ISO8601Date.parse("2026-12-01T00:00:00Z")!))
+        #expect(timeline.policy == .after(iso("2026-12-01T00:00:00Z")))
         // The view draws through the same renderer as built-ins.
         var buffer = CellBuffer(width: 24, height: 1)
         widget.view(first, WidgetViewContext(family: .small, size: CellSize(columns: 24, rows: 1)))

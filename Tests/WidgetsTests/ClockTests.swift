@@ -1,3 +1,4 @@
+import DateTime
 import Foundation
 import Testing
 import WidgetCore
@@ -12,17 +13,6 @@ private let context = TimelineProviderContext(family: .small, size: CellSize(col
 
 @Suite("Clock widget")
 struct ClockTests {
-    @Test("civil time matches known dates, weekdays included")
-    func civil() {
-        let t = CivilTime(unixSeconds: Int64(utc(2026, 11, 30, 5, 0).timeIntervalSince1970), offset: 0)
-        #expect(t == CivilTime(unixSeconds: 1_796_014_800, offset: 0))
-        #expect((t.year, t.month, t.day, t.hour, t.weekday) == (2026, 11, 30, 5, 1))
-        let leap = CivilTime(unixSeconds: Int64(utc(2028, 2, 29, 23, 59, 59).timeIntervalSince1970), offset: 0)
-        #expect((leap.month, leap.day, leap.second) == (2, 29, 59))
-        let before1970 = CivilTime(unixSeconds: -1, offset: 0)
-        #expect((before1970.year, before1970.month, before1970.day, before1970.hour, before1970.weekday) == (1969, 12, 31, 23, 3))
-    }
-
     @Test("Berlin springs forward from 01:59:59 CET to 03:00:00 CEST")
     func berlinSpring() throws {
         let zone = try ZoneInfo.load("Europe/Berlin")

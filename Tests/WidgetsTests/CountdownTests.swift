@@ -1,3 +1,4 @@
+import DateTime
 import Foundation
 import TerminalUI
 import Testing

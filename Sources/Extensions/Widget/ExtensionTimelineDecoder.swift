@@ -1,3 +1,4 @@
+import DateTime
 import FoundationEssentials
 import JSONTree
 import TerminalUI
@@ -34,7 +35,7 @@ enum ExtensionTimelineDecoder {
         case nil, .string("atEnd")?: break
         case .string("never")?: policy = .never
         case .object(let after)? where after.keys == ["after"]:
-            if case .string(let text)? = after["after"], let date = ISO8601Date.parse(text) { policy = .after(date) }
+            if case .string(let text)? = after["after"], let date = ISO8601DateTime.parse(text, .message)?.date { policy = .after(date) }
             else { fail("policy.after", "expected an ISO 8601 date with a time zone") }
         case let other?:
             fail("policy", "expected \"atEnd\", \"never\" or {\"after\": date}, found \(other.shortDescription)")
@@ -65,7 +66,7 @@ enum ExtensionTimelineDecoder {
         for key in entry.keys where !["date", "relevance", "view"].contains(key) {
             fail("\(path).\(RPCMessage.printable(key, limit: 40))", "unknown key")
         }
-        guard case .string(let text)? = entry["date"], let date = ISO8601Date.parse(text) else {
+        guard case .string(let text)? = entry["date"], let date = ISO8601DateTime.parse(text, .message)?.date else {
             fail(path + ".date", entry["date"] == nil ? "is required: an ISO 8601 date with a time zone (2026-11-30T22:05:00Z)"
                                                       : "expected an ISO 8601 date with a time zone (2026-11-30T22:05:00Z)")
             return nil

@@ -1,3 +1,4 @@
+import DateTime
 import FoundationEssentials
 import WidgetCore
 

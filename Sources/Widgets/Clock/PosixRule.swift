@@ -1,3 +1,4 @@
+import DateTime
 /// A POSIX TZ rule such as `CET-1CEST,M3.5.0,M10.5.0/3`: the offsets of a zone after the last
 /// transition in its TZif file. Only the `Mm.w.d` date form is used by the tz database today;
 /// other forms fall back to standard time.

@@ -35,7 +35,8 @@ public struct CivilTime: Equatable, Sendable {
         return era * 146_097 + doe - 719_468
     }
 
-    static func civil(fromDays z0: Int64) -> (Int, Int, Int) {
+    /// The civil date of a day count since 1970-01-01 (the inverse of `days`).
+    public static func civil(fromDays z0: Int64) -> (year: Int, month: Int, day: Int) {
         let z = z0 + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
@@ -46,6 +47,18 @@ public struct CivilTime: Equatable, Sendable {
         let m = mp < 10 ? mp + 3 : mp - 9
         let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
         return (Int(y), Int(m), Int(d))
+    }
+
+    /// Whether `year` has a 29 February.
+    public static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
+
+    /// The days of `month` (1…12) in `year`.
+    public static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     public static let weekdayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
