@@ -71,11 +71,19 @@ struct DownloadHeadersValidationTests {
         #expect(!IncomingMessage.parse(Array(list.utf8), maximumBytes: 1 << 20).debugText.contains("sekrit"))
         let broken = #"{"jsonrpc":"2.0","id":9,"method":"download","params":{"headers":{"Authorization":"sekrit"}}"#
         let (violation, shown) = IncomingMessage.parse(Array(broken.utf8), maximumBytes: 1 << 20)
-        guard case .violation = violation else {
+        guard case .violation(let reason) = violation else {
             Issue.record("not a violation: \(violation)")
             return
         }
         #expect(!shown.contains("sekrit"))
+        // A protocol error quotes its line, except one that mentions headers.
+        #expect(!reason.contains("sekrit") && reason.hasSuffix("(a line of \(broken.utf8.count) bytes, not shown: it mentions headers)"), "\(reason)")
+        let wrongShape = #"{"jsonrpc":"1.0","id":9,"result":{}}"#
+        if case .violation(let shape) = IncomingMessage.parse(Array(wrongShape.utf8), maximumBytes: 1 << 20).message {
+            #expect(shape == #"sent a message without "jsonrpc": "2.0": "{"jsonrpc":"1.0","id":9,"result":{}}""#)
+        } else {
+            Issue.record("not a violation")
+        }
     }
 }
 

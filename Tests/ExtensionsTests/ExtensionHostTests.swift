@@ -142,6 +142,9 @@ struct ExtensionHostTests {
         #expect(error?.description.hasPrefix("the extension stopped: sent a line that is not JSON") == true)
         #expect(fake.host.status.protocolErrors == 1 && !fake.host.status.isRunning)
         #expect(await eventually { fake.logLines.contains { $0.hasPrefix("error: fake: sent a line that is not JSON") && $0.contains("(protocol error)") } })
+        // The line is quoted, made printable, without --debug (issue 22, item 13).
+        #expect(fake.logLines.contains { $0.hasPrefix("error: fake: sent a line that is not JSON")
+                    && $0.contains(#"): "Traceback (most recent call last):  [31moops" (protocol error)"#) }, "\(fake.logLines)")
         // The escape sequence it printed never reaches the log.
         #expect(!fake.logLines.contains { $0.contains("\u{1B}") })
     }

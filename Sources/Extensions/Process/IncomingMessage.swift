@@ -27,10 +27,22 @@ enum IncomingMessage {
         } catch {
             // It may be a download whose headers the host cannot pick out: not shown then.
             let shown = raw.contains("\"headers\"") ? "(\(line.count) bytes, not shown: they mention headers)" : raw
-            return (.violation("sent a line that is not JSON (\(error.description))"), shown)
+            return (.violation("sent a line that is not JSON (\(error.description))\(quoted(line))"), shown)
         }
-        let message = classify(value)
+        var message = classify(value)
+        if case .violation(let reason) = message { message = .violation(reason + quoted(line)) }
         return (message, debug ? debugText(message, raw: raw) : "")
+    }
+
+    /// The offending line for a protocol error's message, so the author sees what was wrong
+    /// without `--debug`: its start, made printable and cut (`: "Traceback (most…"`); a line
+    /// that mentions headers (a download's secrets, maybe) is only counted.
+    static func quoted(_ line: ArraySlice<UInt8>) -> String {
+        let start = String(decoding: line.prefix(400), as: UTF8.self)
+        if start.contains("headers") || line.count > 400 && String(decoding: line, as: UTF8.self).contains("headers") {
+            return " (a line of \(line.count) bytes, not shown: it mentions headers)"
+        }
+        return ": \"\(RPCMessage.printable(start, limit: 100))\""
     }
 
     static func classify(_ value: JSONValue) -> IncomingMessage {
