@@ -54,7 +54,7 @@ let package = Package(
         .target(name: "BackgroundSessions", dependencies: ["CCurl", "CSQLite", "CLinux", "DateTime", "WidgetCore"]),
 
         // HTTP/1.1 server on Glibc sockets, the leaderboard game and the leaderboard-server command.
-        .target(name: "LeaderboardServer"),
+        .target(name: "LeaderboardServer", dependencies: ["WidgetCore"]),
 
         // Executables: main.swift only, handing over to their module.
         // The release `widgethost` links the Swift runtime, Dispatch and FoundationEssentials

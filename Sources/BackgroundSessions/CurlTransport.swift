@@ -58,19 +58,15 @@ public final class CurlTransport: HTTPTransport {
         let noProxy = NetworkLoop.noProxyList(configured: configuration.noProxy, environment: Self.processEnvironment())
         let loop = NetworkLoop(multi: handle, configuration: configuration, noProxy: noProxy, mailbox: mailbox,
                                clock: clock, randomSeed: randomSeed)
-        let box = Unmanaged.passRetained(LoopStart(loop: loop, mailbox: mailbox)).toOpaque()
-        var thread = pthread_t()
-        let rc = pthread_create(&thread, nil, { raw in
-            let start = Unmanaged<LoopStart>.fromOpaque(raw!).takeRetainedValue()
-            start.run()
-            return nil
-        }, box)
-        guard rc == 0 else {
-            Unmanaged<LoopStart>.fromOpaque(box).release()
+        let start = LoopStart(loop: loop, mailbox: mailbox)
+        // Joined at shutdown. libcurl's callbacks and the resolver run here: 1 MiB.
+        switch HostThread.start(name: "wh-transport", stackSize: 1024 * 1024, detached: false, { start.run() }) {
+        case .success(let thread):
+            mailbox.shared.withLock { $0.thread = thread }
+        case .failure(let error):
             curl_multi_cleanup(handle)
-            throw .thread(rc)
+            throw .thread(error.code)
         }
-        mailbox.shared.withLock { $0.thread = thread }
     }
 
     deinit { shutdown() }
@@ -140,7 +136,6 @@ final class LoopStart: @unchecked Sendable {
     }
 
     func run() {
-        wh_set_thread_name("wh-transport")  // for `top -H` and the benchmark
         mailbox.threadStarted()
         loop.run()
     }

@@ -11,7 +11,7 @@ import WidgetCore
 public final class ExtensionRuntime: Sendable {
     /// What hosts share with the runtime.
     final class Shared: Sendable {
-        let sink = Mutex<@Sendable (ExtensionLogLevel, String) -> Void>({ _, _ in })
+        let sink = Mutex<ExtensionLogSink>(.nowhere)
         let centerHolder = Mutex<WidgetCenter?>(nil)
         let debug: Bool
         let hostVersion: String
@@ -22,7 +22,7 @@ public final class ExtensionRuntime: Sendable {
         }
 
         var log: @Sendable (ExtensionLogLevel, String) -> Void {
-            { [self] level, message in sink.withLock { $0 }(level, message) }
+            { [self] level, message in sink.withLock { $0 }.write(level, message) }
         }
 
         /// A request or notification from extension `name`.
@@ -125,7 +125,7 @@ public final class ExtensionRuntime: Sendable {
 
     /// Where the hosts log (the host log; nowhere by default).
     public func setLog(_ log: @escaping @Sendable (ExtensionLogLevel, String) -> Void) {
-        shared.sink.withLock { $0 = log }
+        shared.sink.withLock { $0 = ExtensionLogSink(write: log) }
     }
 
     /// Where `reloadTimelines` notifications go.

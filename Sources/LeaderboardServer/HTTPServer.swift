@@ -122,7 +122,7 @@ public final class HTTPServer: Sendable {
             $0.connectionLimit = connectionLimit
         }
         do {
-            let thread = try startThread(detached: false) { [self] in acceptLoop(listenFD: fd, wakeFD: wakeRead) }
+            let thread = try startThread(name: "wh-lb-accept", detached: false) { [self] in acceptLoop(listenFD: fd, wakeFD: wakeRead) }
             state.withLock { $0.acceptThread = thread }
         } catch {
             closeListener()
@@ -234,7 +234,7 @@ public final class HTTPServer: Sendable {
             var timeout = Self.timeval(configuration.writeTimeout)
             setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             do {
-                try startThread(detached: true) { [self] in
+                try startThread(name: "wh-lb-conn", detached: true) { [self] in
                     HTTPConnection(socket: socket, remoteAddress: remote, server: self).run()
                     connectionEnded(socket)
                 }

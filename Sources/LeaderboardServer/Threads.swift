@@ -1,30 +1,19 @@
 import Glibc
+import WidgetCore
 
-/// Starts a POSIX thread running `body`.
+/// Starts a POSIX thread running `body`, the host's way (`HostThread`: named, an alternate
+/// signal stack), since this server also runs inside the dashboard.
 ///
 /// Detached threads clean up after themselves; joinable ones must be passed to
 /// `pthread_join`. Throws `ServerError.system` when the thread cannot be created.
 @discardableResult
 func startThread(
-    detached: Bool, stackSize: Int = 256 * 1024, _ body: @escaping @Sendable () -> Void
+    name: String, detached: Bool, stackSize: Int = 256 * 1024, _ body: @escaping @Sendable () -> Void
 ) throws(ServerError) -> pthread_t {
-    final class Box { let body: @Sendable () -> Void; init(_ b: @escaping @Sendable () -> Void) { body = b } }
-    var attr = pthread_attr_t()
-    pthread_attr_init(&attr)
-    defer { pthread_attr_destroy(&attr) }
-    pthread_attr_setstacksize(&attr, stackSize)
-    if detached { pthread_attr_setdetachstate(&attr, Int32(PTHREAD_CREATE_DETACHED)) }
-    let context = Unmanaged.passRetained(Box(body)).toOpaque()
-    var thread = pthread_t()
-    let rc = pthread_create(&thread, &attr, { raw in
-        Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
-        return nil
-    }, context)
-    if rc != 0 {
-        Unmanaged<Box>.fromOpaque(context).release()
-        throw .system("pthread_create", rc)
+    switch HostThread.start(name: name, stackSize: stackSize, detached: detached, body) {
+    case .success(let thread): return thread
+    case .failure(let error): throw .system("pthread_create", error.code)
     }
-    return thread
 }
 
 /// A counter that a thread can wait on until it drops to zero.

@@ -25,15 +25,27 @@ public final class ThreadTaskExecutor: TaskExecutor, @unchecked Sendable {
     private let onStart: (@Sendable () -> Void)?
     /// The most threads this executor starts.
     public let maximumThreads: Int
+    /// Its threads' name and stack size (`HostThread`).
+    public let threadName: String
+    public let stackSize: Int
+
+    /// A provider's thread: room for decoding the deepest answer an extension may send (a
+    /// 64-level view: 367 KiB in the debug build, `ThreadStackTests`) five times over.
+    public static let defaultStackSize = 2 * 1024 * 1024
 
     /// Creates the executor; its threads start with the first jobs.
     ///
     /// - Parameters:
     ///   - maximumThreads: at least 1. The dashboard uses 4: enough that a blocked provider (or
     ///     three) leaves the others a thread, few enough to stay small.
-    ///   - onStart: runs first on each thread (the host names its threads).
-    public init(maximumThreads: Int = 1, onStart: (@Sendable () -> Void)? = nil) {
+    ///   - name: its threads' name (`wh-provider`, `wh-action`).
+    ///   - stackSize: each thread's stack.
+    ///   - onStart: runs first on each thread.
+    public init(maximumThreads: Int = 1, name: String = "wh-task", stackSize: Int = ThreadTaskExecutor.defaultStackSize,
+                onStart: (@Sendable () -> Void)? = nil) {
         self.maximumThreads = max(1, maximumThreads)
+        self.threadName = name
+        self.stackSize = stackSize
         self.onStart = onStart
         pthread_mutex_init(&mutex, nil)
         pthread_cond_init(&condition, nil)
@@ -61,14 +73,8 @@ public final class ThreadTaskExecutor: TaskExecutor, @unchecked Sendable {
     }
 
     private func startThread() {
-        let box = Unmanaged.passRetained(self)
-        var thread = pthread_t()
-        let created = pthread_create(&thread, nil, { raw in
-            let executor = Unmanaged<ThreadTaskExecutor>.fromOpaque(raw!).takeRetainedValue()
-            executor.runJobs()
-        }, box.toOpaque())
-        precondition(created == 0, "cannot start a provider thread")
-        pthread_detach(thread)
+        let started = HostThread.start(name: threadName, stackSize: stackSize) { [self] in runJobs() }
+        if case .failure(let error) = started { preconditionFailure("cannot start a provider thread (error \(error.code))") }
     }
 
     private func runJobs() -> Never {

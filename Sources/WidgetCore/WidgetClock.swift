@@ -20,18 +20,18 @@ public protocol WidgetClock: AnyObject, Sendable {
 
 /// A scheduled one-shot wake-up that can be cancelled.
 public final class ClockTimer: Sendable {
-    private let cancelAction: Mutex<(@Sendable () -> Void)?>
+    private let cancelAction: Mutex<SendableAction?>
 
     public init(cancel: @escaping @Sendable () -> Void) {
-        cancelAction = Mutex(cancel)
+        cancelAction = Mutex(SendableAction(cancel))
     }
 
     /// Stops the timer; safe to call more than once and after it fired.
     public func cancel() {
-        let action = cancelAction.withLock { a -> (@Sendable () -> Void)? in
+        let action = cancelAction.withLock { a -> SendableAction? in
             defer { a = nil }
             return a
         }
-        action?()
+        action?.run()
     }
 }

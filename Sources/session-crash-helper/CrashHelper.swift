@@ -51,7 +51,7 @@ enum CrashHelper {
             let delegate = PrintingDelegate(pauseBeforeCompletion: pausePoint == "after-finish-before-completion")
             let handler = BackgroundSessionEventsHandler(matcher: .identifier(sessionID)) { identifier, completion in
                 say("handleEvents session=\(identifier)")
-                delegate.completion.withLock { $0 = completion }
+                delegate.completion.withLock { $0 = SendableAction(completion) }
                 _ = manager.session(identifier: identifier, delegate: delegate)
             }
             for task in manager.resumeTasks(urlFor: { session, _ in session == sessionID ? url : nil }) {

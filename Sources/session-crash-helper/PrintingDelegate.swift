@@ -2,12 +2,13 @@ import BackgroundSessions
 import FoundationEssentials
 import Glibc
 import Synchronization
+import WidgetCore
 
 /// A session delegate that prints each callback as one flushed line, and calls the stored
 /// completion after the batch (or stops there when asked to).
 final class PrintingDelegate: BackgroundSessionDelegate {
     let pauseBeforeCompletion: Bool
-    let completion = Mutex<(@Sendable () -> Void)?>(nil)
+    let completion = Mutex<SendableAction?>(nil)
 
     init(pauseBeforeCompletion: Bool) { self.pauseBeforeCompletion = pauseBeforeCompletion }
 
@@ -30,11 +31,11 @@ final class PrintingDelegate: BackgroundSessionDelegate {
     func urlSessionDidFinishEvents(forBackgroundURLSession session: BackgroundSession) {
         say("didFinishEvents session=\(session.identifier)")
         if pauseBeforeCompletion { CrashHelper.pause("after-finish-before-completion") }
-        let done = completion.withLock { c -> (@Sendable () -> Void)? in
+        let done = completion.withLock { c -> SendableAction? in
             defer { c = nil }
             return c
         }
-        done?()
+        done?.run()
     }
 }
 

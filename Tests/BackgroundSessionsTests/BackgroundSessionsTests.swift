@@ -131,7 +131,7 @@ struct BackgroundSessionsTests {
                                                  makeProvider: { _, _ in throw CancellationError() }, view: { _, _ in "" })
             .onBackgroundSessionEvents(matching: { $0.hasPrefix("leaderboard.") }) { identifier, completion in
                 seen.withLock { $0.append(identifier) }
-                delegate.completion.withLock { $0 = completion }
+                delegate.completion.withLock { $0 = SendableAction(completion) }
                 _ = manager.session(identifier: identifier, delegate: delegate)
             }
         manager.eventRouter = BackgroundSessionManager.router(for: { [config] })
@@ -201,7 +201,7 @@ struct BackgroundSessionsTests {
         #expect(s1 === s2 && s1 !== manager.session(identifier: "y"))
         #expect(s1.delegate === new)
         manager.eventRouter = { identifier in
-            BackgroundSessionEventsHandler(matcher: .identifier(identifier)) { _, completion in new.completion.withLock { $0 = completion } }
+            BackgroundSessionEventsHandler(matcher: .identifier(identifier)) { _, completion in new.completion.withLock { $0 = SendableAction(completion) } }
         }
         _ = s1.downloadTask(with: URL(string: base + "/board")!)
         #expect(await eventually { new.lines.count == 3 })

@@ -15,7 +15,7 @@ final class RecordingDelegate: BackgroundSessionDelegate {
 
     let log = Mutex<[String]>([])
     let files = Mutex<[Delivered]>([])
-    let completion = Mutex<(@Sendable () -> Void)?>(nil)
+    let completion = Mutex<SendableAction?>(nil)
 
     var lines: [String] { log.withLock { $0 } }
 
@@ -35,11 +35,11 @@ final class RecordingDelegate: BackgroundSessionDelegate {
 
     /// Calls the completion the handler stored (once).
     func callCompletion() {
-        let c = completion.withLock { c -> (@Sendable () -> Void)? in
+        let c = completion.withLock { c -> SendableAction? in
             defer { c = nil }
             return c
         }
-        c?()
+        c?.run()
     }
 }
 
@@ -49,7 +49,7 @@ func widgetRouter(_ manager: BackgroundSessionManager, delegate: RecordingDelega
                   matching: @escaping @Sendable (String) -> Bool) -> BackgroundSessionManager.EventRouter {
     let handler = BackgroundSessionEventsHandler(matcher: .predicate(matching)) { identifier, completion in
         _ = calls.next()
-        delegate.completion.withLock { $0 = completion }
+        delegate.completion.withLock { $0 = SendableAction(completion) }
         _ = manager.session(identifier: identifier, delegate: delegate)
     }
     return { handler.matches($0) ? handler : nil }

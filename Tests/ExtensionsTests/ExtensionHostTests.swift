@@ -134,6 +134,18 @@ struct ExtensionHostTests {
         #expect(fake.host.status.protocolErrors == 1)
     }
 
+    @Test("100,000 log lines through the reader thread: all logged, the reader does not overflow its stack")
+    func manyLogLines() async throws {
+        // Reading the log sink used to wrap it in one more thunk per line (a closure read out of a
+        // Mutex with `withLock { $0 }` is stored back reabstracted): the reader thread's stack
+        // overflowed at about 3,300 lines.
+        let fake = try FakeExtension(script: "logs-a-lot.sh", limits: #"{"requestSeconds": 60}"#)
+        defer { fake.close() }
+        _ = try await fake.timeline()
+        #expect(await eventually(within: 30) { fake.logLines.count >= 100_000 }, "\(fake.logLines.count) lines")
+        #expect(fake.logLines.last == "info: fake: line 100000")
+    }
+
     @Test("garbage on stdout is a protocol error: logged, counted, the process killed")
     func garbage() async throws {
         let fake = try FakeExtension(script: "garbage.sh")

@@ -25,8 +25,9 @@ public struct OwnThreads: SuiteTrait, TestTrait, TestScoping {
         case blockingCalls
     }
 
-    static let processes = ThreadTaskExecutor(maximumThreads: 2)
-    static let blockingCalls = ThreadTaskExecutor(maximumThreads: 8)
+    // A test body may recurse as deep as the main thread allows: 8 MiB, like it.
+    static let processes = ThreadTaskExecutor(maximumThreads: 2, name: "test-processes", stackSize: 8 << 20)
+    static let blockingCalls = ThreadTaskExecutor(maximumThreads: 8, name: "test-blocking", stackSize: 8 << 20)
 
     let pool: Pool
 

@@ -1,36 +1,20 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import CLinux
+import WidgetCore
 
-/// Named detached threads with small stacks, for the extension host's blocking work: a
-/// connection's readers (`wh-ext-read`, `wh-ext-err`) and session deliveries (`wh-ext-deliver`).
+/// Named detached threads for the extension host's blocking work: a connection's readers
+/// (`wh-ext-read`, `wh-ext-err`), its stop (`wh-ext-stop`) and session deliveries
+/// (`wh-ext-deliver`). Started the host's way (`HostThread`: an alternate signal stack).
 enum DetachedThread {
-    private final class Body {
-        let name: String
-        let body: () -> Void
-        init(name: String, body: @escaping () -> Void) {
-            self.name = name
-            self.body = body
-        }
-    }
+    /// The stack of a thread that parses extension JSON: `wh-ext-read` classifies each line
+    /// with the recursive `JSONParser` (up to `IncomingMessage.maximumDepth` levels). The
+    /// deepest line accepted takes 367 KiB in the debug build, under a fifth of this
+    /// (`ThreadStackTests`); 256 KiB overflowed at 130 levels.
+    static let parsingStackSize = 2 * 1024 * 1024
+    /// The other threads: a loop over a pipe or a wait, nothing deep.
+    static let defaultStackSize = 256 * 1024
 
     /// Starts a detached thread named `name` (at most 15 characters); false when none can start.
-    static func start(name: String, _ body: @escaping @Sendable () -> Void) -> Bool {
-        let context = Unmanaged.passRetained(Body(name: name, body: body)).toOpaque()
-        var thread = pthread_t()
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        pthread_attr_setstacksize(&attributes, 256 * 1024)
-        let result = pthread_create(&thread, &attributes, { raw in
-            let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
-            wh_set_thread_name(body.name)
-            body.body()
-            return nil
-        }, context)
-        pthread_attr_destroy(&attributes)
-        if result != 0 { Unmanaged<Body>.fromOpaque(context).release() }
-        return result == 0
+    static func start(name: String, stackSize: Int = defaultStackSize, _ body: @escaping @Sendable () -> Void) -> Bool {
+        if case .success = HostThread.start(name: name, stackSize: stackSize, body) { return true }
+        return false
     }
 }

@@ -104,7 +104,7 @@ final class ExtensionConnection: Sendable {
 
     /// Starts the reader threads; false (and the process killed) when no thread can start.
     func start() -> Bool {
-        guard DetachedThread.start(name: "wh-ext-read", { [self] in readLoop() }) else {
+        guard DetachedThread.start(name: "wh-ext-read", stackSize: DetachedThread.parsingStackSize, { [self] in readLoop() }) else {
             process.signalGroup(SIGKILL)
             closeInput()
             close(output)

@@ -93,7 +93,7 @@ enum DashboardStartup {
 
         let driver = TimelineDriver(
             clock: clock, configuration: SchedulerConfiguration(setup.config), center: center,
-            providerExecutor: ThreadTaskExecutor(maximumThreads: providerThreads, onStart: { wh_set_thread_name("wh-provider") }),
+            providerExecutor: ThreadTaskExecutor(maximumThreads: providerThreads, name: "wh-provider"),
             hop: { body in DispatchQueue.main.async { MainActor.assumeIsolated { body() } } }
         )
         let sessions = DashboardSessions.open(io: io, stateDirectory: stateDirectory, clock: clock, extensions: extensions, log: log)

@@ -96,7 +96,7 @@ extension Dashboard {
     }
 
     /// Where action performs run: threads of their own, parked while no action runs.
-    static let actionExecutor = ThreadTaskExecutor(maximumThreads: 2, onStart: { wh_set_thread_name("wh-action") })
+    static let actionExecutor = ThreadTaskExecutor(maximumThreads: 2, name: "wh-action")
 
     /// The footer text of a panel's action, if one runs or failed.
     func actionFooter(for panel: DashboardPanel) -> String? {

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CLinux
 import Synchronization
+import WidgetCore
 
 /// Tells when files change, by watching their *directories* with inotify (editors save by
 /// writing a new file and renaming it over the old one, which a watch on the file would
@@ -152,15 +153,8 @@ final class FileWatcher: Sendable {
     }
 
     private func start() {
-        let box = Unmanaged.passRetained(self)
-        var thread = pthread_t()
-        let created = pthread_create(&thread, nil, { raw in
-            let watcher = Unmanaged<FileWatcher>.fromOpaque(raw!).takeRetainedValue()
-            wh_set_thread_name(FileWatcher.threadName)
-            watcher.run()
-            return nil
-        }, box.toOpaque())
-        if created == 0 { pthread_detach(thread) } else { box.release() }
+        // The thread holds the watcher until its read fails (the descriptor closed).
+        _ = HostThread.start(name: FileWatcher.threadName, stackSize: 256 * 1024) { [self] in run() }
     }
 
     /// The watcher thread's name (/proc/PID/task/TID/comm).
