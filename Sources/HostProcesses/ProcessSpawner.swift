@@ -137,6 +137,18 @@ public final class ProcessSpawner: Sendable {
         return spawned
     }
 
+    /// A descriptor that polls readable once `process` has ended (a pidfd, close-on-exec; the
+    /// caller closes it), so a thread can wait for the exit without polling `reapExited()`;
+    /// nil when it was reaped already (its pid may be someone else's by now) or the kernel has
+    /// no `pidfd_open`. Opened under the lock `reapExited()` takes: the pid is still the child's.
+    public func exitDescriptor(for process: SpawnedProcess) -> Int32? {
+        children.withLock { table -> Int32? in
+            guard table[process.pid] != nil else { return nil }
+            let fd = wh_pidfd_open(process.pid)
+            return fd >= 0 ? fd : nil
+        }
+    }
+
     /// Collects every child of this spawner that has ended and calls its `onExit`.
     ///
     /// Call it on SIGCHLD (the signal says "one or more children changed"; several exits can
