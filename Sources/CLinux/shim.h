@@ -1,6 +1,6 @@
 // Shim for the Linux event APIs the dashboard's loop uses that Swift's Glibc module does not
 // import: epoll, timerfd, signalfd, eventfd, the thread-name prctl, glibc's GNU spawn
-// file actions (closefrom, chdir), renameat2 and pidfd_open. Header only.
+// file actions (closefrom, chdir), renameat2, pidfd_open and the child-subreaper prctl. Header only.
 #ifndef WIDGETHOST_CLINUX_SHIM_H
 #define WIDGETHOST_CLINUX_SHIM_H
 #include <stdint.h>
@@ -108,4 +108,7 @@ static inline int wh_spawn_add_chdir(posix_spawn_file_actions_t *actions, const 
 /// Linux 5.3), close-on-exec; -1 with errno (ENOSYS on an older kernel, ESRCH when gone).
 static inline int wh_pidfd_open(int pid) { return (int)syscall(434 /* SYS_pidfd_open */, pid, 0); }
 
+/// Makes the host the reaper of its orphaned descendants (`PR_SET_CHILD_SUBREAPER`): a process
+/// whose parent ends is re-parented to the host rather than to init. 0, or -1 with errno.
+static inline int wh_set_child_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
 #endif
