@@ -74,35 +74,49 @@ public enum OrphanReaper {
     /// Whether `pid` exists and has not ended (a zombie has ended: its children were handed
     /// on before it became one).
     static func isAlive(_ pid: pid_t) -> Bool {
-        let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 512)
-        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard count > 0, let paren = buffer[..<count].lastIndex(of: 0x29 /* ) */), paren + 2 < count else { return false }
-        let state = buffer[paren + 2]
+        guard let stat = readSmall("/proc/\(pid)/stat"), let paren = stat.lastIndex(of: 0x29 /* ) */),
+              paren + 2 < stat.count else { return false }
+        let state = stat[paren + 2]
         return state != 0x5A /* Z */ && state != 0x58 /* X */
     }
 
     /// The pids of this process's children, from each of its threads' `children` file (a
-    /// child belongs to the thread that started it; an orphan to any).
+    /// child belongs to the thread that started it; an orphan to any); on a kernel without
+    /// those files (`CONFIG_PROC_CHILDREN` off), from every process's parent in `/proc`.
     static func children() -> [pid_t] {
         var pids: [pid_t] = []
+        var readable = false
         for task in directoryNames("/proc/self/task") {
-            let fd = open("/proc/self/task/\(task)/children", O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { continue }
-            defer { close(fd) }
-            var text: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { break }
-                text += chunk[..<count]
-            }
+            guard let text = readSmall("/proc/self/task/\(task)/children") else { continue }
+            readable = true
             pids += text.split(whereSeparator: { $0 == 0x20 || $0 == 0x0A }).compactMap { pid_t(String(decoding: $0, as: UTF8.self)) }
         }
-        return pids
+        guard !readable else { return pids }
+        let me = getpid()
+        return directoryNames("/proc").compactMap(pid_t.init).filter { parent(of: $0) == me }
+    }
+
+    /// The parent of `pid`, from `/proc/PID/stat` (the field after the state).
+    private static func parent(of pid: pid_t) -> pid_t? {
+        guard let stat = readSmall("/proc/\(pid)/stat"), let paren = stat.lastIndex(of: 0x29 /* ) */) else { return nil }
+        let fields = stat[(paren + 1)...].split(separator: 0x20)
+        return fields.count > 1 ? pid_t(String(decoding: fields[1], as: UTF8.self)) : nil
+    }
+
+    /// A /proc file's bytes (they are small), or nil when it cannot be opened.
+    private static func readSmall(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var text: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            text += chunk[..<count]
+        }
+        return text
     }
 
     private static func directoryNames(_ path: String) -> [String] {
