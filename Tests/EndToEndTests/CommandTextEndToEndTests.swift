@@ -77,6 +77,22 @@ struct CommandTextEndToEndTests {
         try host.quit()
     }
 
+    @Test("what a command leaves running in the background when it ends is killed (the host is its reaper)")
+    func backgroundChildKilled() throws {
+        let host = try Host(config: """
+            { "panels": [ { "kind": "command", "family": "medium", "title": "leaves",
+                            "options": { "command": "sleep 300 </dev/null >/dev/null 2>&1 & echo \\"left $!\\"", "intervalSeconds": 0 } } ] }
+            """)
+        let screen = host.tmux.waitFor(description: "the command's output") { anyRow($0, containsAll: "left ") }
+        let row = try #require(screen.first { $0.contains("left ") })
+        let pid = try #require(pid_t(row.split(separator: "left ").last?.prefix { $0.isNumber } ?? ""), "\(row)")
+        defer { if isSleep(pid) { kill(pid, SIGKILL) } }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while isSleep(pid) && ContinuousClock.now < deadline { usleep(20_000) }
+        #expect(!isSleep(pid), "the background sleep \(pid) still runs")
+        try host.quit()
+    }
+
     @Test("r runs a command with intervalSeconds 0 again")
     func reloadRunsNow() throws {
         let host = try Host(config: """
@@ -160,6 +176,12 @@ private func children(of pid: pid_t) -> [String] {
         }
     }
     return found
+}
+
+/// Whether `pid` is a live `sleep` (not a zombie, not a process that took its pid since).
+private func isSleep(_ pid: pid_t) -> Bool {
+    guard let stat = readSmall("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return false }
+    return stat.contains("(sleep)") && stat[stat.index(after: close)...].dropFirst().first != "Z"
 }
 
 /// The first `HH:MM:SS` on the screen (the clock's time with seconds), or nil.
