@@ -1,6 +1,6 @@
 // Shim for the Linux event APIs the dashboard's loop uses that Swift's Glibc module does not
 // import: epoll, timerfd, signalfd, eventfd, the thread-name prctl, glibc's GNU spawn
-// file actions (closefrom, chdir) and renameat2. Header only.
+// file actions (closefrom, chdir), renameat2, pidfd_open and the child-subreaper prctl. Header only.
 #ifndef WIDGETHOST_CLINUX_SHIM_H
 #define WIDGETHOST_CLINUX_SHIM_H
 #include <stdint.h>
@@ -14,6 +14,7 @@
 #include <malloc.h>
 #include <spawn.h>
 #include <fcntl.h>
+#include <unistd.h>
 
 /// libdispatch's run-loop entry points (`MainLoop` finds them with dlsym), declared weak: when
 /// the Swift runtime and Dispatch are linked statically (the release `widgethost`), dlsym cannot
@@ -103,4 +104,11 @@ static inline int wh_spawn_add_closefrom(posix_spawn_file_actions_t *actions, in
 static inline int wh_spawn_add_chdir(posix_spawn_file_actions_t *actions, const char *path) {
     return posix_spawn_file_actions_addchdir_np(actions, path);
 }
+/// A descriptor for process `pid` that polls readable once it has ended (`pidfd_open`,
+/// Linux 5.3), close-on-exec; -1 with errno (ENOSYS on an older kernel, ESRCH when gone).
+static inline int wh_pidfd_open(int pid) { return (int)syscall(434 /* SYS_pidfd_open */, pid, 0); }
+
+/// Makes the host the reaper of its orphaned descendants (`PR_SET_CHILD_SUBREAPER`): a process
+/// whose parent ends is re-parented to the host rather than to init. 0, or -1 with errno.
+static inline int wh_set_child_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
 #endif

@@ -27,8 +27,12 @@ public enum ForegroundProcess {
         wh_spawn_add_closefrom(&actions, 3)
 
         var pid: pid_t = 0
+        // Recorded as the host's own child: `OrphanReaper` leaves it to the `waitpid` below.
         let result = SpawnParts.withCArrays(arguments, environment) { argv, envp in
-            posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
+            ChildRegistry.spawning { () -> (Int32, pid_t?) in
+                let result = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
+                return (result, result == 0 ? pid : nil)
+            }
         }
         guard result == 0 else { throw ProcessSpawner.Failure(call: "cannot run \(arguments[0])", code: result) }
 
@@ -59,6 +63,7 @@ public enum ForegroundProcess {
             }
             break
         }
+        ChildRegistry.forget(pid)
         if isTerminal { tcsetpgrp(terminal, host) }
         return ProcessExit(waitStatus: status)
     }

@@ -120,12 +120,14 @@ public final class ProcessSpawner: Sendable {
         // once may be reaped (and removed) by the loop before this function returns.
         let (result, spawned) = SpawnParts.withCArrays(argumentsToRun, environment) { argv, envp in
             children.withLock { table -> (Int32, SpawnedProcess?) in
-                let result = posix_spawn(&pid, argumentsToRun[0], &actions, &attributes, argv, envp)
-                guard result == 0 else { return (result, nil) }
-                let process = SpawnedProcess(pid: pid, standardInput: input?.write, standardOutput: output?.read,
-                                             standardError: errors?.read)
-                table[pid] = Child(process: process, onExit: onExit)
-                return (0, process)
+                ChildRegistry.spawning { () -> ((Int32, SpawnedProcess?), pid_t?) in
+                    let result = posix_spawn(&pid, argumentsToRun[0], &actions, &attributes, argv, envp)
+                    guard result == 0 else { return ((result, nil), nil) }
+                    let process = SpawnedProcess(pid: pid, standardInput: input?.write, standardOutput: output?.read,
+                                                 standardError: errors?.read)
+                    table[pid] = Child(process: process, onExit: onExit)
+                    return ((0, process), pid)
+                }
             }
         }
         guard result == 0, let spawned else {
@@ -135,6 +137,18 @@ public final class ProcessSpawner: Sendable {
         // The child's ends are its own now.
         for end in [input?.read, output?.write, errors?.write] { if let end { close(end) } }
         return spawned
+    }
+
+    /// A descriptor that polls readable once `process` has ended (a pidfd, close-on-exec; the
+    /// caller closes it), so a thread can wait for the exit without polling `reapExited()`;
+    /// nil when it was reaped already (its pid may be someone else's by now) or the kernel has
+    /// no `pidfd_open`. Opened under the lock `reapExited()` takes: the pid is still the child's.
+    public func exitDescriptor(for process: SpawnedProcess) -> Int32? {
+        children.withLock { table -> Int32? in
+            guard table[process.pid] != nil else { return nil }
+            let fd = wh_pidfd_open(process.pid)
+            return fd >= 0 ? fd : nil
+        }
     }
 
     /// Collects every child of this spawner that has ended and calls its `onExit`.
@@ -149,10 +163,15 @@ public final class ProcessSpawner: Sendable {
             var reaped: [(Child, ProcessExit)] = []
             for pid in table.keys.sorted() {
                 var status: Int32 = 0
-                var result: pid_t
-                repeat { result = waitpid(pid, &status, WNOHANG) } while result < 0 && errno == EINTR
+                var result: pid_t = 0
+                var code: Int32 = 0
                 // ECHILD: someone else reaped it (or SIGCHLD is ignored): the status is lost.
-                if result == pid || (result < 0 && errno == ECHILD) {
+                let gone = ChildRegistry.reaping(pid) {
+                    repeat { result = waitpid(pid, &status, WNOHANG) } while result < 0 && errno == EINTR
+                    code = result < 0 ? errno : 0
+                    return result == pid || code == ECHILD
+                }
+                if gone {
                     let exit = result == pid ? ProcessExit(waitStatus: status) : .exited(-1)
                     if let child = table.removeValue(forKey: pid) { reaped.append((child, exit)) }
                 }

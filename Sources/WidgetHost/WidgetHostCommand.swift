@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Dispatch
 import FoundationEssentials
+import HostProcesses
 
 /// The `widgethost` command line: parses arguments and runs the chosen subcommand.
 public enum WidgetHostCommand {
@@ -17,6 +18,9 @@ public enum WidgetHostCommand {
     public static func main(catalog: Catalog, io: HostIO) -> Never {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let environment = io.environment
+        // Orphaned descendants (an extension's `setsid` child) come to the host, which ends them
+        // (on SIGCHLD in the dashboard, and at exit): nothing it started outlives it.
+        OrphanReaper.adopt()
         switch try? CommandLineParser.parse(arguments) {
         case .snapshot(let options):
             runWithExtensions(catalog: catalog, directory: options.extensionsDirectory, environment: environment) { extensions in
@@ -62,6 +66,7 @@ public enum WidgetHostCommand {
     }
 
     private static func finish(_ output: CommandOutput) -> Never {
+        OrphanReaper.killAll()
         let output = output.inert()
         write(output.standardOutput, to: 1)
         write(output.standardError, to: 2)

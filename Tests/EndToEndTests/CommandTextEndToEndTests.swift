@@ -47,6 +47,52 @@ struct CommandTextEndToEndTests {
         try host.quit()
     }
 
+    @Test("four commands sleeping 30 s leave no provider thread blocked: a clock and a text panel show and tick meanwhile")
+    func sleepingCommandsFreezeNothing() throws {
+        // The commands come first, so they are asked first: on a host whose command runs each
+        // held one of the 4 provider threads, the clock and the text would wait for them.
+        let sleeper = #"{ "kind": "command", "family": "small", "title": "sleeps", "options": { "command": "echo sleeping; sleep 30", "timeoutSeconds": 30, "intervalSeconds": 0 } }"#
+        let host = try Host(config: """
+            { "panels": [ \(sleeper), \(sleeper), \(sleeper), \(sleeper),
+              { "kind": "clock", "family": "small", "title": "clock", "options": { "seconds": true, "timeZone": "UTC" } },
+              { "kind": "text", "family": "small", "title": "notes", "options": { "file": "~/notes/today.txt" } } ] }
+            """, files: ["notes/today.txt": "first note"])
+        let first = host.tmux.waitFor(timeout: .seconds(10), description: "the clock's time and the text") { screen in
+            clockTime(screen) != nil && anyRow(screen, containsAll: "first note")
+        }
+        let shown = try #require(clockTime(first), "\(text(first))")
+        let ticked = host.tmux.waitFor(timeout: .seconds(10), description: "the clock ticking on") { screen in
+            clockTime(screen).map { $0 != shown } ?? false
+        }
+        #expect(clockTime(ticked) != shown, "\(text(ticked))")
+        _ = try host.home.write("notes/today.txt", "second note")
+        let edited = host.tmux.waitFor(timeout: .seconds(10), description: "the text's new content") { screen in
+            anyRow(screen, containsAll: "second note")
+        }
+        #expect(anyRow(edited, containsAll: "second note"), "\(text(edited))")
+        // The four commands are still sleeping, each in its own process group.
+        let pid = try host.tmux.pid
+        #expect(children(of: pid).filter { $0.hasSuffix(" sh") || $0.hasSuffix(" sleep") }.count == 4,
+                "children of widgethost: \(children(of: pid))")
+        try host.quit()
+    }
+
+    @Test("what a command leaves running in the background when it ends is killed (the host is its reaper)")
+    func backgroundChildKilled() throws {
+        let host = try Host(config: """
+            { "panels": [ { "kind": "command", "family": "medium", "title": "leaves",
+                            "options": { "command": "sleep 300 </dev/null >/dev/null 2>&1 & echo \\"left $!\\"", "intervalSeconds": 0 } } ] }
+            """)
+        let screen = host.tmux.waitFor(description: "the command's output") { anyRow($0, containsAll: "left ") }
+        let row = try #require(screen.first { $0.contains("left ") })
+        let pid = try #require(pid_t(row.split(separator: "left ").last?.prefix { $0.isNumber } ?? ""), "\(row)")
+        defer { if isSleep(pid) { kill(pid, SIGKILL) } }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while isSleep(pid) && ContinuousClock.now < deadline { usleep(20_000) }
+        #expect(!isSleep(pid), "the background sleep \(pid) still runs")
+        try host.quit()
+    }
+
     @Test("r runs a command with intervalSeconds 0 again")
     func reloadRunsNow() throws {
         let host = try Host(config: """
@@ -130,6 +176,28 @@ private func children(of pid: pid_t) -> [String] {
         }
     }
     return found
+}
+
+/// Whether `pid` is a live `sleep` (not a zombie, not a process that took its pid since).
+private func isSleep(_ pid: pid_t) -> Bool {
+    guard let stat = readSmall("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return false }
+    return stat.contains("(sleep)") && stat[stat.index(after: close)...].dropFirst().first != "Z"
+}
+
+/// The first `HH:MM:SS` on the screen (the clock's time with seconds), or nil.
+private func clockTime(_ screen: [String]) -> String? {
+    for row in screen {
+        let scalars = Array(row.unicodeScalars)
+        guard scalars.count >= 8 else { continue }
+        for start in 0...(scalars.count - 8) {
+            let piece = scalars[start..<start + 8]
+            let pattern = piece.enumerated().allSatisfy { index, scalar in
+                index == 2 || index == 5 ? scalar == ":" : ("0"..."9").contains(scalar)
+            }
+            if pattern { return String(String.UnicodeScalarView(piece)) }
+        }
+    }
+    return nil
 }
 
 /// The peak resident set (VmHWM) of `pid`, in KiB.

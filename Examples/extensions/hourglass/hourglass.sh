@@ -12,7 +12,9 @@ set -u
 now() { date -u +%s; }
 
 # answer ID NOW LABEL COUNT METHOD: the timeline result, one entry a minute from the current
-# minute; for METHOD snapshot, {"entry": the current minute's entry}.
+# minute, and the host asked to come back when the last entry's minute ends ("after", not
+# "atEnd": that is the last entry's *start*, already past with one entry, so the host would
+# ask again at once); for METHOD snapshot, {"entry": the current minute's entry}.
 answer() {
     load=$(cut -d ' ' -f 1 /proc/loadavg 2>/dev/null || echo '?')
     awk -v id="$1" -v now="$2" -v label="$3" -v count="$4" -v method="$5" -v load="$load" '
@@ -42,7 +44,7 @@ answer() {
             printf "{\"type\":\"spacer\"}]}}"
         }
         if (method == "snapshot") printf "}}\n"
-        else printf "],\"policy\":\"atEnd\"}}\n"
+        else printf "],\"policy\":{\"after\":\"%s\"}}}\n", iso(start + 60 * count)
     }'
 }
 

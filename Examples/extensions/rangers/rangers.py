@@ -142,7 +142,12 @@ def session_events(params):
                 log("board saved: %d heroes" % len(board["heroes"]))
             except (OSError, ValueError, KeyError, AttributeError) as error:
                 state["error"] = "bad board: %s" % error
-        elif event.get("status") != "notModified":
+        elif event.get("status") == "notModified":
+            # The board we have is the server's current one: as fresh as a new download, so
+            # the next fetch waits refreshSeconds (and "updated" says just now). Leaving
+            # "fetched" old would ask again at once, 304 after 304.
+            state.update({"fetched": time.time(), "error": None})
+        else:
             state["error"] = event.get("error") or event.get("status")
     save(STATE, state)
     send({"jsonrpc": "2.0", "method": "reloadTimelines", "params": {"kind": "team"}})

@@ -83,7 +83,9 @@ extension ExtensionHost {
         let marked = Set(ledger?.entries ?? [])
         let delegate = ExtensionSessionDelegate(
             identifier: String(identifier.dropFirst(sessionPrefix.count)),
-            downloads: directory.map { $0 + "/.downloads" }, completion: completion,
+            downloads: directory.map { [runtime, name] in
+                ExtensionDownloads(dataDirectory: $0) { runtime.log(.error, "\(name): \($0)") }
+            }, completion: completion,
             interrupted: { task in
                 // Cancelled with a mark: the host failed it after a restart (the only cancel of an
                 // extension's download), for want of its headers.
@@ -142,7 +144,7 @@ extension ExtensionHost {
                     _ = try requestBlocking("sessionEvents", params: params)
                     runtime.log(.info, "\(name): delivered \(delivery.events.count) event(s) of session \(delivery.identifier)")
                     state.withLock { $0.unanswered = nil }
-                    for file in delivery.files { unlink(file) }
+                    ExtensionDownloads.remove(delivery.files) { [runtime, name] in runtime.log(.error, "\(name): \($0)") }
                     delivery.completion()
                     forgetHeaderMarks(delivery)
                     return

@@ -21,7 +21,8 @@ struct SessionDelivery: Sendable {
 
 /// Collects one batch of an extension's session events as the manager delivers them and
 /// hands it over for `sessionEvents`. Bodies are linked (or copied) into the extension's
-/// data directory (`.downloads/`), where they stay until the extension answers.
+/// data directory (`.downloads/`, never through a link: `ExtensionDownloads`), where they stay
+/// until the extension answers.
 final class ExtensionSessionDelegate: BackgroundSessionDelegate {
     private struct Batch {
         var events: [JSONValue] = []
@@ -31,14 +32,14 @@ final class ExtensionSessionDelegate: BackgroundSessionDelegate {
     }
 
     private let identifier: String
-    private let downloads: String?
+    private let downloads: ExtensionDownloads?
     private let completion: @Sendable () -> Void
     private let finished: @Sendable (SessionDelivery) -> Void
     /// Whether a cancelled task is one the host failed for want of its headers after a restart.
     private let interrupted: @Sendable (BackgroundDownloadTask) -> Bool
     private let batch = Mutex(Batch())
 
-    init(identifier: String, downloads: String?, completion: @escaping @Sendable () -> Void,
+    init(identifier: String, downloads: ExtensionDownloads?, completion: @escaping @Sendable () -> Void,
          interrupted: @escaping @Sendable (BackgroundDownloadTask) -> Bool = { _ in false },
          finished: @escaping @Sendable (SessionDelivery) -> Void) {
         self.identifier = identifier
@@ -49,11 +50,9 @@ final class ExtensionSessionDelegate: BackgroundSessionDelegate {
     }
 
     func urlSession(_ session: BackgroundSession, downloadTask: BackgroundDownloadTask, didFinishDownloadingTo location: URL) {
-        guard let downloads else { return }
-        mkdir(downloads, 0o700)
-        let target = "\(downloads)/\(identifier)-task-\(downloadTask.taskIdentifier)"
-        unlink(target)
-        if link(location.path, target) != 0, !Self.copy(location.path, to: target) { return }
+        guard let downloads,
+              let target = downloads.place(location.path, as: "\(identifier)-task-\(downloadTask.taskIdentifier)",
+                                           task: downloadTask.taskIdentifier) else { return }
         batch.withLock { $0.pendingFile[downloadTask.taskIdentifier] = target }
     }
 
@@ -96,23 +95,6 @@ final class ExtensionSessionDelegate: BackgroundSessionDelegate {
             return batch
         }
         finished(SessionDelivery(identifier: identifier, events: done.events, files: done.files, keys: done.keys, completion: completion))
-    }
-
-    private static func copy(_ source: String, to target: String) -> Bool {
-        let input = open(source, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { return false }
-        defer { close(input) }
-        let output = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard output >= 0 else { return false }
-        defer { close(output) }
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { return false }
-            if count == 0 { return true }
-            guard FilePaths.writeAll(output, chunk[..<count]) == nil else { return false }
-        }
     }
 }
 

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Dispatch
 import Extensions
+import HostProcesses
 
 /// How a headless command (`snapshot`, `preview`, `extension run`) answers Ctrl-C, SIGTERM and
 /// SIGHUP: its extensions are stopped — they run in process groups of their own, which the
@@ -24,6 +25,7 @@ enum HeadlessSignals {
                 MainActor.assumeIsolated {
                     for runtime in runtimes { runtime.stopAll() }
                 }
+                OrphanReaper.killAll()
                 exit(128 + number)
             }
             source.resume()

@@ -43,6 +43,8 @@ final class TerminalEffects: DashboardHost {
             suspend(program.dashboard)
         case .reapChildren:
             for (process, exit) in io.processes.reapExited() { log?.debug("child \(process.pid) \(exit)") }
+            // An extension that ended may have left a `setsid` child, now the host's: it goes.
+            for pid in OrphanReaper.collect() { log?.info("killed orphan \(pid), left by a child that ended") }
         case .reloadConfig(let reason):
             let messages = reloader.load(reason: reason)
             program.dashboard.panelFactory?.widgets = reloader.widgets  // extension kinds found again
@@ -116,6 +118,7 @@ final class TerminalEffects: DashboardHost {
         terminal.end()
         sessions.close()
         bundledServer?.stop()
+        OrphanReaper.killAll()  // after the extensions' stop: what they left goes too
         log?.info("exiting with status \(status)")
         exit(status)
     }

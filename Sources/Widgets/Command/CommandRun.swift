@@ -23,8 +23,12 @@ struct CommandRun: Sendable, Equatable {
     var output: CapturedOutput
 }
 
-/// Runs one command to its end or its timeout, off the loop, without the loop's help.
+/// Runs one command to its end or its timeout, on a thread of its own, without the loop's help.
 ///
+/// - The run's blocking work happens on a `CommandThread` of its own, which the provider call
+///   awaits: a provider thread is never held while a command runs, so commands that sleep
+///   for minutes (four of them: as many as the dashboard's provider threads) freeze no other
+///   panel.
 /// - The child is the leader of a process group of its own (`ProcessSpawner`), stdin
 ///   /dev/null; at the timeout (or on cancellation) the whole group gets SIGKILL. Our
 ///   process is never in that group.
@@ -33,11 +37,11 @@ struct CommandRun: Sendable, Equatable {
 ///   `CapturedOutput` keeps at most its limit and drops the rest, so the child never blocks on
 ///   a full pipe and memory stays bounded whatever it prints.
 /// - Reaping: the dashboard's loop reaps on SIGCHLD, but headless runs, previews and tests
-///   have no loop, so the runner calls `ProcessSpawner.reapExited()` itself (thread-safe; it
-///   waits only for the spawner's own children) until this child's exit is known, whoever
-///   reaped it. The child has closed its pipes (or been killed) by then, so this wait is
-///   short; it backs off from 1 ms to 50 ms and kills the group at the deadline if the child
-///   closed its output but kept running. No zombie is left.
+///   have no loop, so the run waits for the child's exit on its pidfd
+///   (`ProcessSpawner.exitDescriptor`, readable once it has ended: no polling) and then calls
+///   `ProcessSpawner.reapExited()` itself (thread-safe; it waits only for the spawner's own
+///   children), whoever reaped it first. A child that closed its output but kept running is
+///   killed at the deadline. No zombie is left.
 struct CommandRunner: Sendable {
     let spawner: ProcessSpawner
 
@@ -51,8 +55,15 @@ struct CommandRunner: Sendable {
              timeoutSeconds: Int, output: CapturedOutput) async -> CommandRun {
         let shared = RunState()
         return await withTaskCancellationHandler {
-            runBlocking(arguments, environment: environment, workingDirectory: workingDirectory,
-                        timeoutSeconds: timeoutSeconds, output: output, shared: shared)
+            await withCheckedContinuation { (continuation: CheckedContinuation<CommandRun, Never>) in
+                let started = CommandThread.start {
+                    continuation.resume(returning: runBlocking(arguments, environment: environment, workingDirectory: workingDirectory,
+                                                               timeoutSeconds: timeoutSeconds, output: output, shared: shared))
+                }
+                if !started {
+                    continuation.resume(returning: CommandRun(outcome: .failedToStart("no thread to run it on"), output: output))
+                }
+            }
         } onCancel: {
             let process = shared.state.withLock { state -> SpawnedProcess? in
                 state.cancelled = true
@@ -108,6 +119,8 @@ struct CommandRunner: Sendable {
             process.signalGroup(SIGKILL)
             killed = true
         }
+        let exitDescriptor = spawner.exitDescriptor(for: process)
+        defer { if let exitDescriptor { close(exitDescriptor) } }
         var pause: UInt32 = 1_000
         while process.exit == nil {
             spawner.reapExited()
@@ -117,8 +130,15 @@ struct CommandRunner: Sendable {
                 killed = true
                 timedOut = true
             }
-            usleep(pause)
-            pause = min(pause * 2, 50_000)
+            if let exitDescriptor {
+                // Until it ends (or the deadline); once killed, a second at a time until it dies.
+                var pfd = pollfd(fd: exitDescriptor, events: Int16(POLLIN), revents: 0)
+                _ = poll(&pfd, 1, killed ? 1000 : Self.milliseconds(deadline - clock.now))
+            } else {
+                // No pidfd (a kernel before 5.3): a short backoff instead.
+                usleep(pause)
+                pause = min(pause * 2, 50_000)
+            }
         }
         let cancelled = shared.state.withLock { $0.cancelled }
         let outcome: CommandRun.Outcome

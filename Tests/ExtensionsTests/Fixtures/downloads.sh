@@ -4,6 +4,9 @@
 # named silent-on-launch-1 in its folder it leaves sessionEvents unanswered on its first launch;
 # with a file headers.json (one line, a JSON object) it sends those headers with the download;
 # with a file download-extra (one line, e.g. `,"conditional":false`) it adds that to the params.
+# Before answering sessionEvents: with a file swap-downloads (a directory's path) it replaces
+# its data directory's .downloads with a link to that directory; with a file link-body (a
+# file's path) it replaces the delivered body with a link to that file.
 launches=$(cat "$WIDGETHOST_EXTENSION_DATA/launches" 2>/dev/null || echo 0)
 launches=$((launches + 1))
 echo "$launches" > "$WIDGETHOST_EXTENSION_DATA/launches"
@@ -25,6 +28,11 @@ while IFS= read -r line; do
         file=$(printf '%s\n' "$line" | sed -n 's/.*"file":"\([^"]*\)".*/\1/p')
         echo "events (launch $launches): $(printf '%s\n' "$line" | sed -n 's/.*"events":\(\[.*\]\).*/\1/p')" >&2
         echo "body: $(cat "$file")" >&2
+        if [ -f swap-downloads ]; then
+            mv "$WIDGETHOST_EXTENSION_DATA/.downloads" "$WIDGETHOST_EXTENSION_DATA/.downloads-moved"
+            ln -s "$(cat swap-downloads)" "$WIDGETHOST_EXTENSION_DATA/.downloads"
+        fi
+        [ -f link-body ] && [ -n "$file" ] && ln -sf "$(cat link-body)" "$file"
         printf '{"jsonrpc":"2.0","id":%s,"result":{}}\n' "$id" ;;
     *'"result":{"task":'*) echo "download answered: $line" >&2 ;;
     *'"error":'*) echo "download refused: $line" >&2 ;;

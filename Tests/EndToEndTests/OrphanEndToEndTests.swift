@@ -1,0 +1,82 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+import WidgetTestSupport
+
+/// An extension whose child leaves its process group with `setsid` and sleeps: the group kill
+/// that stops the extension misses it, but the host (a child subreaper) inherits and ends it.
+private let manifest = #"""
+{ "name": "NAME", "exec": ["/bin/sh", "leaves.sh"], "protocol": 1,
+  "widgets": [ { "kind": "panel", "displayName": "Leaves" } ], "limits": { "requestSeconds": 5 } }
+"""#
+
+/// Starts the `setsid` sleeper at `initialize` (its pid in DATA/orphan.pid); answers each
+/// timeline; with a file `exits` in its folder, exits after its first answer.
+private let script = #"""
+setsid sh -c 'echo $$ > "$WIDGETHOST_EXTENSION_DATA/orphan.pid.tmp"; mv "$WIDGETHOST_EXTENSION_DATA/orphan.pid.tmp" "$WIDGETHOST_EXTENSION_DATA/orphan.pid"; exec sleep 300' </dev/null >/dev/null 2>&1 &
+while IFS= read -r line; do
+    id=$(printf '%s\n' "$line" | sed -n 's/^{"jsonrpc":"2.0","id":\([0-9]*\),.*/\1/p')
+    case "$line" in
+    *'"method":"initialize"'*) printf '{"jsonrpc":"2.0","id":%s,"result":{"protocol":1}}\n' "$id" ;;
+    *'"method":"timeline"'*)
+        printf '{"jsonrpc":"2.0","id":%s,"result":{"entries":[{"date":"2026-01-01T00:00:00Z","view":{"type":"text","spans":[{"text":"answered"}]}}],"policy":"never"}}\n' "$id"
+        [ -f exits ] && exit 0 ;;
+    esac
+done
+"""#
+
+@Suite("processes that outlive what started them, end to end", .serialized, .onOwnThreads)
+struct OrphanEndToEndTests {
+    @Test("an extension's setsid child is killed when the extension exits, and when the host quits")
+    func setsidChildrenDoNotOutliveTheHost() throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        for folder in ["/state", "/ext", "/ext/stays", "/ext/exits"] { mkdir(home.path + folder, 0o755) }
+        for name in ["stays", "exits"] {
+            try home.write("ext/\(name)/extension.json", manifest.replacing("NAME", with: name))
+            try home.write("ext/\(name)/leaves.sh", script)
+        }
+        try home.write("ext/exits/exits", "")
+        let config = try home.write("config.json", #"""
+            { "panels": [ { "kind": "stays/panel" }, { "kind": "exits/panel" } ] }
+            """#)
+        let tmux = TmuxHarness()
+        defer { tmux.stop() }
+        try tmux.start(command: [try BuiltProducts.executable("widgethost"), "--config", config, "--state-dir", home.path + "/state",
+                                 "--extensions-dir", home.path + "/ext"],
+                       size: (80, 20), environment: TmuxHarness.isolatedEnvironment(home: home.path, adding: ["TZ": "UTC"]))
+        let pidFile = { (name: String) -> pid_t? in
+            let text = (try? FileContents.text(at: home.path + "/state/extensions/\(name)/orphan.pid")) ?? ""
+            return pid_t(text.split(separator: "\n").first ?? "")
+        }
+        #expect(poll(seconds: 20) { pidFile("stays") != nil && pidFile("exits") != nil })
+        let stays = try #require(pidFile("stays"))
+        let exits = try #require(pidFile("exits"))
+        defer { for pid in [stays, exits] where isSleeping(pid) { kill(pid, SIGKILL) } }  // a failing run leaves no sleeper
+        #expect(isSleeping(stays), "the sleeper of the extension that stays runs")
+        // The extension that exits after its answer: its sleeper goes while the host runs on.
+        #expect(poll(seconds: 10) { !isSleeping(exits) }, "the sleeper of the extension that exited still runs: \(exits)")
+        #expect(try tmux.exitStatus == nil, "the host runs on")
+        #expect(isSleeping(stays), "the other extension's sleeper is left alone while its extension runs")
+        try tmux.sendText("q")
+        #expect(tmux.waitForExit() == .exited(0))
+        #expect(poll(seconds: 5) { !isSleeping(stays) }, "the sleeper outlived the host: \(stays)")
+    }
+
+    /// Whether `pid` is a live `sleep` (not a zombie, not another process that took its pid).
+    private func isSleeping(_ pid: pid_t) -> Bool {
+        guard let stat = try? FileContents.text(at: "/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return false }
+        let state = stat[stat.index(after: close)...].dropFirst().prefix(1)
+        return stat.contains("(sleep)") && state != "Z"
+    }
+
+    private func poll(seconds: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = ContinuousClock.now + TestTimeScale.scaled(.milliseconds(Int64(seconds * 1000)))
+        while ContinuousClock.now < deadline {
+            if condition() { return true }
+            usleep(20_000)
+        }
+        return condition()
+    }
+}
