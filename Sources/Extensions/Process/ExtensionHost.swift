@@ -13,8 +13,8 @@ import WidgetCore
 /// failed after `maximumCrashes` crashes in a row (until a user reload or `resetFailures()`).
 ///
 /// Nothing runs until a panel asks: discovery, `widgets`, `check-config` and placeholders
-/// never launch anything. Thread-safe; `request` blocks its caller (a provider thread) for
-/// at most the manifest's `requestSeconds`.
+/// never launch anything. Thread-safe; `request` suspends its task (holding no thread) for at
+/// most the manifest's `requestSeconds`.
 public final class ExtensionHost: Sendable {
     /// Crashes in a row after which the extension is failed.
     public static let maximumCrashes = 5

@@ -1,0 +1,77 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import Extensions
+import JSONTree
+import Synchronization
+import Testing
+import WidgetCore
+import WidgetTestSupport
+
+/// An extension that misbehaves (never reads, never answers) holds up nothing of the host's:
+/// not a provider thread, not its stop.
+@Suite("Extension host reliability", .serialized, .onOwnThreads)
+struct ExtensionReliabilityTests {
+    /// How the host stops an extension, for `stopsAtOnceWithAFullPipe`.
+    enum Stop: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case configReload = "a config reload that removes it", quit = "the host quitting (stopAll)"
+        var testDescription: String { rawValue }
+    }
+
+    @Test("an extension that never reads its stdin, its pipe full: stopping it takes no longer than the grace, not requestSeconds",
+          arguments: Stop.allCases)
+    func stopsAtOnceWithAFullPipe(_ stop: Stop) async throws {
+        let fake = try FakeExtension(script: "never-reads.sh", limits: #"{"requestSeconds": 10}"#)
+        defer { fake.close() }
+        // 200 KiB of options: more than a pipe holds (64 KiB).
+        let big = String(repeating: "x", count: 200 * 1024)
+        let request = Task { () -> ExtensionError? in
+            do throws(ExtensionError) {
+                _ = try await fake.host.request("timeline", params: RPCMessage.object([("options", .string(big))]))
+                return nil
+            } catch {
+                return error
+            }
+        }
+        // The pipe to its stdin holds more than `initialize`: the host is writing the request.
+        #expect(await eventually(within: 5) { (fake.host.state.withLock { $0.connection }.map { queuedBytes($0.input) } ?? 0) > 4096 })
+        let pid = try #require(fake.host.status.pid)
+        let started = ContinuousClock.now
+        switch stop {
+        case .configReload: fake.runtime.update([]) { _ in "removed" }
+        case .quit: fake.runtime.stopAll(graceSeconds: 0.2)
+        }
+        let took = ContinuousClock.now - started
+        #expect(took < .seconds(1), "stopping took \(took)")
+        // It ignores SIGTERM: SIGKILL ends it, and the request fails then (not at its timeout).
+        #expect(await fake.exit(of: pid, within: 5) == .signalled(SIGKILL))
+        let error = await request.value
+        #expect(error.map { if case .stopped = $0 { true } else { false } } == true, "\(String(describing: error))")
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+
+    @Test("requests to a hung extension hold no provider thread: five wait on one thread while other work runs")
+    func hungRequestsHoldNoThread() async throws {
+        let fake = try FakeExtension(script: "hangs.sh", limits: #"{"requestSeconds": 10}"#)
+        defer { fake.close() }
+        let executor = ThreadTaskExecutor(maximumThreads: 1)
+        var hung: [Task<Void, Never>] = []
+        for index in 0..<5 {
+            hung.append(Task(executorPreference: executor) { _ = try? await fake.timeline(instance: "panel#\(index)") })
+        }
+        defer { hung.forEach { $0.cancel() } }
+        let ran = Mutex(false)
+        _ = Task(executorPreference: executor) { ran.withLock { $0 = true } }
+        #expect(await eventually(within: 3) { ran.withLock { $0 } }, "the executor's only thread is blocked")
+        // All five are in flight at once, on the one thread.
+        #expect(await eventually(within: 3) { fake.host.state.withLock { $0.connection }?.state.withLock { $0.pending.count } == 5 })
+        #expect(executor.startedThreads == 1)
+    }
+
+    /// Bytes waiting in the pipe whose write end is `descriptor`.
+    private func queuedBytes(_ descriptor: Int32) -> Int {
+        var count: Int32 = 0
+        guard ioctl(descriptor, UInt(FIONREAD), &count) == 0 else { return 0 }
+        return Int(count)
+    }
+}
