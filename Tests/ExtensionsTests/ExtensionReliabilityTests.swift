@@ -9,7 +9,7 @@ import WidgetCore
 import WidgetTestSupport
 
 /// An extension that misbehaves (never reads, never answers) holds up nothing of the host's:
-/// not a provider thread, not its stop.
+/// not a provider thread, not its stop, not the user's `r`.
 @Suite("Extension host reliability", .serialized, .onOwnThreads)
 struct ExtensionReliabilityTests {
     /// How the host stops an extension, for `stopsAtOnceWithAFullPipe`.
@@ -66,6 +66,23 @@ struct ExtensionReliabilityTests {
         // All five are in flight at once, on the one thread.
         #expect(await eventually(within: 3) { fake.host.state.withLock { $0.connection }?.state.withLock { $0.pending.count } == 5 })
         #expect(executor.startedThreads == 1)
+    }
+
+    @Test("a request that timed out is logged; r on its panel relaunches the hung extension, other reloads keep it")
+    func userReloadRelaunchesAHungExtension() async throws {
+        let fake = try FakeExtension(script: "hangs.sh", limits: #"{"requestSeconds": 1}"#)
+        defer { fake.close() }
+        await #expect(throws: ExtensionError.timedOut(seconds: 1)) { try await fake.timeline() }
+        #expect(await eventually { fake.logLines.contains("error: fake: timeline for panel#1 timed out after 1 s") }, "\(fake.logLines)")
+        let pid = try #require(fake.host.status.pid)
+        // A scheduled reload keeps the process (the backoff and idle exit decide).
+        await #expect(throws: ExtensionError.timedOut(seconds: 1)) { try await fake.timeline() }
+        #expect(fake.host.status.launches == 1 && fake.host.status.pid == pid)
+        // r: a new process; the hung one is stopped.
+        await #expect(throws: ExtensionError.timedOut(seconds: 1)) { try await fake.timeline(userInitiated: true) }
+        #expect(fake.host.status.launches == 2 && fake.host.status.pid != pid)
+        #expect(await fake.exit(of: pid, within: 5) != nil)
+        #expect(fake.host.status.crashesInARow == 0)
     }
 
     /// Bytes waiting in the pipe whose write end is `descriptor`.

@@ -14,7 +14,8 @@ import WidgetCore
 ///
 /// Nothing runs until a panel asks: discovery, `widgets`, `check-config` and placeholders
 /// never launch anything. Thread-safe; `request` suspends its task (holding no thread) for at
-/// most the manifest's `requestSeconds`.
+/// most the manifest's `requestSeconds`. A request that timed out is logged; `r` on one of
+/// its panels then relaunches the extension (it may be hung), other reloads keep it.
 public final class ExtensionHost: Sendable {
     /// Crashes in a row after which the extension is failed.
     public static let maximumCrashes = 5
@@ -61,8 +62,8 @@ public final class ExtensionHost: Sendable {
         weak var checkedSessions: BackgroundSessionManager?
         /// The marks of downloads started with headers, in the data directory (set by `bind`).
         var ledger: HeaderLedger?
-        /// Connections detached at their idle exit that have not ended yet: stopped with the
-        /// current one when the host quits.
+        /// Connections detached at their idle exit (or stopped for `r` after a timeout) that
+        /// have not ended yet: stopped with the current one when the host quits.
         var retiring: [ExtensionConnection] = []
     }
 
@@ -226,6 +227,8 @@ public final class ExtensionHost: Sendable {
     }
 
     private func connectionForRequest(userInitiated: Bool) throws(ExtensionError) -> ExtensionConnection {
+        var hung: ExtensionConnection?
+        defer { hung?.stop() }
         let (connection, held) = try state.withLock { state throws(ExtensionError) -> (ExtensionConnection, [SessionDelivery]) in
             if let removed = state.removed { throw .removed(removed) }
             if state.failed {
@@ -233,7 +236,15 @@ public final class ExtensionHost: Sendable {
                 state.failed = false
                 state.crashesInARow = 0
             }
-            if let connection = state.connection { return (connection, []) }
+            if let connection = state.connection {
+                // The user's reload (r) of a panel whose request timed out: the process may be
+                // hung, so a new one serves (the old one is stopped, not counted as a crash).
+                guard userInitiated, connection.hasTimedOut else { return (connection, []) }
+                runtime.log(.info, "\(name): a request timed out; relaunched for a reload (r)")
+                state.connection = nil
+                state.retiring.append(connection)
+                hung = connection
+            }
             let now = monotonicNow()
             if now < state.relaunchAfter, !userInitiated {
                 throw .restarting(reason: state.lastFailure ?? "crashed", inSeconds: Int((state.relaunchAfter - now).rounded(.up)))
