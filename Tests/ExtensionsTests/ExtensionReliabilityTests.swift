@@ -9,7 +9,8 @@ import WidgetCore
 import WidgetTestSupport
 
 /// An extension that misbehaves (never reads, never answers) holds up nothing of the host's:
-/// not a provider thread, not its stop, not the user's `r`.
+/// not a provider thread, not its stop, not the user's `r`; session deliveries take a bounded
+/// number of threads.
 @Suite("Extension host reliability", .serialized, .onOwnThreads)
 struct ExtensionReliabilityTests {
     /// How the host stops an extension, for `stopsAtOnceWithAFullPipe`.
@@ -85,10 +86,45 @@ struct ExtensionReliabilityTests {
         #expect(fake.host.status.crashesInARow == 0)
     }
 
+    @Test("3,000 session deliveries at once: a bounded number of delivery threads, every one delivered")
+    func boundedDeliveries() async throws {
+        let fake = try FakeExtension(script: "answers-events.sh", limits: #"{"requestSeconds": 10}"#)
+        defer { fake.close() }
+        let delivered = Mutex(0)
+        for index in 0..<3000 {
+            let event = RPCMessage.object([("task", .integer(index)), ("status", .string("downloaded"))])
+            fake.host.startDelivery(SessionDelivery(identifier: "s\(index)", events: [event], files: [],
+                                                    completion: { delivered.withLock { $0 += 1 } }))
+        }
+        var peak = deliveryThreads()
+        #expect(await eventually(within: 60) {
+            peak = max(peak, deliveryThreads())
+            return delivered.withLock { $0 } == 3000
+        }, "\(delivered.withLock { $0 }) delivered")
+        #expect(peak <= 2, "\(peak) delivery threads at once")
+        #expect(await eventually { fake.logLines.contains("info: fake stderr: answered 3000") })
+        #expect(fake.host.status.launches == 1)
+        #expect(await eventually { deliveryThreads() == 0 }, "the delivery thread ends when there is nothing to deliver")
+    }
+
     /// Bytes waiting in the pipe whose write end is `descriptor`.
     private func queuedBytes(_ descriptor: Int32) -> Int {
         var count: Int32 = 0
         guard ioctl(descriptor, UInt(FIONREAD), &count) == 0 else { return 0 }
         return Int(count)
+    }
+
+    /// Threads of this process named `wh-ext-deliver`.
+    private func deliveryThreads() -> Int {
+        var count = 0
+        guard let directory = opendir("/proc/self/task") else { return 0 }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let tid = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard tid.first?.isNumber == true,
+                  let name = try? FileContents.text(at: "/proc/self/task/\(tid)/comm"), name == "wh-ext-deliver\n" else { continue }
+            count += 1
+        }
+        return count
     }
 }

@@ -65,6 +65,10 @@ public final class ExtensionHost: Sendable {
         /// Connections detached at their idle exit (or stopped for `r` after a timeout) that
         /// have not ended yet: stopped with the current one when the host quits.
         var retiring: [ExtensionConnection] = []
+        /// Session events waiting for the delivery thread, in order (see `startDelivery`).
+        var deliveries: [SessionDelivery] = []
+        /// Whether the delivery thread (`wh-ext-deliver`, one per extension at most) runs.
+        var delivering = false
     }
 
     /// Why the last `sessionEvents` failed (an error answer, a timeout, a crash), until one is
