@@ -4,14 +4,16 @@ import Glibc
 import Testing
 import WidgetTestSupport
 
-/// An extension that answers `initialize` and never a timeline (five panels of it), with a
-/// 30 s request timeout: far longer than any wait below.
-private let hungManifest = #"""
-{ "name": "hung", "exec": ["/bin/sh", "hung.sh"], "protocol": 1,
-  "widgets": [ { "kind": "wait", "displayName": "Hung",
-                 "options": { "n": { "type": "integer", "default": 0, "doc": "tells panels apart" } } } ],
-  "limits": { "requestSeconds": 30 } }
-"""#
+/// An extension that answers `initialize` and never a timeline, with a request timeout of
+/// `seconds` (30: far longer than any wait below).
+private func hungManifest(requestSeconds seconds: Int) -> String {
+    #"""
+    { "name": "hung", "exec": ["/bin/sh", "hung.sh"], "protocol": 1,
+      "widgets": [ { "kind": "wait", "displayName": "Hung",
+                     "options": { "n": { "type": "integer", "default": 0, "doc": "tells panels apart" } } } ],
+      "limits": { "requestSeconds": \#(seconds) } }
+    """#
+}
 private let hungScript = #"""
 while IFS= read -r line; do
     id=$(printf '%s\n' "$line" | sed -n 's/^{"jsonrpc":"2.0","id":\([0-9]*\),.*/\1/p')
@@ -37,7 +39,7 @@ while true; do sleep 1; done
 struct HungExtensionEndToEndTests {
     @Test("five panels of a hung extension: a seconds clock and a text panel still show and tick")
     func hungPanelsHoldUpNoOther() throws {
-        let home = try Self.home(extension: "hung", manifest: hungManifest, script: hungScript)
+        let home = try Self.home(extension: "hung", manifest: hungManifest(requestSeconds: 30), script: hungScript)
         defer { home.remove() }
         let hung = (0..<5).map { #"{ "kind": "hung/wait", "options": { "n": \#($0) } }"# }.joined(separator: ", ")
         let config = try home.write("config.json", """
@@ -58,6 +60,29 @@ struct HungExtensionEndToEndTests {
         }
         let log = (try? FileContents.text(at: home.path + "/state/widgethost.log")) ?? ""
         #expect(log.contains("extension hung: started (pid "), "\(log)")
+        try tmux.sendText("q")
+        #expect(tmux.waitForExit() == .exited(0))
+    }
+
+    @Test("a hung extension's request times out (logged); r on its panel relaunches it")
+    func userReloadRelaunchesAHungExtension() throws {
+        let home = try Self.home(extension: "hung", manifest: hungManifest(requestSeconds: 1), script: hungScript)
+        defer { home.remove() }
+        let config = try home.write("config.json", """
+            { "panels": [ { "kind": "hung/wait" }, { "kind": "clock", "options": { "timeZone": "UTC" } } ] }
+            """)
+        let tmux = TmuxHarness()
+        defer { tmux.stop() }
+        try tmux.start(command: [try BuiltProducts.executable("widgethost"), "--config", config, "--state-dir", home.path + "/state"],
+                       size: (100, 20), environment: TmuxHarness.isolatedEnvironment(home: home.path, adding: ["TZ": "UTC"]))
+        tmux.waitFor(description: "the hung panel timed out") { screen in screen.contains { $0.contains("timed out after 1 s") } }
+        let log = { (try? FileContents.text(at: home.path + "/state/widgethost.log")) ?? "" }
+        #expect(log().contains("extension hung: timeline for wait#1 timed out after 1 s"), "\(log())")
+        let first = try #require(Self.pids(in: log()).first)
+        try tmux.sendText("r")  // the first panel has the focus
+        #expect(Self.pollUntil(seconds: 10) { Self.pids(in: log()).count == 2 }, "relaunched: \(log())")
+        #expect(log().contains("extension hung: a request timed out; relaunched for a reload (r)"))
+        #expect(Self.pollUntil(seconds: 5) { kill(first, 0) != 0 || Self.isZombie(first) }, "the hung process (pid \(first)) is stopped")
         try tmux.sendText("q")
         #expect(tmux.waitForExit() == .exited(0))
     }
@@ -83,11 +108,7 @@ struct HungExtensionEndToEndTests {
                        size: (100, 20), environment: TmuxHarness.isolatedEnvironment(home: home.path, adding: ["TZ": "UTC"]))
         var pid: pid_t?
         #expect(Self.pollUntil(seconds: 10) {
-            let log = (try? FileContents.text(at: home.path + "/state/widgethost.log")) ?? ""
-            pid = log.split(separator: "\n").lazy.compactMap { line -> pid_t? in
-                guard let range = line.firstRange(of: "extension deaf: started (pid ") else { return nil }
-                return pid_t(line[range.upperBound...].prefix { $0.isNumber })
-            }.first
+            pid = Self.pids(in: (try? FileContents.text(at: home.path + "/state/widgethost.log")) ?? "").first
             return pid != nil
         }, "the extension started")
         let started = try #require(pid)
@@ -115,6 +136,20 @@ struct HungExtensionEndToEndTests {
         try home.write(".config/widgethost/extensions/\(name)/extension.json", manifest)
         try home.write(".config/widgethost/extensions/\(name)/\(name).sh", script)
         return home
+    }
+
+    /// The pids of "extension NAME: started (pid N, launch 1)" log lines.
+    private static func pids(in log: String) -> [pid_t] {
+        log.split(separator: "\n").compactMap { line -> pid_t? in
+            guard let range = line.firstRange(of: ": started (pid "), line.contains("extension ") else { return nil }
+            return pid_t(line[range.upperBound...].prefix { $0.isNumber })
+        }
+    }
+
+    /// Whether `pid` has ended and waits to be reaped.
+    private static func isZombie(_ pid: pid_t) -> Bool {
+        guard let stat = try? FileContents.text(at: "/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return false }
+        return stat[stat.index(after: close)...].split(separator: " ").first == "Z"
     }
 
     /// The first `HH:MM:SS` on the screen.
