@@ -107,6 +107,23 @@ struct ExtensionReliabilityTests {
         #expect(await eventually { deliveryThreads() == 0 }, "the delivery thread ends when there is nothing to deliver")
     }
 
+    @Test("a request sent by the completion of one that timed out times out on time too (its deadline wakes the reader)")
+    func requestSentAsAnotherTimesOut() async throws {
+        let fake = try FakeExtension(script: "hangs.sh", limits: #"{"requestSeconds": 1, "idleExitSeconds": 60}"#)
+        defer { fake.close() }
+        await #expect(throws: ExtensionError.timedOut(seconds: 1)) { try await fake.timeline() }
+        let connection = try #require(fake.host.state.withLock { $0.connection })
+        let second = Mutex<Result<JSONValue, ExtensionError>?>(nil)
+        let started = ContinuousClock.now
+        // The first completion runs on the reader thread as it expires requests.
+        _ = connection.send("timeline", params: nil) { _ in
+            _ = connection.send("timeline", params: nil) { result in second.withLock { $0 = result } }
+        }
+        #expect(await eventually(within: 5) { second.withLock { $0 } != nil })
+        #expect(second.withLock { $0.map { "\($0)" } } == "failure(timed out after 1 s)")
+        #expect(ContinuousClock.now - started < .seconds(3))
+    }
+
     /// Bytes waiting in the pipe whose write end is `descriptor`.
     private func queuedBytes(_ descriptor: Int32) -> Int {
         var count: Int32 = 0

@@ -16,10 +16,12 @@ extension ExtensionConnection {
         var refusedAt = -Double.infinity
         reading: while true {
             // The only timed wake-ups: the earliest request's deadline and the idle exit.
-            let nextDeadline = expireRequests()
+            expireRequests()
+            // Under the lock that `send` takes: a request sent after this wakes the poll when it
+            // is due earlier (even one sent by a completion `expireRequests` just ran).
             let (idleAt, wakeAt) = state.withLock { state -> (Double, Double) in
                 let idleAt = max(state.lastActivity + Double(limits.idleExitSeconds), refusedAt + 1)
-                state.readerWakesAt = min(idleAt, nextDeadline)
+                state.readerWakesAt = min(idleAt, state.pending.values.map(\.deadline).min() ?? .infinity)
                 return (idleAt, state.readerWakesAt)
             }
             let timeout = wakeAt - monotonicNow()

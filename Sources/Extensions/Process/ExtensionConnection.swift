@@ -325,11 +325,11 @@ final class ExtensionConnection: Sendable {
     /// Whether a request timed out with nothing answered since (it may be hung).
     var hasTimedOut: Bool { state.withLock { $0.timedOut && !$0.ended } }
 
-    /// Fails the requests whose deadline has passed with `.timedOut` (each logged), and returns
-    /// when the next one is due (infinity: none pending). Called by the reader thread.
-    func expireRequests() -> Double {
+    /// Fails the requests whose deadline has passed with `.timedOut` (each logged). Called by
+    /// the reader thread.
+    func expireRequests() {
         let now = monotonicNow()
-        let (expired, next) = state.withLock { state -> ([(Int, Pending)], Double) in
+        let expired = state.withLock { state -> [(Int, Pending)] in
             let expired = state.pending.filter { $0.value.deadline <= now }.sorted { $0.key < $1.key }
             for (id, _) in expired {
                 state.pending.removeValue(forKey: id)
@@ -340,13 +340,12 @@ final class ExtensionConnection: Sendable {
                 state.timedOut = true
                 state.lastActivity = now
             }
-            return (expired, state.pending.values.map(\.deadline).min() ?? .infinity)
+            return expired
         }
         for (_, request) in expired {
             callbacks.log(.error, "\(name): \(request.label) timed out after \(limits.requestSeconds) s")
             request.complete(.failure(.timedOut(seconds: limits.requestSeconds)))
         }
-        return next
     }
 
     /// Fails what is pending with the reason and tells the host, once.
