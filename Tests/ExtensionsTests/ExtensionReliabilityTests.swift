@@ -124,6 +124,27 @@ struct ExtensionReliabilityTests {
         #expect(ContinuousClock.now - started < .seconds(3))
     }
 
+    @Test("a delivery that times out holds those queued behind it too, at once, for the next launch")
+    func timedOutDeliveryHoldsTheQueue() async throws {
+        let fake = try FakeExtension(script: "hangs.sh", limits: #"{"requestSeconds": 1}"#)
+        defer { fake.close() }
+        let delivered = Mutex(0)
+        let started = ContinuousClock.now
+        for index in 0..<5 {
+            let event = RPCMessage.object([("task", .integer(index)), ("status", .string("downloaded"))])
+            fake.host.startDelivery(SessionDelivery(identifier: "s\(index)", events: [event], files: [],
+                                                    completion: { delivered.withLock { $0 += 1 } }))
+        }
+        // One timeout (1 s), not five in a row.
+        #expect(await eventually(within: 3) { fake.host.state.withLock { $0.held.count } == 5 })
+        #expect(ContinuousClock.now - started < .seconds(3))
+        #expect(fake.host.state.withLock { $0.held.map(\.identifier) } == ["s0", "s1", "s2", "s3", "s4"])
+        #expect(fake.logLines.contains("error: fake: session s0 events not answered (timed out after 1 s); delivered again on its next launch, with 4 more queued behind them"),
+                "\(fake.logLines)")
+        #expect(delivered.withLock { $0 } == 0)
+        #expect(await eventually { deliveryThreads() == 0 })
+    }
+
     /// Bytes waiting in the pipe whose write end is `descriptor`.
     private func queuedBytes(_ descriptor: Int32) -> Int {
         var count: Int32 = 0
