@@ -3,8 +3,9 @@ import Glibc
 #endif
 import HostProcesses
 
-/// Reading an extension's stdout (messages, the idle exit) and stderr (the log), each on a
-/// thread of its own (see `ExtensionConnection`).
+/// Reading an extension's stdout (messages, the idle exit, the requests' deadlines, writing
+/// what its stdin did not take at once) and stderr (the log), each on a thread of its own (see
+/// `ExtensionConnection`).
 extension ExtensionConnection {
     func readLoop() {
         var buffer: [UInt8] = []
@@ -14,17 +15,29 @@ extension ExtensionConnection {
         // or the host stopping it): the next try waits a second, never a busy loop.
         var refusedAt = -Double.infinity
         reading: while true {
-            // The only timed wake-up: the idle exit.
-            let lastActivity = state.withLock { $0.lastActivity }
-            let timeout = max(lastActivity + Double(limits.idleExitSeconds), refusedAt + 1) - monotonicNow()
-            var fds = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&fds, 1, timeout <= 0 ? 0 : Int32(min(timeout * 1000, 86_400_000).rounded(.up)))
+            // The only timed wake-ups: the earliest request's deadline and the idle exit.
+            expireRequests()
+            // Under the lock that `send` takes: a request sent after this wakes the poll when it
+            // is due earlier (even one sent by a completion `expireRequests` just ran).
+            let (idleAt, wakeAt) = state.withLock { state -> (Double, Double) in
+                let idleAt = max(state.lastActivity + Double(limits.idleExitSeconds), refusedAt + 1)
+                state.readerWakesAt = min(idleAt, state.pending.values.map(\.deadline).min() ?? .infinity)
+                return (idleAt, state.readerWakesAt)
+            }
+            let timeout = wakeAt - monotonicNow()
+            var fds = [pollfd(fd: output, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: wakeReader, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: outbox.withLock { $0.waitingDescriptor }, events: Int16(POLLOUT), revents: 0)]
+            let ready = poll(&fds, 3, timeout <= 0 ? 0 : Int32(min(timeout * 1000, 86_400_000).rounded(.up)))
             if ready < 0 {
                 if errno == EINTR { continue }
                 end = .crash("cannot read from the extension: \(String(cString: strerror(errno)))", protocolError: false)
                 break
             }
-            if ready == 0 {
+            if fds[1].revents != 0 { drainWakeUps() }
+            if fds[2].revents != 0 { outbox.withLock { $0.flush() } }
+            if fds[0].revents == 0 {
+                guard monotonicNow() >= idleAt - 0.001 else { continue }
                 guard beginIdleShutdown() else {
                     refusedAt = monotonicNow()
                     continue
@@ -103,9 +116,16 @@ extension ExtensionConnection {
             return id
         }
         callbacks.log(.info, "\(name): idle for \(limits.idleExitSeconds) s; shutting down")
-        post(RPCMessage.request(id: id, method: "shutdown", params: nil), deadline: monotonicNow() + 1)
+        post(RPCMessage.request(id: id, method: "shutdown", params: nil))
+        // Nothing is pending, so nothing else waits in the outbox: `shutdown` went at once.
         closeInput()
         return true
+    }
+
+    /// Resets the wake-up eventfd (it only wakes the `poll`).
+    private func drainWakeUps() {
+        var count: UInt64 = 0
+        _ = read(wakeReader, &count, 8)
     }
 
     /// Handles one line; returns a protocol violation, or nil.
@@ -121,7 +141,7 @@ extension ExtensionConnection {
         case .call(let method, let params, let id):
             do throws(ProtocolViolation) {
                 if let answer = try callbacks.incoming(method, params, id) {
-                    post(answer, deadline: monotonicNow() + Double(limits.requestSeconds))
+                    post(answer)
                 }
                 state.withLock { $0.lastActivity = monotonicNow() }
                 return nil

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CLinux
 import HostProcesses
 import JSONTree
 import Synchronization
@@ -8,14 +9,20 @@ import Synchronization
 /// One running extension process (one generation): its channel and the requests in flight.
 ///
 /// The descriptors are the connection's own (duplicated from the `SpawnedProcess`, whose
-/// copies are closed at once), so each is closed by exactly one owner: stdin under the write
-/// lock, stdout by the reader thread, stderr by the stderr thread.
+/// copies are closed at once), so each is closed by exactly one owner: stdin by its `Outbox`,
+/// stdout by the reader thread, stderr by the stderr thread.
 ///
-/// Threads: `wh-ext-read` blocks in `poll` on stdout, with a timeout only for the idle exit
-/// (one wake-up when `idleExitSeconds` have passed with nothing pending; refused, one more a
-/// second later); `wh-ext-err` blocks in `read` on stderr. Both end with the process; a stopped
-/// extension costs no thread and no wake-up. `stop()` adds `wh-ext-stop` for 2 s (the SIGKILL). Requests block their caller (a provider thread) on a `Latch` until the answer
-/// or `requestSeconds`.
+/// Threads: `wh-ext-read` blocks in `poll` on stdout (and on stdin while the `Outbox` holds
+/// bytes the pipe did not take, and on an eventfd that wakes it), with a timeout only for the earliest
+/// request's deadline and the idle exit (one wake-up when `idleExitSeconds` have passed with
+/// nothing pending; refused, one more a second later); `wh-ext-err` blocks in `read` on stderr.
+/// Both end with the process; a stopped extension costs no thread and no wake-up. `stop()`
+/// adds `wh-ext-stop` for 2 s (the SIGKILL).
+///
+/// Nothing waits on the extension while holding a thread of the host's: writes queue what the
+/// pipe does not take; `call` suspends its task until the reader thread gives the answer, the
+/// extension's end, or the timeout (`requestSeconds`, logged); only `callBlocking` (a session
+/// delivery, on the extension's own delivery thread) blocks.
 final class ExtensionConnection: Sendable {
     /// What ended a connection, for the host.
     enum End: Sendable {
@@ -44,7 +51,10 @@ final class ExtensionConnection: Sendable {
     }
 
     struct Pending {
-        let method: String
+        /// What the log calls it: `timeline for today#1`.
+        let label: String
+        /// When it times out (monotonic seconds).
+        let deadline: Double
         let complete: @Sendable (Result<JSONValue, ExtensionError>) -> Void
     }
 
@@ -63,6 +73,12 @@ final class ExtensionConnection: Sendable {
         var abortReason: String?
         /// Why it ended, once it has.
         var endReason: String?
+        /// A request timed out and nothing has been answered since: it may be hung (`r`
+        /// relaunches it, see `ExtensionHost`).
+        var timedOut = false
+        /// When the reader thread's `poll` times out next: a request with an earlier deadline
+        /// wakes it.
+        var readerWakesAt = Double.infinity
     }
 
     /// The longest line accepted from an extension (bytes, without the newline).
@@ -78,16 +94,19 @@ final class ExtensionConnection: Sendable {
     let name: String
     // The connection's own, shared with its reading half (ExtensionConnection+Reading.swift).
     let callbacks: Callbacks
-    private let input: Int32
+    /// Stdin's write end, owned by `outbox` (kept here for tests to look at the pipe).
+    let input: Int32
     let output: Int32
     let errors: Int32
+    /// The reader thread's wake-up (an eventfd): a write wakes its `poll`.
+    let wakeReader: Int32
     let state: Mutex<State>
     /// Fulfilled when the connection has ended (`finish`).
     private let endLatch = Latch<Bool>()
-    /// Held while writing a message (messages never interleave) and while closing stdin.
-    private let writer = Mutex<Bool>(false)  // true once stdin is closed
+    /// Stdin and what waits to be written to it (messages never interleave).
+    let outbox: Mutex<Outbox>
 
-    /// Takes over `process`'s pipes and starts the reader threads.
+    /// Takes over `process`'s pipes.
     init(process: SpawnedProcess, generation: UInt64, name: String, limits: ExtensionLimits, callbacks: Callbacks) {
         self.process = process
         self.generation = generation
@@ -99,12 +118,18 @@ final class ExtensionConnection: Sendable {
         errors = fcntl(process.standardError ?? -1, F_DUPFD_CLOEXEC, 3)
         process.closePipes()
         if input >= 0 { _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK) }
+        outbox = Mutex(Outbox(descriptor: input))
+        wakeReader = wh_eventfd()
         state = Mutex(State(lastActivity: monotonicNow()))
+    }
+
+    deinit {
+        if wakeReader >= 0 { close(wakeReader) }
     }
 
     /// Starts the reader threads; false (and the process killed) when no thread can start.
     func start() -> Bool {
-        guard DetachedThread.start(name: "wh-ext-read", stackSize: DetachedThread.parsingStackSize, { [self] in readLoop() }) else {
+        guard wakeReader >= 0, DetachedThread.start(name: "wh-ext-read", stackSize: DetachedThread.parsingStackSize, { [self] in readLoop() }) else {
             process.signalGroup(SIGKILL)
             closeInput()
             close(output)
@@ -120,16 +145,22 @@ final class ExtensionConnection: Sendable {
     /// Sends a request and registers `complete` for its answer. Returns the id, or nil when
     /// the connection is shutting down for being idle (the caller relaunches). A connection
     /// that has ended fails the request at once with the reason.
+    ///
+    /// Never waits: the message is queued (`Outbox`) and `complete` runs later on the reader
+    /// thread, with the answer, the extension's end, or `.timedOut` at `requestSeconds`.
     func send(_ method: String, params: JSONValue?, complete: @escaping @Sendable (Result<JSONValue, ExtensionError>) -> Void) -> Int? {
-        enum Admission { case idle, ended(String), accepted(Int) }
+        enum Admission { case idle, ended(String), accepted(Int, wake: Bool) }
+        let label = Self.label(method, params)
         let admission: Admission = state.withLock { state in
             if state.ended { return .ended(state.endReason ?? "exited") }
             if state.closing, state.abortReason == nil, !state.stopRequested { return .idle }
             let id = state.nextID
             state.nextID += 1
-            state.pending[id] = Pending(method: method, complete: complete)
-            state.lastActivity = monotonicNow()
-            return .accepted(id)
+            let now = monotonicNow()
+            let deadline = now + Double(limits.requestSeconds)
+            state.pending[id] = Pending(label: label, deadline: deadline, complete: complete)
+            state.lastActivity = now
+            return .accepted(id, wake: deadline < state.readerWakesAt)
         }
         let id: Int
         switch admission {
@@ -137,21 +168,31 @@ final class ExtensionConnection: Sendable {
         case .ended(let reason):
             complete(.failure(.stopped(reason)))
             return 0
-        case .accepted(let accepted): id = accepted
+        case .accepted(let accepted, let wake):
+            id = accepted
+            if wake { wakeReaderThread() }
         }
-        // A write that fails leaves the request pending: the process's end (EOF) or the
-        // caller's deadline answers it, with the real reason.
-        post(RPCMessage.request(id: id, method: method, params: params), deadline: monotonicNow() + Double(limits.requestSeconds))
+        // A write that is refused leaves the request pending: the process's end (EOF) or its
+        // deadline answers it, with the real reason.
+        post(RPCMessage.request(id: id, method: method, params: params))
         return id
     }
 
+    /// `timeline for today#1`: the method, and the panel's instance when the params name one.
+    private static func label(_ method: String, _ params: JSONValue?) -> String {
+        guard case .object(let object)? = params, case .string(let instance)? = object["instance"] else { return method }
+        return "\(method) for \(RPCMessage.printable(instance, limit: 60))"
+    }
+
     /// Sends a request and waits for its answer (at most `requestSeconds`), blocking the
-    /// calling thread (never the loop's): for deliveries on a thread of their own.
+    /// calling thread (never the loop's, never a provider's): for an extension's session
+    /// deliveries, on its delivery thread.
     ///
     /// - Returns: nil when the connection takes no more requests (relaunch and try again).
     func callBlocking(_ method: String, params: JSONValue?) -> Result<JSONValue, ExtensionError>? {
         let latch = Latch<Result<JSONValue, ExtensionError>>()
-        let deadline = monotonicNow() + Double(limits.requestSeconds)
+        // The reader thread times the request out; this wait's own deadline is a backstop.
+        let deadline = monotonicNow() + Double(limits.requestSeconds) + 1
         guard let id = send(method, params: params, complete: { latch.fulfil($0) }) else { return nil }
         let answer = latch.wait(until: deadline)
         if let answer, case .success = answer { return answer }
@@ -159,22 +200,26 @@ final class ExtensionConnection: Sendable {
         return answer ?? .failure(.timedOut(seconds: limits.requestSeconds))
     }
 
-    /// Sends a request and waits for its answer (at most `requestSeconds`); cancelling the
-    /// task ends the wait.
+    /// Sends a request and awaits its answer (at most `requestSeconds`, timed by the reader
+    /// thread); cancelling the task ends the wait. The task is suspended meanwhile: it holds no
+    /// thread, so requests to a hung extension never starve the provider threads.
     ///
     /// - Returns: nil when the connection takes no more requests (relaunch and try again).
     func call(_ method: String, params: JSONValue?) async -> Result<JSONValue, ExtensionError>? {
-        let latch = Latch<Result<JSONValue, ExtensionError>>()
-        let deadline = monotonicNow() + Double(limits.requestSeconds)
-        guard let id = send(method, params: params, complete: { latch.fulfil($0) }) else { return nil }
+        let slot = AnswerSlot()
+        let id = Mutex<Int?>(nil)
         let answer = await withTaskCancellationHandler {
-            latch.wait(until: deadline)
+            await withCheckedContinuation { continuation in
+                slot.attach(continuation)
+                guard let sent = send(method, params: params, complete: { slot.fulfil($0) }) else { return slot.fulfil(nil) }
+                id.withLock { $0 = sent }
+            }
         } onCancel: {
-            latch.fulfil(.failure(.cancelled))
+            slot.fulfil(.failure(.cancelled))
         }
-        if let answer, case .success = answer { return answer }
-        abandon(id)
-        return answer ?? .failure(.timedOut(seconds: limits.requestSeconds))
+        guard let answer else { return nil }
+        if case .failure = answer, let sent = id.withLock({ $0 }) { abandon(sent) }
+        return answer
     }
 
     /// Forgets request `id` (its caller gave up); a late answer is dropped without complaint.
@@ -189,42 +234,31 @@ final class ExtensionConnection: Sendable {
 
     /// Writes one message of the host's (a request or an answer) and, with `--debug`, logs it
     /// (`NAME → …`): every line the host sends goes through here.
+    ///
+    /// Never waits: what the pipe does not take now, the reader thread writes later.
     @discardableResult
-    func post(_ line: String, deadline: Double) -> Bool {
+    func post(_ line: String) -> Bool {
         if callbacks.debugMessages { callbacks.log(.debug, "\(name) → \(RPCMessage.printable(String(line.dropLast()), limit: 2000))") }
-        return write(line, deadline: deadline)
-    }
-
-    /// Writes one line to the extension's stdin, waiting for room until `deadline`.
-    @discardableResult
-    private func write(_ line: String, deadline: Double) -> Bool {
-        writer.withLock { closed -> Bool in
-            guard !closed, input >= 0 else { return false }
-            var bytes = Array(line.utf8)[...]
-            while !bytes.isEmpty {
-                let written = bytes.withUnsafeBytes { Glibc.write(input, $0.baseAddress, $0.count) }
-                if written > 0 {
-                    bytes = bytes.dropFirst(written)
-                    continue
-                }
-                if written < 0 && errno == EINTR { continue }
-                guard written < 0 && errno == EAGAIN else { return false }
-                let left = deadline - monotonicNow()
-                guard left > 0 else { return false }
-                var fds = pollfd(fd: input, events: Int16(POLLOUT), revents: 0)
-                _ = poll(&fds, 1, Int32(min(left * 1000, 60_000).rounded(.up)))
-            }
-            return true
+        let (accepted, waiting) = outbox.withLock { outbox in
+            let wasEmpty = outbox.isEmpty
+            let accepted = outbox.send(line)
+            return (accepted, wasEmpty && !outbox.isEmpty)
         }
+        // The reader polls stdin for room only while the outbox holds something.
+        if waiting { wakeReaderThread() }
+        return accepted
     }
 
-    /// Closes the extension's stdin (it should exit on EOF).
+    /// Wakes the reader thread's `poll` (a new deadline, bytes to write); never blocks.
+    func wakeReaderThread() {
+        var one: UInt64 = 1
+        _ = Glibc.write(wakeReader, &one, 8)
+    }
+
+    /// Closes the extension's stdin (it should exit on EOF), at once: what waited to be
+    /// written is dropped.
     func closeInput() {
-        writer.withLock { closed in
-            guard !closed else { return }
-            closed = true
-            if input >= 0 { close(input) }
-        }
+        outbox.withLock { $0.close() }
     }
 
     /// Stops taking requests and ends the process now (the host quitting, a config reload that
@@ -280,8 +314,37 @@ final class ExtensionConnection: Sendable {
     func takePending(_ id: Int) -> (@Sendable (Result<JSONValue, ExtensionError>) -> Void)?? {
         state.withLock { state in
             state.lastActivity = monotonicNow()
-            if let pending = state.pending.removeValue(forKey: id) { return .some(pending.complete) }
+            if let pending = state.pending.removeValue(forKey: id) {
+                state.timedOut = false  // it answers: not hung
+                return .some(pending.complete)
+            }
             return state.abandoned.contains(id) ? .some(nil) : nil
+        }
+    }
+
+    /// Whether a request timed out with nothing answered since (it may be hung).
+    var hasTimedOut: Bool { state.withLock { $0.timedOut && !$0.ended } }
+
+    /// Fails the requests whose deadline has passed with `.timedOut` (each logged). Called by
+    /// the reader thread.
+    func expireRequests() {
+        let now = monotonicNow()
+        let expired = state.withLock { state -> [(Int, Pending)] in
+            let expired = state.pending.filter { $0.value.deadline <= now }.sorted { $0.key < $1.key }
+            for (id, _) in expired {
+                state.pending.removeValue(forKey: id)
+                state.abandoned.append(id)
+            }
+            if state.abandoned.count > 256 { state.abandoned.removeFirst(state.abandoned.count - 128) }
+            if !expired.isEmpty {
+                state.timedOut = true
+                state.lastActivity = now
+            }
+            return expired
+        }
+        for (_, request) in expired {
+            callbacks.log(.error, "\(name): \(request.label) timed out after \(limits.requestSeconds) s")
+            request.complete(.failure(.timedOut(seconds: limits.requestSeconds)))
         }
     }
 

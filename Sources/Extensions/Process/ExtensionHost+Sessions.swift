@@ -129,44 +129,80 @@ extension ExtensionHost {
         ledger.remove(delivery.keys.subtracting(running))
     }
 
-    /// Sends `sessionEvents` on a thread of its own (launching the extension if need be);
-    /// acknowledges the events only once it answers, else holds them for its next launch.
+    /// Queues `delivery` for the extension's delivery thread (`wh-ext-deliver`, started when
+    /// none runs, ended when the queue is empty): one thread per extension whatever the number
+    /// of sessions, delivering in order.
     func startDelivery(_ delivery: SessionDelivery) {
+        let start = state.withLock { state -> Bool in
+            state.deliveries.append(delivery)
+            guard !state.delivering else { return false }
+            state.delivering = true
+            return true
+        }
+        guard start else { return }
         let started = DetachedThread.start(name: "wh-ext-deliver") { [self] in
-            let params = RPCMessage.object([("identifier", .string(delivery.identifier)), ("events", .array(delivery.events))])
-            // A crashed extension is relaunched for its events once the backoff has passed
-            // (this thread waits it out: it has work, it is not idle); an extension that takes
-            // the events and does not answer gets them again on its next launch.
-            var attempt = 0
-            while true {
-                attempt += 1
-                do throws(ExtensionError) {
-                    _ = try requestBlocking("sessionEvents", params: params)
-                    runtime.log(.info, "\(name): delivered \(delivery.events.count) event(s) of session \(delivery.identifier)")
-                    state.withLock { $0.unanswered = nil }
-                    ExtensionDownloads.remove(delivery.files) { [runtime, name] in runtime.log(.error, "\(name): \($0)") }
-                    delivery.completion()
-                    forgetHeaderMarks(delivery)
-                    return
-                } catch {
-                    switch error {
-                    case .restarting(_, let seconds) where attempt <= Self.maximumCrashes:
-                        usleep(UInt32(min(max(seconds, 1), 60)) * 1_000_000)
-                        continue
-                    case .stopped, .launchFailed:
-                        if attempt <= Self.maximumCrashes { continue }
-                    default:
-                        break
-                    }
-                    runtime.log(.error, "\(name): session \(delivery.identifier) events not answered (\(error)); delivered again on its next launch")
-                    state.withLock { state in
-                        state.held.append(delivery)
-                        state.unanswered = error
-                    }
-                    return
-                }
+            while let next = nextDelivery() { deliver(next) }
+        }
+        if !started {
+            state.withLock { state in
+                state.delivering = false
+                state.held += state.deliveries
+                state.deliveries.removeAll()
             }
         }
-        if !started { state.withLock { $0.held.append(delivery) } }
+    }
+
+    /// The next delivery for the delivery thread; nil (and the thread marked gone) when none.
+    private func nextDelivery() -> SessionDelivery? {
+        state.withLock { state in
+            guard !state.deliveries.isEmpty else {
+                state.delivering = false
+                return nil
+            }
+            return state.deliveries.removeFirst()
+        }
+    }
+
+    /// Sends `sessionEvents` (launching the extension if need be), blocking the delivery
+    /// thread; acknowledges the events only once it answers, else holds them for its next
+    /// launch — with those queued behind them when it timed out (they would wait as long).
+    private func deliver(_ delivery: SessionDelivery) {
+        let params = RPCMessage.object([("identifier", .string(delivery.identifier)), ("events", .array(delivery.events))])
+        // A crashed extension is relaunched for its events once the backoff has passed
+        // (this thread waits it out: it has work, it is not idle); an extension that takes
+        // the events and does not answer gets them again on its next launch.
+        var attempt = 0
+        while true {
+            attempt += 1
+            do throws(ExtensionError) {
+                _ = try requestBlocking("sessionEvents", params: params)
+                runtime.log(.info, "\(name): delivered \(delivery.events.count) event(s) of session \(delivery.identifier)")
+                state.withLock { $0.unanswered = nil }
+                ExtensionDownloads.remove(delivery.files) { [runtime, name] in runtime.log(.error, "\(name): \($0)") }
+                delivery.completion()
+                forgetHeaderMarks(delivery)
+                return
+            } catch {
+                switch error {
+                case .restarting(_, let seconds) where attempt <= Self.maximumCrashes:
+                    usleep(UInt32(min(max(seconds, 1), 60)) * 1_000_000)
+                    continue
+                case .stopped, .launchFailed:
+                    if attempt <= Self.maximumCrashes { continue }
+                default:
+                    break
+                }
+                let held = state.withLock { state -> Int in
+                    state.held.append(delivery)
+                    state.unanswered = error
+                    guard case .timedOut = error else { return 0 }
+                    defer { state.held += state.deliveries; state.deliveries.removeAll() }
+                    return state.deliveries.count
+                }
+                runtime.log(.error, "\(name): session \(delivery.identifier) events not answered (\(error)); delivered again on its next launch"
+                            + (held > 0 ? ", with \(held) more queued behind them" : ""))
+                return
+            }
+        }
     }
 }

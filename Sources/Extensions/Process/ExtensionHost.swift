@@ -13,8 +13,9 @@ import WidgetCore
 /// failed after `maximumCrashes` crashes in a row (until a user reload or `resetFailures()`).
 ///
 /// Nothing runs until a panel asks: discovery, `widgets`, `check-config` and placeholders
-/// never launch anything. Thread-safe; `request` blocks its caller (a provider thread) for
-/// at most the manifest's `requestSeconds`.
+/// never launch anything. Thread-safe; `request` suspends its task (holding no thread) for at
+/// most the manifest's `requestSeconds`. A request that timed out is logged; `r` on one of
+/// its panels then relaunches the extension (it may be hung), other reloads keep it.
 public final class ExtensionHost: Sendable {
     /// Crashes in a row after which the extension is failed.
     public static let maximumCrashes = 5
@@ -61,9 +62,13 @@ public final class ExtensionHost: Sendable {
         weak var checkedSessions: BackgroundSessionManager?
         /// The marks of downloads started with headers, in the data directory (set by `bind`).
         var ledger: HeaderLedger?
-        /// Connections detached at their idle exit that have not ended yet: stopped with the
-        /// current one when the host quits.
+        /// Connections detached at their idle exit (or stopped for `r` after a timeout) that
+        /// have not ended yet: stopped with the current one when the host quits.
         var retiring: [ExtensionConnection] = []
+        /// Session events waiting for the delivery thread, in order (see `startDelivery`).
+        var deliveries: [SessionDelivery] = []
+        /// Whether the delivery thread (`wh-ext-deliver`, one per extension at most) runs.
+        var delivering = false
     }
 
     /// Why the last `sessionEvents` failed (an error answer, a timeout, a crash), until one is
@@ -226,6 +231,8 @@ public final class ExtensionHost: Sendable {
     }
 
     private func connectionForRequest(userInitiated: Bool) throws(ExtensionError) -> ExtensionConnection {
+        var hung: ExtensionConnection?
+        defer { hung?.stop() }
         let (connection, held) = try state.withLock { state throws(ExtensionError) -> (ExtensionConnection, [SessionDelivery]) in
             if let removed = state.removed { throw .removed(removed) }
             if state.failed {
@@ -233,7 +240,15 @@ public final class ExtensionHost: Sendable {
                 state.failed = false
                 state.crashesInARow = 0
             }
-            if let connection = state.connection { return (connection, []) }
+            if let connection = state.connection {
+                // The user's reload (r) of a panel whose request timed out: the process may be
+                // hung, so a new one serves (the old one is stopped, not counted as a crash).
+                guard userInitiated, connection.hasTimedOut else { return (connection, []) }
+                runtime.log(.info, "\(name): a request timed out; relaunched for a reload (r)")
+                state.connection = nil
+                state.retiring.append(connection)
+                hung = connection
+            }
             let now = monotonicNow()
             if now < state.relaunchAfter, !userInitiated {
                 throw .restarting(reason: state.lastFailure ?? "crashed", inSeconds: Int((state.relaunchAfter - now).rounded(.up)))

@@ -2,8 +2,9 @@
 import Glibc
 #endif
 
-/// A one-shot result that a thread waits for with a deadline on the monotonic clock: the
-/// answer to one request, given by the connection's reader thread (or by a cancellation).
+/// A one-shot result that a thread waits for with a deadline on the monotonic clock: a
+/// connection's end (for its SIGKILL), or the answer to a session delivery's request on the
+/// extension's delivery thread. A task awaits its answer in an `AnswerSlot` instead.
 final class Latch<Value: Sendable>: @unchecked Sendable {
     // The pthread objects live at fixed addresses (they must not move once initialised).
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)

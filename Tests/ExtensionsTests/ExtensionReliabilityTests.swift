@@ -1,0 +1,168 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import Extensions
+import JSONTree
+import Synchronization
+import Testing
+import WidgetCore
+import WidgetTestSupport
+
+/// An extension that misbehaves (never reads, never answers) holds up nothing of the host's:
+/// not a provider thread, not its stop, not the user's `r`; session deliveries take a bounded
+/// number of threads.
+@Suite("Extension host reliability", .serialized, .onOwnThreads)
+struct ExtensionReliabilityTests {
+    /// How the host stops an extension, for `stopsAtOnceWithAFullPipe`.
+    enum Stop: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case configReload = "a config reload that removes it", quit = "the host quitting (stopAll)"
+        var testDescription: String { rawValue }
+    }
+
+    @Test("an extension that never reads its stdin, its pipe full: stopping it takes no longer than the grace, not requestSeconds",
+          arguments: Stop.allCases)
+    func stopsAtOnceWithAFullPipe(_ stop: Stop) async throws {
+        let fake = try FakeExtension(script: "never-reads.sh", limits: #"{"requestSeconds": 10}"#)
+        defer { fake.close() }
+        // 200 KiB of options: more than a pipe holds (64 KiB).
+        let big = String(repeating: "x", count: 200 * 1024)
+        let request = Task { () -> ExtensionError? in
+            do throws(ExtensionError) {
+                _ = try await fake.host.request("timeline", params: RPCMessage.object([("options", .string(big))]))
+                return nil
+            } catch {
+                return error
+            }
+        }
+        // The pipe to its stdin holds more than `initialize`: the host is writing the request.
+        #expect(await eventually(within: 5) { (fake.host.state.withLock { $0.connection }.map { queuedBytes($0.input) } ?? 0) > 4096 })
+        let pid = try #require(fake.host.status.pid)
+        let started = ContinuousClock.now
+        switch stop {
+        case .configReload: fake.runtime.update([]) { _ in "removed" }
+        case .quit: fake.runtime.stopAll(graceSeconds: 0.2)
+        }
+        let took = ContinuousClock.now - started
+        #expect(took < .seconds(1), "stopping took \(took)")
+        // It ignores SIGTERM: SIGKILL ends it, and the request fails then (not at its timeout).
+        #expect(await fake.exit(of: pid, within: 5) == .signalled(SIGKILL))
+        let error = await request.value
+        #expect(error.map { if case .stopped = $0 { true } else { false } } == true, "\(String(describing: error))")
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+
+    @Test("requests to a hung extension hold no provider thread: five wait on one thread while other work runs")
+    func hungRequestsHoldNoThread() async throws {
+        let fake = try FakeExtension(script: "hangs.sh", limits: #"{"requestSeconds": 10}"#)
+        defer { fake.close() }
+        let executor = ThreadTaskExecutor(maximumThreads: 1)
+        var hung: [Task<Void, Never>] = []
+        for index in 0..<5 {
+            hung.append(Task(executorPreference: executor) { _ = try? await fake.timeline(instance: "panel#\(index)") })
+        }
+        defer { hung.forEach { $0.cancel() } }
+        let ran = Mutex(false)
+        _ = Task(executorPreference: executor) { ran.withLock { $0 = true } }
+        #expect(await eventually(within: 3) { ran.withLock { $0 } }, "the executor's only thread is blocked")
+        // All five are in flight at once, on the one thread.
+        #expect(await eventually(within: 3) { fake.host.state.withLock { $0.connection }?.state.withLock { $0.pending.count } == 5 })
+        #expect(executor.startedThreads == 1)
+    }
+
+    @Test("a request that timed out is logged; r on its panel relaunches the hung extension, other reloads keep it")
+    func userReloadRelaunchesAHungExtension() async throws {
+        let fake = try FakeExtension(script: "hangs.sh", limits: #"{"requestSeconds": 1}"#)
+        defer { fake.close() }
+        await #expect(throws: ExtensionError.timedOut(seconds: 1)) { try await fake.timeline() }
+        #expect(await eventually { fake.logLines.contains("error: fake: timeline for panel#1 timed out after 1 s") }, "\(fake.logLines)")
+        let pid = try #require(fake.host.status.pid)
+        // A scheduled reload keeps the process (the backoff and idle exit decide).
+        await #expect(throws: ExtensionError.timedOut(seconds: 1)) { try await fake.timeline() }
+        #expect(fake.host.status.launches == 1 && fake.host.status.pid == pid)
+        // r: a new process; the hung one is stopped.
+        await #expect(throws: ExtensionError.timedOut(seconds: 1)) { try await fake.timeline(userInitiated: true) }
+        #expect(fake.host.status.launches == 2 && fake.host.status.pid != pid)
+        #expect(await fake.exit(of: pid, within: 5) != nil)
+        #expect(fake.host.status.crashesInARow == 0)
+    }
+
+    @Test("3,000 session deliveries at once: a bounded number of delivery threads, every one delivered")
+    func boundedDeliveries() async throws {
+        let fake = try FakeExtension(script: "answers-events.sh", limits: #"{"requestSeconds": 10}"#)
+        defer { fake.close() }
+        let delivered = Mutex(0)
+        for index in 0..<3000 {
+            let event = RPCMessage.object([("task", .integer(index)), ("status", .string("downloaded"))])
+            fake.host.startDelivery(SessionDelivery(identifier: "s\(index)", events: [event], files: [],
+                                                    completion: { delivered.withLock { $0 += 1 } }))
+        }
+        var peak = deliveryThreads()
+        #expect(await eventually(within: 60) {
+            peak = max(peak, deliveryThreads())
+            return delivered.withLock { $0 } == 3000
+        }, "\(delivered.withLock { $0 }) delivered")
+        #expect(peak <= 2, "\(peak) delivery threads at once")
+        #expect(await eventually { fake.logLines.contains("info: fake stderr: answered 3000") })
+        #expect(fake.host.status.launches == 1)
+        #expect(await eventually { deliveryThreads() == 0 }, "the delivery thread ends when there is nothing to deliver")
+    }
+
+    @Test("a request sent by the completion of one that timed out times out on time too (its deadline wakes the reader)")
+    func requestSentAsAnotherTimesOut() async throws {
+        let fake = try FakeExtension(script: "hangs.sh", limits: #"{"requestSeconds": 1, "idleExitSeconds": 60}"#)
+        defer { fake.close() }
+        await #expect(throws: ExtensionError.timedOut(seconds: 1)) { try await fake.timeline() }
+        let connection = try #require(fake.host.state.withLock { $0.connection })
+        let second = Mutex<Result<JSONValue, ExtensionError>?>(nil)
+        let started = ContinuousClock.now
+        // The first completion runs on the reader thread as it expires requests.
+        _ = connection.send("timeline", params: nil) { _ in
+            _ = connection.send("timeline", params: nil) { result in second.withLock { $0 = result } }
+        }
+        #expect(await eventually(within: 5) { second.withLock { $0 } != nil })
+        #expect(second.withLock { $0.map { "\($0)" } } == "failure(timed out after 1 s)")
+        #expect(ContinuousClock.now - started < .seconds(3))
+    }
+
+    @Test("a delivery that times out holds those queued behind it too, at once, for the next launch")
+    func timedOutDeliveryHoldsTheQueue() async throws {
+        let fake = try FakeExtension(script: "hangs.sh", limits: #"{"requestSeconds": 1}"#)
+        defer { fake.close() }
+        let delivered = Mutex(0)
+        let started = ContinuousClock.now
+        for index in 0..<5 {
+            let event = RPCMessage.object([("task", .integer(index)), ("status", .string("downloaded"))])
+            fake.host.startDelivery(SessionDelivery(identifier: "s\(index)", events: [event], files: [],
+                                                    completion: { delivered.withLock { $0 += 1 } }))
+        }
+        // One timeout (1 s), not five in a row.
+        #expect(await eventually(within: 3) { fake.host.state.withLock { $0.held.count } == 5 })
+        #expect(ContinuousClock.now - started < .seconds(3))
+        #expect(fake.host.state.withLock { $0.held.map(\.identifier) } == ["s0", "s1", "s2", "s3", "s4"])
+        #expect(fake.logLines.contains("error: fake: session s0 events not answered (timed out after 1 s); delivered again on its next launch, with 4 more queued behind them"),
+                "\(fake.logLines)")
+        #expect(delivered.withLock { $0 } == 0)
+        #expect(await eventually { deliveryThreads() == 0 })
+    }
+
+    /// Bytes waiting in the pipe whose write end is `descriptor`.
+    private func queuedBytes(_ descriptor: Int32) -> Int {
+        var count: Int32 = 0
+        guard ioctl(descriptor, UInt(FIONREAD), &count) == 0 else { return 0 }
+        return Int(count)
+    }
+
+    /// Threads of this process named `wh-ext-deliver`.
+    private func deliveryThreads() -> Int {
+        var count = 0
+        guard let directory = opendir("/proc/self/task") else { return 0 }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let tid = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard tid.first?.isNumber == true,
+                  let name = try? FileContents.text(at: "/proc/self/task/\(tid)/comm"), name == "wh-ext-deliver\n" else { continue }
+            count += 1
+        }
+        return count
+    }
+}
