@@ -21,7 +21,8 @@ let package = Package(
         .systemLibrary(name: "CPty"),
 
         // The WidgetKit model and the timeline scheduler. No I/O, no terminal.
-        .target(name: "WidgetCore"),
+        // It imports only CLinux, for the system calls the Glibc module lacks (prctl, to name threads).
+        .target(name: "WidgetCore", dependencies: ["CLinux"]),
 
         // Dates and times: the civil calendar, the one ISO 8601 parser (extension messages,
         // snapshot --at, a countdown's target) and HTTP dates. Pure arithmetic, no I/O.

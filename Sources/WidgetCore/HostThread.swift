@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CLinux
 
 /// The one way the host starts a thread: a name, an explicit stack size, and an alternate
 /// signal stack for as long as the thread runs.
@@ -10,7 +11,7 @@ import Glibc
 /// SA_ONSTACK) can only run on a stack of its own. Only the main thread gets one from the
 /// Swift runtime; without one the kernel kills the process at once and the terminal stays raw.
 ///
-/// Lives in WidgetCore (which imports nothing of ours, only Glibc) because every module that
+/// Lives in WidgetCore (which imports only CLinux, a header of system calls) because every module that
 /// starts threads already depends on it, and the leaderboard server is given it for the same
 /// reason. Dispatch's threads are not ours to start: only shallow work runs on them (see
 /// ARCHITECTURE.md "Threads"), and a crash that is not an overflow reaches the handler on the
@@ -87,13 +88,8 @@ public enum HostThread {
         if sigaltstack(&off, nil) == 0 { munmap(stack.baseAddress, stack.count) }
     }
 
-    /// Names the calling thread as `ps -L` and /proc show it (Glibc's module has neither
-    /// prctl nor pthread_setname_np; the kernel keeps the first 15 bytes).
-    private static func setName(_ name: String) {
-        let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        let bytes = Array(name.utf8.prefix(15))
-        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
-    }
+    /// Names the calling thread as `ps -L` and /proc show it (the kernel keeps the first 15
+    /// bytes), with `prctl`: no descriptor, so a thread starting while the process is out of
+    /// them (the leaderboard server's reserve descriptor, freed for a 503) takes none.
+    private static func setName(_ name: String) { wh_set_thread_name(name) }
 }
