@@ -58,6 +58,8 @@ struct OrphanEndToEndTests {
         // The extension that exits after its answer: its sleeper goes while the host runs on.
         #expect(poll(seconds: 10) { !isSleeping(exits) }, "the sleeper of the extension that exited still runs: \(exits)")
         #expect(try tmux.exitStatus == nil, "the host runs on")
+        let log = (try? FileContents.text(at: home.path + "/state/widgethost.log")) ?? ""
+        #expect(log.components(separatedBy: "killed orphan \(exits) ").count == 2, "said once in the log: \(log)")
         #expect(isSleeping(stays), "the other extension's sleeper is left alone while its extension runs")
         try tmux.sendText("q")
         #expect(tmux.waitForExit() == .exited(0))
