@@ -33,19 +33,37 @@ public enum OrphanReaper {
 
     /// Kills every orphan found among the host's children and reaps those that have ended.
     ///
-    /// - Returns: the orphans found (killed now or reaped), by pid.
+    /// - Returns: the orphans found for the first time (killed now), by pid; one killed
+    ///   earlier and reaped now is not named again.
     @discardableResult
     public static func collect() -> [pid_t] {
-        guard isAdopted else { return [] }
-        return ChildRegistry.withOwnChildren { own -> [pid_t] in
+        sweep().found
+    }
+
+    /// Orphans SIGKILLed and not reaped yet (they are dying).
+    private static let killed = Mutex<Set<pid_t>>([])
+
+    /// `collect()`, and how many orphans are still dying after it.
+    private static func sweep() -> (found: [pid_t], dying: Int) {
+        guard isAdopted else { return ([], 0) }
+        return ChildRegistry.withOwnChildren { own in
             let orphans = children().filter { !own.contains($0) }
-            for pid in orphans {
-                kill(-pid, SIGKILL)  // its group, when it leads one (a `setsid` child does)
-                kill(pid, SIGKILL)
-                var status: Int32 = 0
-                while waitpid(pid, &status, WNOHANG) < 0 && errno == EINTR {}
+            return killed.withLock { killed in
+                var found: [pid_t] = []
+                for pid in orphans {
+                    if killed.insert(pid).inserted {
+                        found.append(pid)
+                        kill(-pid, SIGKILL)  // its group, when it leads one (a `setsid` child does)
+                        kill(pid, SIGKILL)
+                    }
+                    var status: Int32 = 0
+                    var result: pid_t
+                    repeat { result = waitpid(pid, &status, WNOHANG) } while result < 0 && errno == EINTR
+                    if result == pid || result < 0 { killed.remove(pid) }
+                }
+                killed.formIntersection(orphans)  // gone some other way
+                return (found, killed.count)
             }
-            return orphans
         }
     }
 
@@ -58,17 +76,17 @@ public enum OrphanReaper {
     public static func killAll(within seconds: Double = 2) -> Int {
         guard isAdopted else { return 0 }
         for pid in ChildRegistry.withOwnChildren({ $0 }) { kill(-pid, SIGKILL) }
-        var seen = Set<pid_t>()
+        var seen = 0
         let clock = ContinuousClock()
         let deadline = clock.now + .milliseconds(Int(seconds * 1000))
         while clock.now < deadline {
-            let found = collect()
-            seen.formUnion(found)
-            let dying = ChildRegistry.withOwnChildren { $0 }.filter { isAlive($0) }
-            if found.isEmpty && dying.isEmpty { break }
+            let (found, dying) = sweep()
+            seen += found.count
+            let ending = ChildRegistry.withOwnChildren { $0 }.filter { isAlive($0) }
+            if found.isEmpty && dying == 0 && ending.isEmpty { break }
             usleep(2_000)
         }
-        return seen.count
+        return seen
     }
 
     /// Whether `pid` exists and has not ended (a zombie has ended: its children were handed

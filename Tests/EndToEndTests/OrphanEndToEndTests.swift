@@ -8,13 +8,16 @@ import WidgetTestSupport
 /// that stops the extension misses it, but the host (a child subreaper) inherits and ends it.
 private let manifest = #"""
 { "name": "NAME", "exec": ["/bin/sh", "leaves.sh"], "protocol": 1,
-  "widgets": [ { "kind": "panel", "displayName": "Leaves" } ], "limits": { "requestSeconds": 5 } }
+  "widgets": [ { "kind": "panel", "displayName": "Leaves" } ], "limits": { "requestSeconds": 20 } }
 """#
 
-/// Starts the `setsid` sleeper at `initialize` (its pid in DATA/orphan.pid); answers each
+/// Starts the `setsid` sleeper at launch (its pid in DATA/orphan.pid); answers each
 /// timeline; with a file `exits` in its folder, exits after its first answer.
 private let script = #"""
+rm -f "$WIDGETHOST_EXTENSION_DATA/orphan.pid"
 setsid sh -c 'echo $$ > "$WIDGETHOST_EXTENSION_DATA/orphan.pid.tmp"; mv "$WIDGETHOST_EXTENSION_DATA/orphan.pid.tmp" "$WIDGETHOST_EXTENSION_DATA/orphan.pid"; exec sleep 300' </dev/null >/dev/null 2>&1 &
+# The pid is written before this goes on: an early exit must not kill the sleeper before it says who it is.
+while [ ! -f "$WIDGETHOST_EXTENSION_DATA/orphan.pid" ]; do sleep 0.05; done
 while IFS= read -r line; do
     id=$(printf '%s\n' "$line" | sed -n 's/^{"jsonrpc":"2.0","id":\([0-9]*\),.*/\1/p')
     case "$line" in
@@ -53,22 +56,36 @@ struct OrphanEndToEndTests {
         #expect(poll(seconds: 20) { pidFile("stays") != nil && pidFile("exits") != nil })
         let stays = try #require(pidFile("stays"))
         let exits = try #require(pidFile("exits"))
-        defer { for pid in [stays, exits] where isSleeping(pid) { kill(pid, SIGKILL) } }  // a failing run leaves no sleeper
-        #expect(isSleeping(stays), "the sleeper of the extension that stays runs")
+        defer { for pid in [stays, exits] where isLive(pid) { kill(pid, SIGKILL) } }  // a failing run leaves no sleeper
+        // The pid is written just before the `exec sleep`.
+        #expect(poll(seconds: 10) { isSleeping(stays) }, "the sleeper of the extension that stays runs")
         // The extension that exits after its answer: its sleeper goes while the host runs on.
-        #expect(poll(seconds: 10) { !isSleeping(exits) }, "the sleeper of the extension that exited still runs: \(exits)")
+        #expect(poll(seconds: 10) { !isLive(exits) }, "the sleeper of the extension that exited still runs: \(exits)")
         #expect(try tmux.exitStatus == nil, "the host runs on")
+        let log = (try? FileContents.text(at: home.path + "/state/widgethost.log")) ?? ""
+        #expect(log.components(separatedBy: "killed orphan \(exits) ").count == 2, "said once in the log: \(log)")
         #expect(isSleeping(stays), "the other extension's sleeper is left alone while its extension runs")
         try tmux.sendText("q")
         #expect(tmux.waitForExit() == .exited(0))
-        #expect(poll(seconds: 5) { !isSleeping(stays) }, "the sleeper outlived the host: \(stays)")
+        #expect(poll(seconds: 5) { !isLive(stays) }, "the sleeper outlived the host: \(stays)")
     }
 
     /// Whether `pid` is a live `sleep` (not a zombie, not another process that took its pid).
     private func isSleeping(_ pid: pid_t) -> Bool {
-        guard let stat = try? FileContents.text(at: "/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return false }
+        liveCommand(pid) == "sleep"
+    }
+
+    /// Whether `pid` is the sleeper, before its `exec sleep` (`sh`) or after, and not a zombie.
+    private func isLive(_ pid: pid_t) -> Bool {
+        liveCommand(pid) == "sleep" || liveCommand(pid) == "sh"
+    }
+
+    /// The command name of `pid` unless it is gone or a zombie.
+    private func liveCommand(_ pid: pid_t) -> String? {
+        guard let stat = try? FileContents.text(at: "/proc/\(pid)/stat"), let open = stat.firstIndex(of: "("),
+              let close = stat.lastIndex(of: ")") else { return nil }
         let state = stat[stat.index(after: close)...].dropFirst().prefix(1)
-        return stat.contains("(sleep)") && state != "Z"
+        return state == "Z" ? nil : String(stat[stat.index(after: open)..<close])
     }
 
     private func poll(seconds: Double, _ condition: () -> Bool) -> Bool {

@@ -44,7 +44,7 @@ final class TerminalEffects: DashboardHost {
         case .reapChildren:
             for (process, exit) in io.processes.reapExited() { log?.debug("child \(process.pid) \(exit)") }
             // An extension that ended may have left a `setsid` child, now the host's: it goes.
-            for pid in OrphanReaper.collect() { log?.info("killed orphan \(pid), left by a child that ended") }
+            for pid in OrphanReaper.collect() { log?.info("killed orphan \(pid) (left by a child that ended; the host is its reaper)") }
         case .reloadConfig(let reason):
             let messages = reloader.load(reason: reason)
             program.dashboard.panelFactory?.widgets = reloader.widgets  // extension kinds found again
