@@ -86,6 +86,7 @@ let package = Package(
 
         .testTarget(name: "WidgetCoreTests", dependencies: ["WidgetCore", "WidgetTestSupport"]),
         .testTarget(name: "DateTimeTests", dependencies: ["DateTime"]),
+        .testTarget(name: "JSONTreeTests", dependencies: ["JSONTree"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "WidgetTestSupport"],
                     exclude: ["Backend/__Snapshots__"]),
         .testTarget(name: "WidgetsTests",

@@ -1,7 +1,5 @@
-import JSONTree
-import Testing
 @testable import JSONTree
-@testable import WidgetHost
+import Testing
 
 private func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
     try JSONParser().parse(text)
