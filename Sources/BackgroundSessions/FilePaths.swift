@@ -75,7 +75,7 @@ public enum FilePaths {
     /// Finishes an atomic replace: fsyncs (when `syncData`) and closes `fd` (the temporary file
     /// at `temporary`, in the target's directory) and renames it over `target`, so a reader (or
     /// a host killed mid-write) sees the old file or the new one. The directory is not fsynced
-    /// (ARCHITECTURE.md "Journal durability" says why). On failure the temporary file is
+    /// (docs/decisions.md "Journal durability" says why). On failure the temporary file is
     /// removed and the failed step (`"fsync"` for a write, `"rename into"`) and its errno returned.
     /// The one atomic write of the package (containers, downloads) and of the extensions' ledger.
     public static func commit(fd: Int32, temporary: String, to target: String, syncData: Bool) -> (operation: String, errno: Int32)? {

@@ -180,7 +180,7 @@ final class Transfer {
     /// deleted before writeback never reaches the disk. After a power loss the journal has
     /// rolled back to its last checkpoint, so the task runs again; in the rare case its result
     /// did reach the disk and the body did not, the widget gets a missing or empty file, says
-    /// so, and the next fetch repairs it (ARCHITECTURE.md "Journal durability").
+    /// so, and the next fetch repairs it (docs/decisions.md "Journal durability").
     func commitTempFile() -> String? {
         if tempFD < 0 && !openTempFile() { return fileError }
         let destination = request.destinationPath

@@ -12,7 +12,7 @@ import WidgetTestSupport
 // handler runs for the signal number whatever raised it, so kill reproduces it at the signal
 // level; making the shipped binary trap on purpose would need a path in the product that only
 // tests use. The one difference, a CPU fault returning to re-run the faulting instruction
-// instead of re-raising the signal, was checked by hand (see ARCHITECTURE.md, Decisions).
+// instead of re-raising the signal, was checked by hand (see docs/decisions.md, Decisions).
 //
 // The Swift runtime's backtracer handles the crash signals after the terminal is back; on a
 // terminal it asks "Press space to interact…" for up to 30 s, which the test answers with a key.

@@ -12,7 +12,7 @@ import Glibc
 /// ~1000 pages, dozens of fetches; SQLite's automatic ones are off) and by the commit after
 /// one (the WAL's new header). A power loss or kernel crash can roll the journal back to its
 /// last checkpoint — never corrupt it: tasks then run again and results are fetched again, the
-/// server still has them (ARCHITECTURE.md "Journal durability"). Not thread-safe:
+/// server still has them (docs/decisions.md "Journal durability"). Not thread-safe:
 /// `SessionStore` serialises every use. Errors throw `SQLiteError`.
 final class SessionJournal {
     /// 2: `tasks_by_session(session, state)`, so `widgethost sessions` aggregates in SQL.
