@@ -6,7 +6,7 @@ import WidgetCore
 import Widgets
 import WidgetTestSupport
 
-@Suite("Extension widgets", .serialized, .onOwnThreads)
+@Suite("Extension widgets", .serialized, .onOwnThreads(.awaitingExtensions))
 struct ExtensionProviderTests {
     private static let placeholderWidgets = #"[{"kind": "panel", "displayName": "Panel", "placeholder": {"type": "text", "spans": [{"text": "loading", "role": "placeholder"}]}}]"#
 

@@ -11,7 +11,7 @@ import WidgetTestSupport
 /// An extension that misbehaves (never reads, never answers) holds up nothing of the host's:
 /// not a provider thread, not its stop, not the user's `r`; session deliveries take a bounded
 /// number of threads.
-@Suite("Extension host reliability", .serialized, .onOwnThreads)
+@Suite("Extension host reliability", .serialized, .onOwnThreads(.awaitingExtensions))
 struct ExtensionReliabilityTests {
     /// How the host stops an extension, for `stopsAtOnceWithAFullPipe`.
     enum Stop: String, CaseIterable, Sendable, CustomTestStringConvertible {

@@ -57,7 +57,7 @@ final class SessionRig: Sendable {
     }
 }
 
-@Suite("Extension background sessions", .serialized, .onOwnThreads)
+@Suite("Extension background sessions", .serialized, .onOwnThreads(.awaitingExtensions))
 struct ExtensionSessionTests {
     @Test("download runs in the host's session manager; sessionEvents brings the body; the journal is acknowledged after the answer")
     func downloadDelivered() async throws {
