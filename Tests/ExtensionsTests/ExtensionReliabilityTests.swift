@@ -69,6 +69,29 @@ struct ExtensionReliabilityTests {
         #expect(executor.startedThreads == 1)
     }
 
+    @Test("cancelling a request's task ends its wait at once with .cancelled (also when cancelled before it was sent); it is forgotten")
+    func cancelledRequests() async throws {
+        let fake = try FakeExtension(script: "hangs.sh", limits: #"{"requestSeconds": 10}"#)
+        defer { fake.close() }
+        let pending = { fake.host.state.withLock { $0.connection }?.state.withLock { $0.pending.count } }
+        let request = Task { () async -> Result<JSONValueSummary, ExtensionError> in
+            do throws(ExtensionError) { return .success(try await fake.timeline()) } catch { return .failure(error) }
+        }
+        #expect(await eventually { pending() == 1 })
+        let started = ContinuousClock.now
+        request.cancel()
+        #expect(await request.value == .failure(.cancelled))
+        #expect(ContinuousClock.now - started < .seconds(2), "not the 10 s timeout")
+        #expect(pending() == 0)
+        let early = Task { () async -> Result<JSONValueSummary, ExtensionError> in
+            withUnsafeCurrentTask { $0?.cancel() }
+            do throws(ExtensionError) { return .success(try await fake.timeline()) } catch { return .failure(error) }
+        }
+        #expect(await early.value == .failure(.cancelled))
+        #expect(pending() == 0)
+        #expect(fake.host.status.launches == 1 && fake.host.status.crashesInARow == 0)
+    }
+
     @Test("a request that timed out is logged; r on its panel relaunches the hung extension, other reloads keep it")
     func userReloadRelaunchesAHungExtension() async throws {
         let fake = try FakeExtension(script: "hangs.sh", limits: #"{"requestSeconds": 1}"#)
