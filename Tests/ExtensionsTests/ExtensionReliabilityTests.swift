@@ -1,7 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+@testable import BackgroundSessions
 @testable import Extensions
+import FoundationEssentials
 import JSONTree
 import Synchronization
 import Testing
@@ -128,6 +130,46 @@ struct ExtensionReliabilityTests {
         #expect(await eventually { fake.logLines.contains("info: fake stderr: answered 3000") })
         #expect(fake.host.status.launches == 1)
         #expect(await eventually { deliveryThreads() == 0 }, "the delivery thread ends when there is nothing to deliver")
+    }
+
+    @Test("3,000 sessions finishing while the extension is busy (stopped), through the session manager: one delivery thread, every event delivered and acknowledged")
+    func boundedDeliveriesThroughTheManager() async throws {
+        let rig = try SessionRig(limits: #"{"requestSeconds": 120}"#, script: "answers-events.sh")
+        defer { rig.close() }
+        // Launched, then stopped (SIGSTOP) so that no delivery is answered while they all come.
+        await #expect(throws: ExtensionError.self) { _ = try await rig.fake.host.request("ping", params: nil) }
+        let pid = try #require(rig.fake.host.status.pid)
+        kill(pid, SIGSTOP)
+        let count = 3000
+        for index in 0..<count {
+            let url = try #require(URL(string: "http://127.0.0.1:9/file\(index)"))
+            _ = rig.manager.session(identifier: "ext.fake.s\(index)").downloadTask(with: url)
+        }
+        #expect(await eventually(within: 60) { rig.transport.runningIDs.count == count })
+        // Every transfer runs, so the running ids and the started requests are in the same order.
+        for (id, request) in zip(rig.transport.runningIDs, rig.transport.startedRequests) {
+            let body = Array("body of \(request.url)".utf8)
+            let fd = open(request.destinationPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            _ = body.withUnsafeBytes { write(fd, $0.baseAddress!, body.count) }
+            close(fd)
+            _ = rig.transport.finish(id, with: .downloaded(DownloadedFile(path: request.destinationPath, status: 200, byteCount: body.count,
+                                                                          validators: Validators(), attempts: 1)))
+        }
+        // All handed to the host: one waits for its answer, the others in the queue.
+        var peak = deliveryThreads()
+        #expect(await eventually(within: 60) {
+            peak = max(peak, deliveryThreads())
+            return rig.fake.host.state.withLock { $0.deliveries.count } == count - 1
+        })
+        kill(pid, SIGCONT)
+        #expect(await eventually(within: 60) {
+            peak = max(peak, deliveryThreads())
+            return rig.manager.pendingEvents.isEmpty
+        }, "\(rig.manager.pendingEvents.count) events not acknowledged")
+        #expect(peak == 1, "\(peak) delivery threads at once")
+        #expect(await eventually { rig.fake.logLines.contains("info: fake stderr: answered 3000") }, "\(rig.fake.logLines.suffix(5))")
+        #expect(rig.fake.logLines.filter { $0.contains("events not answered") }.isEmpty)
+        #expect(rig.fake.host.status.launches == 1)
     }
 
     @Test("a request sent by the completion of one that timed out times out on time too (its deadline wakes the reader)")
