@@ -204,6 +204,7 @@ struct ExtensionReliabilityTests {
         #expect(await eventually(within: 3) { fake.host.state.withLock { $0.held.count } == 5 })
         #expect(ContinuousClock.now - started < .seconds(3))
         #expect(fake.host.state.withLock { $0.held.map(\.identifier) } == ["s0", "s1", "s2", "s3", "s4"])
+        #expect(fake.logLines.contains("error: fake: sessionEvents of session s0 timed out after 1 s"), "\(fake.logLines)")
         #expect(fake.logLines.contains("error: fake: session s0 events not answered (timed out after 1 s); delivered again on its next launch, with 4 more queued behind them"),
                 "\(fake.logLines)")
         #expect(delivered.withLock { $0 } == 0)
