@@ -127,6 +127,37 @@ struct HungExtensionEndToEndTests {
         #expect(Self.pollUntil(seconds: 5) { kill(started, 0) != 0 }, "the extension (pid \(started)) is gone")
     }
 
+    @Test("a config reload that stops an extension whose stdin is full does not hold up the screen: the clock ticks on")
+    func configReloadWithAFullPipe() throws {
+        let home = try Self.home(extension: "deaf", manifest: deafManifest, script: deafScript)
+        defer { home.remove() }
+        let blob = Array(repeating: "\"" + String(repeating: "x", count: 4000) + "\"", count: 40).joined(separator: ", ")
+        let text = """
+            { "panels": [ { "kind": "deaf/wait", "options": { "blob": [\(blob)] } },
+                          { "kind": "clock", "options": { "timeZone": "UTC", "seconds": true, "hour24": true } } ] }
+            """
+        let config = try home.write("config.json", text)
+        let tmux = TmuxHarness()
+        defer { tmux.stop() }
+        try tmux.start(command: [try BuiltProducts.executable("widgethost"), "--config", config, "--state-dir", home.path + "/state"],
+                       size: (100, 20), environment: TmuxHarness.isolatedEnvironment(home: home.path, adding: ["TZ": "UTC"]))
+        let log = { (try? FileContents.text(at: home.path + "/state/widgethost.log")) ?? "" }
+        #expect(Self.pollUntil(seconds: 10) { Self.pids(in: log()).count == 1 }, "the extension started")
+        let started = try #require(Self.pids(in: log()).first)
+        #expect(Self.pollUntil(seconds: 10) { Self.queuedBytes(standardInputOf: started) > 4096 }, "the pipe filled")
+        // A changed manifest, then the config saved: the reload stops the running process.
+        try home.write(".config/widgethost/extensions/deaf/extension.json", deafManifest.replacing(#""requestSeconds": 30"#, with: #""requestSeconds": 29"#))
+        try home.write("config.json", text + "\n")
+        #expect(Self.pollUntil(seconds: 10) { log().contains("extension deaf: changed; restarted on next need at the config reload") }, "\(log())")
+        let shown = Self.clockTime(try tmux.capture())
+        tmux.waitFor(timeout: .seconds(3), description: "the clock ticking after the reload") { screen in
+            Self.clockTime(screen).map { $0 != shown } ?? false
+        }
+        #expect(Self.pollUntil(seconds: 5) { kill(started, 0) != 0 || Self.isZombie(started) }, "the old process (pid \(started)) is gone")
+        try tmux.sendText("q")
+        #expect(tmux.waitForExit() == .exited(0))
+    }
+
     /// A home with the extension `name` (its manifest and script) and a state directory.
     private static func home(extension name: String, manifest: String, script: String) throws -> ScratchDirectory {
         let home = try ScratchDirectory()

@@ -87,7 +87,7 @@ struct DownloadHeadersValidationTests {
     }
 }
 
-@Suite("download headers: transport, journal, restart", .serialized, .onOwnThreads)
+@Suite("download headers: transport, journal, restart", .serialized, .onOwnThreads(.awaitingExtensions))
 struct ExtensionHeadersTests {
     static let headers = #"{"Authorization":"Bearer sekrit-42","X-Trace":"t1"}"#
 

@@ -9,7 +9,7 @@ import WidgetTestSupport
 
 /// Real processes (sh scripts in Fixtures/) behind one `ExtensionHost` each. Waits are on
 /// conditions with deadlines; the only timeouts are the extensions' own (1–2 s).
-@Suite("Extension processes", .serialized, .onOwnThreads)
+@Suite("Extension processes", .serialized, .onOwnThreads(.awaitingExtensions))
 struct ExtensionHostTests {
     @Test("a well-behaved extension: initialize, then timelines; one process serves every panel")
     func answers() async throws {

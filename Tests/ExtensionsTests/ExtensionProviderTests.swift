@@ -10,7 +10,7 @@ import WidgetTestSupport
 /// A date of an extension message.
 private func iso(_ text: String) -> Date { ISO8601DateTime.parse(text, .message)!.date! }
 
-@Suite("Extension widgets", .serialized, .onOwnThreads)
+@Suite("Extension widgets", .serialized, .onOwnThreads(.awaitingExtensions))
 struct ExtensionProviderTests {
     private static let placeholderWidgets = #"[{"kind": "panel", "displayName": "Panel", "placeholder": {"type": "text", "spans": [{"text": "loading", "role": "placeholder"}]}}]"#
 

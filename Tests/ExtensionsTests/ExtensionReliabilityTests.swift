@@ -1,7 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+@testable import BackgroundSessions
 @testable import Extensions
+import FoundationEssentials
 import JSONTree
 import Synchronization
 import Testing
@@ -11,7 +13,7 @@ import WidgetTestSupport
 /// An extension that misbehaves (never reads, never answers) holds up nothing of the host's:
 /// not a provider thread, not its stop, not the user's `r`; session deliveries take a bounded
 /// number of threads.
-@Suite("Extension host reliability", .serialized, .onOwnThreads)
+@Suite("Extension host reliability", .serialized, .onOwnThreads(.awaitingExtensions))
 struct ExtensionReliabilityTests {
     /// How the host stops an extension, for `stopsAtOnceWithAFullPipe`.
     enum Stop: String, CaseIterable, Sendable, CustomTestStringConvertible {
@@ -69,6 +71,29 @@ struct ExtensionReliabilityTests {
         #expect(executor.startedThreads == 1)
     }
 
+    @Test("cancelling a request's task ends its wait at once with .cancelled (also when cancelled before it was sent); it is forgotten")
+    func cancelledRequests() async throws {
+        let fake = try FakeExtension(script: "hangs.sh", limits: #"{"requestSeconds": 10}"#)
+        defer { fake.close() }
+        let pending = { fake.host.state.withLock { $0.connection }?.state.withLock { $0.pending.count } }
+        let request = Task { () async -> Result<JSONValueSummary, ExtensionError> in
+            do throws(ExtensionError) { return .success(try await fake.timeline()) } catch { return .failure(error) }
+        }
+        #expect(await eventually { pending() == 1 })
+        let started = ContinuousClock.now
+        request.cancel()
+        #expect(await request.value == .failure(.cancelled))
+        #expect(ContinuousClock.now - started < .seconds(2), "not the 10 s timeout")
+        #expect(pending() == 0)
+        let early = Task { () async -> Result<JSONValueSummary, ExtensionError> in
+            withUnsafeCurrentTask { $0?.cancel() }
+            do throws(ExtensionError) { return .success(try await fake.timeline()) } catch { return .failure(error) }
+        }
+        #expect(await early.value == .failure(.cancelled))
+        #expect(pending() == 0)
+        #expect(fake.host.status.launches == 1 && fake.host.status.crashesInARow == 0)
+    }
+
     @Test("a request that timed out is logged; r on its panel relaunches the hung extension, other reloads keep it")
     func userReloadRelaunchesAHungExtension() async throws {
         let fake = try FakeExtension(script: "hangs.sh", limits: #"{"requestSeconds": 1}"#)
@@ -107,6 +132,46 @@ struct ExtensionReliabilityTests {
         #expect(await eventually { deliveryThreads() == 0 }, "the delivery thread ends when there is nothing to deliver")
     }
 
+    @Test("3,000 sessions finishing while the extension is busy (stopped), through the session manager: one delivery thread, every event delivered and acknowledged")
+    func boundedDeliveriesThroughTheManager() async throws {
+        let rig = try SessionRig(limits: #"{"requestSeconds": 120}"#, script: "answers-events.sh")
+        defer { rig.close() }
+        // Launched, then stopped (SIGSTOP) so that no delivery is answered while they all come.
+        await #expect(throws: ExtensionError.self) { _ = try await rig.fake.host.request("ping", params: nil) }
+        let pid = try #require(rig.fake.host.status.pid)
+        kill(pid, SIGSTOP)
+        let count = 3000
+        for index in 0..<count {
+            let url = try #require(URL(string: "http://127.0.0.1:9/file\(index)"))
+            _ = rig.manager.session(identifier: "ext.fake.s\(index)").downloadTask(with: url)
+        }
+        #expect(await eventually(within: 60) { rig.transport.runningIDs.count == count })
+        // Every transfer runs, so the running ids and the started requests are in the same order.
+        for (id, request) in zip(rig.transport.runningIDs, rig.transport.startedRequests) {
+            let body = Array("body of \(request.url)".utf8)
+            let fd = open(request.destinationPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            _ = body.withUnsafeBytes { write(fd, $0.baseAddress!, body.count) }
+            close(fd)
+            _ = rig.transport.finish(id, with: .downloaded(DownloadedFile(path: request.destinationPath, status: 200, byteCount: body.count,
+                                                                          validators: Validators(), attempts: 1)))
+        }
+        // All handed to the host: one waits for its answer, the others in the queue.
+        var peak = deliveryThreads()
+        #expect(await eventually(within: 60) {
+            peak = max(peak, deliveryThreads())
+            return rig.fake.host.state.withLock { $0.deliveries.count } == count - 1
+        })
+        kill(pid, SIGCONT)
+        #expect(await eventually(within: 60) {
+            peak = max(peak, deliveryThreads())
+            return rig.manager.pendingEvents.isEmpty
+        }, "\(rig.manager.pendingEvents.count) events not acknowledged")
+        #expect(peak == 1, "\(peak) delivery threads at once")
+        #expect(await eventually { rig.fake.logLines.contains("info: fake stderr: answered 3000") }, "\(rig.fake.logLines.suffix(5))")
+        #expect(rig.fake.logLines.filter { $0.contains("events not answered") }.isEmpty)
+        #expect(rig.fake.host.status.launches == 1)
+    }
+
     @Test("a request sent by the completion of one that timed out times out on time too (its deadline wakes the reader)")
     func requestSentAsAnotherTimesOut() async throws {
         let fake = try FakeExtension(script: "hangs.sh", limits: #"{"requestSeconds": 1, "idleExitSeconds": 60}"#)
@@ -139,6 +204,7 @@ struct ExtensionReliabilityTests {
         #expect(await eventually(within: 3) { fake.host.state.withLock { $0.held.count } == 5 })
         #expect(ContinuousClock.now - started < .seconds(3))
         #expect(fake.host.state.withLock { $0.held.map(\.identifier) } == ["s0", "s1", "s2", "s3", "s4"])
+        #expect(fake.logLines.contains("error: fake: sessionEvents of session s0 timed out after 1 s"), "\(fake.logLines)")
         #expect(fake.logLines.contains("error: fake: session s0 events not answered (timed out after 1 s); delivered again on its next launch, with 4 more queued behind them"),
                 "\(fake.logLines)")
         #expect(delivered.withLock { $0 } == 0)

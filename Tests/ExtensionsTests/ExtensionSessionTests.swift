@@ -18,9 +18,12 @@ final class SessionRig: Sendable {
     let manager: BackgroundSessionManager
     let widget: TerminalWidget
 
-    /// - Parameter headers: the `headers` object the extension sends with its download.
-    init(limits: String, silentFirst: Bool = false, headers: String? = nil, debug: Bool = false) throws {
-        fake = try FakeExtension(script: "downloads.sh", limits: limits, debug: debug)
+    /// - Parameters:
+    ///   - headers: the `headers` object the extension sends with its download.
+    ///   - script: the fixture (`downloads.sh` asks for the download its panel names).
+    init(limits: String, silentFirst: Bool = false, headers: String? = nil, debug: Bool = false,
+         script: String = "downloads.sh") throws {
+        fake = try FakeExtension(script: script, limits: limits, debug: debug)
         if silentFirst { try fake.scratch.write("fake/silent-on-launch-1", "") }
         if let headers { try fake.scratch.write("fake/headers.json", headers) }
         manager = try BackgroundSessionManager.open(stateDirectory: fake.stateDirectory, transport: transport,
@@ -57,7 +60,7 @@ final class SessionRig: Sendable {
     }
 }
 
-@Suite("Extension background sessions", .serialized, .onOwnThreads)
+@Suite("Extension background sessions", .serialized, .onOwnThreads(.awaitingExtensions))
 struct ExtensionSessionTests {
     @Test("download runs in the host's session manager; sessionEvents brings the body; the journal is acknowledged after the answer")
     func downloadDelivered() async throws {

@@ -91,7 +91,7 @@ private final class FakeExtensions {
     }
 }
 
-@Suite("extension run", .serialized, .onOwnThreads)
+@Suite("extension run", .serialized, .onOwnThreads(.awaitingExtensions))
 @MainActor
 struct ExtensionRunCommandTests {
     @Test("prints each entry's date, relevance and view drawn as preview draws it, then the policy")
@@ -181,7 +181,8 @@ struct ExtensionRunCommandTests {
         #expect(crash.standardError.hasPrefix("widgethost extension run: crashes/panel: the extension stopped: "), "\(crash.standardError)")
         #expect(crash.standardError.contains("crashes stderr: cannot start: missing configuration"), "\(crash.standardError)")
         let hang = await fakes.run(["hangs/panel"])
-        #expect(hang == CommandOutput(exitCode: 4, standardError: "widgethost extension run: hangs/panel: timed out after 1 s\n"))
+        #expect(hang == CommandOutput(exitCode: 4, standardError: "widgethost extension run: hangs/panel: timed out after 1 s\n"
+                                      + "the extension's last log lines:\n  hangs: timeline for panel#1 timed out after 1 s\n"))
         let bad = await fakes.run(["bad/panel"])
         #expect(bad.exitCode == 5)
         #expect(bad.standardError.contains("bad answer from the extension: entries[0].date: "), "\(bad.standardError)")

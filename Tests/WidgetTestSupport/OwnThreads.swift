@@ -23,11 +23,17 @@ public struct OwnThreads: SuiteTrait, TestTrait, TestScoping {
         /// Eight threads for tests whose calls block briefly (a command run in `poll`), so they
         /// neither wait behind the process tests nor hold the cooperative pool.
         case blockingCalls
+        /// Six threads (one per such suite) for tests that start extensions and await their
+        /// requests: a request suspends its task (it holds no thread), so the test needs a
+        /// thread back as soon as the answer comes — behind an end-to-end test blocking both
+        /// `processes` threads for seconds it would miss a 1 s backoff or timeout it measures.
+        case awaitingExtensions
     }
 
     // A test body may recurse as deep as the main thread allows: 8 MiB, like it.
     static let processes = ThreadTaskExecutor(maximumThreads: 2, name: "test-processes", stackSize: 8 << 20)
     static let blockingCalls = ThreadTaskExecutor(maximumThreads: 8, name: "test-blocking", stackSize: 8 << 20)
+    static let awaitingExtensions = ThreadTaskExecutor(maximumThreads: 6, name: "test-extensions", stackSize: 8 << 20)
 
     let pool: Pool
 
@@ -37,7 +43,11 @@ public struct OwnThreads: SuiteTrait, TestTrait, TestScoping {
                              performing function: @Sendable () async throws -> Void) async throws {
         // Only around each test case (the suite itself has nothing to run).
         guard testCase != nil else { return try await function() }
-        let executor = pool == .processes ? Self.processes : Self.blockingCalls
+        let executor = switch pool {
+        case .processes: Self.processes
+        case .blockingCalls: Self.blockingCalls
+        case .awaitingExtensions: Self.awaitingExtensions
+        }
         try await withTaskExecutorPreference(executor) { try await function() }
     }
 }

@@ -178,10 +178,13 @@ final class ExtensionConnection: Sendable {
         return id
     }
 
-    /// `timeline for today#1`: the method, and the panel's instance when the params name one.
+    /// `timeline for today#1`, `sessionEvents of session board`: the method, and the panel's
+    /// instance or the session when the params name one.
     private static func label(_ method: String, _ params: JSONValue?) -> String {
-        guard case .object(let object)? = params, case .string(let instance)? = object["instance"] else { return method }
-        return "\(method) for \(RPCMessage.printable(instance, limit: 60))"
+        guard case .object(let object)? = params else { return method }
+        if case .string(let instance)? = object["instance"] { return "\(method) for \(RPCMessage.printable(instance, limit: 60))" }
+        if case .string(let session)? = object["identifier"] { return "\(method) of session \(RPCMessage.printable(session, limit: 60))" }
+        return method
     }
 
     /// Sends a request and waits for its answer (at most `requestSeconds`), blocking the

@@ -32,9 +32,9 @@ struct Outbox {
     var waitingDescriptor: Int32 { closed || isEmpty ? -1 : descriptor }
 
     /// Queues `line` and writes what fits without waiting; false when it was refused (stdin
-    /// closed or broken, or the outbox full).
+    /// closed or broken, or the outbox full — an empty one takes any message).
     mutating func send(_ line: String) -> Bool {
-        guard !closed, bytes.count - offset + line.utf8.count <= Self.maximumBytes else { return false }
+        guard !closed, isEmpty || bytes.count - offset + line.utf8.count <= Self.maximumBytes else { return false }
         bytes.append(contentsOf: line.utf8)
         flush()
         return !closed
