@@ -78,6 +78,8 @@ let package = Package(
 
         // Test-only: runs a session manager and stops at a chosen point so a test can kill it.
         .executableTarget(name: "session-crash-helper", dependencies: ["BackgroundSessions", "WidgetCore"]),
+        // Test-only: takes the terminal like the dashboard, then overflows a host thread's stack.
+        .executableTarget(name: "overflow-helper", dependencies: ["TerminalUI", "WidgetCore"]),
 
         // Shared test helpers: manual-clock expectations, fixtures, frame assertions.
         // Also the end-to-end harness: a private tmux server per test, subprocesses, built products.
@@ -107,6 +109,6 @@ let package = Package(
         .testTarget(name: "LeaderboardServerTests", dependencies: ["LeaderboardServer", "WidgetTestSupport"]),
         // Real binaries in tmux. Depending on the executable targets makes `swift test` build
         // them first; the tests run the binaries, they do not import their modules.
-        .testTarget(name: "EndToEndTests", dependencies: ["WidgetTestSupport", "widgethost", "leaderboard-server"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["WidgetTestSupport", "widgethost", "leaderboard-server", "overflow-helper"]),
     ]
 )

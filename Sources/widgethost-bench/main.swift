@@ -15,6 +15,7 @@ Measures WidgetHost against its targets and prints a table (README "Performance"
   8 cost per fetch (wake-ups by thread, disk, fsyncs for a 200 and a 304), memory by mapping
   9 push event → screen, `+` (heal) → screen
  10 extensions: launch → first entry, warm `r` → screen, idle wake-ups running and stopped
+ 11 the deepest view the limits allow: layout and drawing time
 
   --quick            shorter runs (a smoke test; the idle run lasts 15 s instead of 60 s)
   --json PATH        also write the figures as JSON
@@ -64,6 +65,7 @@ print(Report.header)
 let report = Report()
 if wanted("1") { SchedulerBench.measure(into: report, quick: quick) }
 if wanted("7") { TextBench.measure(into: report, quick: quick) }
+if wanted("11") { ViewLayoutBench.measure(into: report, quick: quick) }
 
 let needsHarness = ["2", "3", "4", "5", "6", "8", "9", "10"].contains(where: wanted)
 if needsHarness {

@@ -81,7 +81,11 @@ extension ActionEndToEndTests {
         #expect(!back.contains { $0.contains("failed") }, "\(back.joined(separator: "\n"))")
 
         try tmux.sendKeys("e")
-        tmux.waitFor(description: "the editor again") { screen in !screen.contains { $0.contains("┌ Notes") } }
+        // Its second banner (the first is still on the normal screen): the editor runs and has
+        // the terminal, so Ctrl-C reaches it (typed earlier, it could reach the host instead).
+        tmux.waitFor(description: "the editor again") { screen in
+            !screen.contains { $0.contains("┌ Notes") } && screen.filter { $0.contains("FAKE EDITOR \(notes)") }.count >= 2
+        }
         try tmux.sendKeys("C-c")
         let after = tmux.waitFor(description: "the dashboard, the editor's end shown") { screen in
             screen.contains { $0.contains("┌ Notes") } && screen.contains { $0.contains("edit the file failed") }

@@ -9,13 +9,17 @@
 /// unprintable code points become U+FFFD. After this the cell buffer, ncurses and the
 /// terminal agree on every width.
 public enum TextNormalizer {
+    /// The printable ASCII characters as glyphs, made once: most text is ASCII, and making a
+    /// `String` per character was most of the cost of shaping it.
+    private static let asciiGlyphs: [Glyph] = (0x20..<0x7F).map { Glyph(text: String(UnicodeScalar(UInt8($0))), width: 1) }
+
     /// The glyphs of `text`, in order.
     public static func glyphs(of text: String) -> [Glyph] {
         let safe = Sanitizer.sanitize(text)
         var result: [Glyph] = []
         result.reserveCapacity(safe.utf8.count)
         if safe.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
-            for scalar in safe.unicodeScalars { result.append(Glyph(text: String(Character(scalar)), width: 1)) }
+            for byte in safe.utf8 { result.append(asciiGlyphs[Int(byte &- 0x20)]) }
             return result
         }
         var current = String.UnicodeScalarView()

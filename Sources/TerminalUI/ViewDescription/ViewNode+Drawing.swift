@@ -5,64 +5,14 @@ extension ViewNode {
     /// caller clears the area first. Safe with any rectangle, including empty ones, and any
     /// tree a `ViewNode` can hold; text is sanitised and measured like every other string.
     public func draw(into buffer: inout CellBuffer, in rect: Rect, glyphs: GlyphSet) {
-        draw(into: &buffer, in: rect, clip: rect.intersection(buffer.bounds), glyphs: glyphs, parent: .vertical)
-    }
-
-    private func draw(into buffer: inout CellBuffer, in rect: Rect, clip: Rect, glyphs: GlyphSet, parent: Axis) {
-        let area = rect.intersection(clip)
-        guard !area.isEmpty else { return }
-        switch self {
-        case .vstack(let stack):
-            let lengths = stack.lengths(total: rect.height, cross: rect.width, axis: .vertical)
-            var y = rect.y
-            for (child, height) in zip(stack.children, lengths) {
-                child.draw(into: &buffer, in: Rect(x: rect.x, y: y, width: rect.width, height: height),
-                           clip: area, glyphs: glyphs, parent: .vertical)
-                y += height + stack.gap
-                if y >= area.maxY { break }
-            }
-        case .hstack(let stack):
-            let lengths = stack.lengths(total: rect.width, cross: rect.height, axis: .horizontal)
-            var x = rect.x
-            for (child, width) in zip(stack.children, lengths) {
-                child.draw(into: &buffer, in: Rect(x: x, y: rect.y, width: width, height: rect.height),
-                           clip: area, glyphs: glyphs, parent: .horizontal)
-                x += width + stack.gap
-                if x >= area.maxX { break }
-            }
-        case .text(let text):
-            Self.drawText(text, into: &buffer, in: rect, clip: area, glyphs: glyphs)
-        case .table(let table):
-            Self.drawTable(table, into: &buffer, in: rect, clip: area, glyphs: glyphs)
-        case .bar(let bar):
-            Self.drawBar(bar, into: &buffer, in: rect, clip: area, glyphs: glyphs)
-        case .sparkline(let sparkline):
-            TerminalUI.Sparkline(values: sparkline.values, style: CellStyle(sparkline.role), glyphs: glyphs)
-                .draw(into: &buffer, in: rect)
-        case .spacer:
-            break
-        case .divider(let role):
-            let style = CellStyle(role)
-            // One line at the start of its space, across the parent's axis.
-            if parent == .horizontal {
-                guard area.x == rect.x else { return }
-                for y in area.y..<area.maxY {
-                    buffer.write(glyphs.vertical, x: rect.x, y: y, style: style, clip: area)
-                }
-            } else {
-                guard area.y == rect.y else { return }
-                for x in area.x..<area.maxX {
-                    buffer.write(glyphs.horizontal, x: x, y: rect.y, style: style, clip: area)
-                }
-            }
-        }
+        ViewLayout(self).draw(into: &buffer, in: rect, clip: rect.intersection(buffer.bounds), glyphs: glyphs, parent: .vertical)
     }
 
     /// Text: one row per line (wrapped when asked), each filled with blanks in the first
     /// span's style, aligned, cut with the ellipsis; when lines are left over, the last row
     /// shown ends in the ellipsis.
-    private static func drawText(_ text: Text, into buffer: inout CellBuffer, in rect: Rect, clip: Rect, glyphs: GlyphSet) {
-        let lines = ViewText(text).layout(width: rect.width, wrap: text.wrap)
+    fileprivate static func drawText(_ text: Text, lines: [ViewText.Line], into buffer: inout CellBuffer, in rect: Rect, clip: Rect,
+                                     glyphs: GlyphSet) {
         let fill = text.spans.first?.style ?? .plain
         let shown = min(lines.count, rect.height)
         for (i, line) in lines.prefix(shown).enumerated() {
@@ -82,7 +32,7 @@ extension ViewNode {
     }
 
     /// A table through `TerminalUI.Table`, with the column widths of docs/views.md.
-    private static func drawTable(_ table: Table, into buffer: inout CellBuffer, in rect: Rect, clip: Rect, glyphs: GlyphSet) {
+    fileprivate static func drawTable(_ table: Table, into buffer: inout CellBuffer, in rect: Rect, clip: Rect, glyphs: GlyphSet) {
         let widths = table.columnWidths(in: rect.width)
         let columns = zip(table.columns, widths).map { column, width in
             TableColumn(column.title, width: .fixed(width), alignment: column.alignment)
@@ -97,7 +47,7 @@ extension ViewNode {
 
     /// A bar on every row; a label, when there is room for it, a blank and one bar cell, at
     /// the right end of the first row in the bar's role.
-    private static func drawBar(_ bar: Bar, into buffer: inout CellBuffer, in rect: Rect, clip: Rect, glyphs: GlyphSet) {
+    fileprivate static func drawBar(_ bar: Bar, into buffer: inout CellBuffer, in rect: Rect, clip: Rect, glyphs: GlyphSet) {
         let style = CellStyle(bar.role)
         var barRect = rect
         if let label = bar.label, !label.isEmpty {
@@ -133,5 +83,58 @@ extension ViewNode.Table {
             widths[i] += remaining / sharing.count + (k < remaining % sharing.count ? 1 : 0)
         }
         return widths
+    }
+}
+
+extension ViewLayout {
+    /// Draws the node into `rect`, clipped to `clip`; `parent` is the enclosing stack's axis.
+    func draw(into buffer: inout CellBuffer, in rect: Rect, clip: Rect, glyphs: GlyphSet, parent: ViewNode.Axis) {
+        let area = rect.intersection(clip)
+        guard !area.isEmpty else { return }
+        switch node {
+        case .vstack(let stack):
+            let lengths = self.lengths(total: rect.height, cross: rect.width, axis: .vertical)
+            var y = rect.y
+            for (child, height) in zip(children, lengths) {
+                child.draw(into: &buffer, in: Rect(x: rect.x, y: y, width: rect.width, height: height),
+                           clip: area, glyphs: glyphs, parent: .vertical)
+                y += height + stack.gap
+                if y >= area.maxY { break }
+            }
+        case .hstack(let stack):
+            let lengths = self.lengths(total: rect.width, cross: rect.height, axis: .horizontal)
+            var x = rect.x
+            for (child, width) in zip(children, lengths) {
+                child.draw(into: &buffer, in: Rect(x: x, y: rect.y, width: width, height: rect.height),
+                           clip: area, glyphs: glyphs, parent: .horizontal)
+                x += width + stack.gap
+                if x >= area.maxX { break }
+            }
+        case .text(let text):
+            ViewNode.drawText(text, lines: lines(width: rect.width), into: &buffer, in: rect, clip: area, glyphs: glyphs)
+        case .table(let table):
+            ViewNode.drawTable(table, into: &buffer, in: rect, clip: area, glyphs: glyphs)
+        case .bar(let bar):
+            ViewNode.drawBar(bar, into: &buffer, in: rect, clip: area, glyphs: glyphs)
+        case .sparkline(let sparkline):
+            TerminalUI.Sparkline(values: sparkline.values, style: CellStyle(sparkline.role), glyphs: glyphs)
+                .draw(into: &buffer, in: rect)
+        case .spacer:
+            break
+        case .divider(let role):
+            let style = CellStyle(role)
+            // One line at the start of its space, across the parent's axis.
+            if parent == .horizontal {
+                guard area.x == rect.x else { return }
+                for y in area.y..<area.maxY {
+                    buffer.write(glyphs.vertical, x: rect.x, y: y, style: style, clip: area)
+                }
+            } else {
+                guard area.y == rect.y else { return }
+                for x in area.x..<area.maxX {
+                    buffer.write(glyphs.horizontal, x: x, y: rect.y, style: style, clip: area)
+                }
+            }
+        }
     }
 }

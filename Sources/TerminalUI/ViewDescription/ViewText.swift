@@ -12,16 +12,36 @@ struct ViewText {
     let lines: [Line]
 
     init(_ text: ViewNode.Text) {
-        var lines: [Line] = [[]]
+        var lines: [Line] = []
+        var current: Line = []
         for span in text.spans {
             let style = span.style
-            for (i, part) in span.text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                if i > 0 { lines.append([]) }
-                let glyphs = TextNormalizer.glyphs(of: String(String.UnicodeScalarView(part)))
-                lines[lines.count - 1].append(contentsOf: glyphs.map { StyledGlyph(glyph: $0, style: style) })
+            for (i, part) in Self.split(span.text).enumerated() {
+                if i > 0 {
+                    lines.append(current)
+                    current = []
+                }
+                for glyph in TextNormalizer.glyphs(of: part) { current.append(StyledGlyph(glyph: glyph, style: style)) }
             }
         }
+        lines.append(current)
         self.lines = lines
+    }
+
+    /// `string` split at its line feeds (the scalar U+000A: a CR before one stays in its part).
+    static func split(_ string: String) -> [String] {
+        let bytes = string.utf8
+        guard bytes.contains(0x0A) else { return [string] }
+        let scalars = string.unicodeScalars
+        var parts: [String] = []
+        var start = bytes.startIndex
+        for index in bytes.indices where bytes[index] == 0x0A {
+            // A line feed's byte is a whole scalar, so its index is one of the scalars' too.
+            parts.append(String(scalars[start..<index]))
+            start = bytes.index(after: index)
+        }
+        parts.append(String(scalars[start...]))
+        return parts
     }
 
     static func width(of line: Line) -> Int { line.reduce(0) { $0 + $1.glyph.width } }

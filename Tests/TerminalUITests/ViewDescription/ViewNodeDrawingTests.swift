@@ -183,4 +183,17 @@ struct ViewNodeDrawingTests {
                                                      rows: [[ViewNode.Cell("a"), ViewNode.Cell("1")], [ViewNode.Cell("b")]]))
         expectFrame(render(headless, width: 5, height: 3), equals: ["a   1", "b", ""])
     }
+
+    @Test("64 levels of alternating stacks draw exactly as the wrapped text they hold")
+    func deepestView() {
+        let words = Array(repeating: "uptime 200 OK latency 42ms certificate expires in 31 days", count: 40).joined(separator: " ")
+        let text = ViewNode.text([ViewNode.Span(words)], wrap: true)
+        var view = text
+        for level in 1..<ViewNode.maximumDepth {
+            view = level % 2 == 1 ? .vstack([view]) : .hstack([view])
+        }
+        let alone = TextBackend.lines(render(text, width: 37, height: 12))
+        #expect(alone.count == 12 && alone[0] == "uptime 200 OK latency 42ms")
+        expectFrame(render(view, width: 37, height: 12), equals: alone)
+    }
 }
