@@ -37,7 +37,8 @@ struct ExtensionReliabilityTests {
             }
         }
         // The pipe to its stdin holds more than `initialize`: the host is writing the request.
-        #expect(await eventually(within: 5) { (fake.host.state.withLock { $0.connection }.map { queuedBytes($0.input) } ?? 0) > 4096 })
+        // (A launch takes seconds on a loaded 2-core machine: 20 s, not 5.)
+        #expect(await eventually(within: 20) { (fake.host.state.withLock { $0.connection }.map { queuedBytes($0.input) } ?? 0) > 4096 })
         let pid = try #require(fake.host.status.pid)
         let started = ContinuousClock.now
         switch stop {
@@ -75,7 +76,8 @@ struct ExtensionReliabilityTests {
     func cancelledRequests() async throws {
         let fake = try FakeExtension(script: "hangs.sh", limits: #"{"requestSeconds": 10}"#)
         defer { fake.close() }
-        let pending = { fake.host.state.withLock { $0.connection }?.state.withLock { $0.pending.count } }
+        // The timeline requests pending (not `initialize`, which may still be on its way).
+        let pending = { fake.host.state.withLock { $0.connection }?.state.withLock { $0.pending.values.filter { $0.label.hasPrefix("timeline") }.count } }
         let request = Task { () async -> Result<JSONValueSummary, ExtensionError> in
             do throws(ExtensionError) { return .success(try await fake.timeline()) } catch { return .failure(error) }
         }
@@ -166,7 +168,9 @@ struct ExtensionReliabilityTests {
             peak = max(peak, deliveryThreads())
             return rig.manager.pendingEvents.isEmpty
         }, "\(rig.manager.pendingEvents.count) events not acknowledged")
-        #expect(peak == 1, "\(peak) delivery threads at once")
+        // One delivers; the one before may still be ending (it found the queue empty, cleared
+        // the flag and returns) when the next starts: two at most, never one per session.
+        #expect(peak <= 2, "\(peak) delivery threads at once")
         #expect(await eventually { rig.fake.logLines.contains("info: fake stderr: answered 3000") }, "\(rig.fake.logLines.suffix(5))")
         #expect(rig.fake.logLines.filter { $0.contains("events not answered") }.isEmpty)
         #expect(rig.fake.host.status.launches == 1)
