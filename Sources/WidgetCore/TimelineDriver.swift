@@ -84,7 +84,7 @@ public final class TimelineDriver {
     public func add(kind: String, family: WidgetFamily, size: CellSize, provider: AnyTimelineProvider,
                     pausable: Bool = true, info: WidgetCenter.WidgetInfo? = nil, listed: Bool = true,
                     onLoop: Bool = false) -> WidgetInstanceID {
-        let id = scheduler.add(kind: kind, now: clock.now, pausable: pausable)
+        let id = scheduler.add(kind: kind, now: clock.now, pausable: pausable, requestTimeout: provider.requestTimeout)
         let listing = listed ? (info ?? WidgetCenter.WidgetInfo(kind: kind, family: family, title: kind)) : nil
         slots[id] = Slot(kind: kind, provider: provider, family: family, size: size, info: listing, onLoop: onLoop)
         publish()

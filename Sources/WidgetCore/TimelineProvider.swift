@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// The source of a widget's entries, as WidgetKit's `TimelineProvider`.
 ///
 /// `placeholder(in:)` must answer at once without I/O (the host draws it redacted while the
@@ -21,10 +23,15 @@ public protocol TimelineProvider: Sendable {
     /// (nothing to read from disk, decode or wait for); nil: `timeline(in:)` runs off the loop
     /// as usual. Saves a provider thread's round trip per reload. Default: nil.
     func timelineOnLoop(in context: Context) -> Timeline<Entry>?
+    /// How long a call may take before the host gives up on it, when that is longer than the
+    /// host's own limit (`SchedulerConfiguration.requestTimeout`): an extension's
+    /// `requestSeconds`, so the extension's own timeout comes first. Default: nil.
+    var requestTimeout: TimeInterval? { get }
 }
 
 extension TimelineProvider {
     public func timelineOnLoop(in context: Context) -> Timeline<Entry>? { nil }
+    public var requestTimeout: TimeInterval? { nil }
 }
 
 /// A provider whose entry type is erased, so the host can hold providers of every kind.
@@ -33,8 +40,11 @@ public struct AnyTimelineProvider: Sendable {
     private let _snapshot: @Sendable (TimelineProviderContext) async -> any TimelineEntry
     private let _timeline: @Sendable (TimelineProviderContext) async throws -> AnyTimeline
     private let _timelineOnLoop: @Sendable (TimelineProviderContext) -> AnyTimeline?
+    /// See `TimelineProvider.requestTimeout`.
+    public let requestTimeout: TimeInterval?
 
     public init<P: TimelineProvider>(_ provider: P) {
+        requestTimeout = provider.requestTimeout
         _placeholder = { provider.placeholder(in: $0) }
         _snapshot = { await provider.snapshot(in: $0) }
         _timeline = { try await provider.timeline(in: $0).erased }

@@ -43,6 +43,9 @@ extension TimelineScheduler {
         /// reloads and the daily budget, which are about network work, must not stop them.
         let pausable: Bool
 
+        /// How long a call may take before it times out (see `add(kind:now:pausable:requestTimeout:)`).
+        var requestTimeout: TimeInterval = 30
+
         init(kind: String, pausable: Bool) {
             self.kind = kind
             self.pausable = pausable

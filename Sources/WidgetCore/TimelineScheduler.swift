@@ -90,10 +90,15 @@ public final class TimelineScheduler {
     /// - Parameter pausable: false for an instance whose timelines are computed locally (a
     ///   clock): its reloads go on while automatic reloads are paused and are free of the daily
     ///   budget (both are about fetching).
-    public func add(kind: String, now: Date, pausable: Bool = true) -> WidgetInstanceID {
+    ///
+    /// - Parameter requestTimeout: how long this instance's calls may take, when longer than
+    ///   the configuration's `requestTimeout` (the provider's own limit, see
+    ///   `TimelineProvider.requestTimeout`).
+    public func add(kind: String, now: Date, pausable: Bool = true, requestTimeout: TimeInterval? = nil) -> WidgetInstanceID {
         nextID += 1
         let id = WidgetInstanceID(rawValue: nextID)
         let instance = Instance(kind: kind, pausable: pausable)
+        instance.requestTimeout = max(configuration.requestTimeout, requestTimeout ?? 0)
         instance.reloadDue = now
         instance.reloadReason = .initial
         slots.append(instance)
@@ -182,7 +187,7 @@ public final class TimelineScheduler {
         if advanceEntries(i, now: now) { changes.entryChanged.append(id) }
         if let flight = i.inFlight, flight.deadline <= now {
             i.inFlight = nil
-            let seconds = Int(configuration.requestTimeout.rounded())
+            let seconds = Int(i.requestTimeout.rounded())
             recordFailure(i, message: "timed out after \(seconds) s", now: now)
             changes.timedOut.append(id)
         }
@@ -207,7 +212,7 @@ public final class TimelineScheduler {
     private func start(_ i: Instance, id: WidgetInstanceID, now: Date) -> ReloadRequest {
         i.generation += 1
         let isUser = i.reloadReason == .user
-        i.inFlight = InFlight(generation: i.generation, deadline: now + configuration.requestTimeout, isUserInitiated: isUser)
+        i.inFlight = InFlight(generation: i.generation, deadline: now + i.requestTimeout, isUserInitiated: isUser)
         i.history.recordStart(i.reloadReason, budgeted: countsAgainstBudget(i, reason: i.reloadReason, now: now),
                               now: now, minimumInterval: configuration.minimumReloadInterval)
         if isUser { lastUserReloadAnywhere = now }

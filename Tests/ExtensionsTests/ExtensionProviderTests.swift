@@ -25,6 +25,15 @@ struct ExtensionProviderTests {
         #expect(fake.host.status.launches == 0)
     }
 
+    @Test("the host gives a call the extension's requestSeconds and 2 s more, so the extension's own timeout (logged; r relaunches) comes first")
+    func requestTimeout() throws {
+        let fake = try FakeExtension(script: "answers.sh", limits: #"{"requestSeconds": 60}"#)
+        defer { fake.close() }
+        let widget = ExtensionWidgets.configuration(fake.manifest.widgets[0], host: fake.host)
+        let provider = try widget.makeProvider(WidgetOptions(), WidgetEnvironment(now: { Date(timeIntervalSince1970: 0) }))
+        #expect(provider.requestTimeout == 62)
+    }
+
     @Test("the members of options (and of objects inside them) are sorted by name, byte order — a promise sh extensions rely on")
     func optionsSorted() {
         let options: WidgetOptions = ["zeta": .integer(1), "Alpha": .bool(true), "beta": .object(["y": .string("2"), "x": .string("1")]),

@@ -195,6 +195,18 @@ struct SchedulerAnswerTests {
         #expect(status?.consecutiveFailures == 1)
     }
 
+    @Test("a provider that takes longer than the host's timeout (an extension's requestSeconds) times out at its own; a shorter one at the host's")
+    func providerTimeout() {
+        let scheduler = TimelineScheduler(configuration: .init(requestTimeout: 30))
+        let slow = scheduler.add(kind: "ext/slow", now: testEpoch, requestTimeout: 62)
+        let quick = scheduler.add(kind: "ext/quick", now: testEpoch, requestTimeout: 12)
+        #expect(scheduler.advance(to: testEpoch).reloads.count == 2)
+        #expect(scheduler.advance(to: at(30)).timedOut == [quick], "the host's 30 s for one that asks for less")
+        #expect(!scheduler.advance(to: at(61)).timedOut.contains(slow))
+        #expect(scheduler.advance(to: at(62)).timedOut == [slow])
+        #expect(scheduler.status(of: slow)?.lastFailure == ReloadFailure(message: "timed out after 62 s", date: at(62)))
+    }
+
     @Test("retries back off exponentially with jitter, capped, and success resets them")
     func backoff() {
         let (scheduler, id, request) = started(.init(minimumReloadInterval: 1, requestTimeout: 30, retryBaseDelay: 10, retryMaxDelay: 100))

@@ -22,6 +22,11 @@ struct ExtensionProvider: TimelineProvider {
         instance = host.instanceName(kind: widget.kind, options: options)
     }
 
+    /// The extension's own `requestSeconds` and a little more: its timeout (logged, and what
+    /// makes `r` relaunch a hung process) comes before the host's gives up on the call — with
+    /// the host's 30 s first, a `requestSeconds` of 30 or more was never reached.
+    var requestTimeout: TimeInterval? { Double(host.manifest.limits.requestSeconds) + 2 }
+
     func placeholder(in context: TimelineProviderContext) -> ExtensionEntry {
         ExtensionEntry(date: now(), view: widget.placeholder ?? ExtensionWidgets.defaultPlaceholder)
     }
