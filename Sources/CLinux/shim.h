@@ -111,4 +111,5 @@ static inline int wh_pidfd_open(int pid) { return (int)syscall(434 /* SYS_pidfd_
 /// Makes the host the reaper of its orphaned descendants (`PR_SET_CHILD_SUBREAPER`): a process
 /// whose parent ends is re-parented to the host rather than to init. 0, or -1 with errno.
 static inline int wh_set_child_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
+static inline int wh_clear_child_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0); }
 #endif

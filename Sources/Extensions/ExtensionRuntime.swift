@@ -145,7 +145,7 @@ public final class ExtensionRuntime: Sendable {
     /// for them to end; what still runs then (it ignores SIGTERM) gets SIGKILL to its group, so
     /// no extension outlives the host.
     public func stopAll(graceSeconds: Double = 0.5) {
-        let stopping = hosts.flatMap { $0.stopConnections() }
+        let stopping = hosts.flatMap { $0.stopConnections(quitting: true) }
         let deadline = monotonicNow() + graceSeconds
         for connection in stopping {
             connection.killUnlessEnded(by: deadline, after: "\(graceSeconds) s")

@@ -17,6 +17,13 @@ public enum ForegroundProcess {
     /// - Returns: how it ended.
     /// - Throws: `ProcessSpawner.Failure` when it cannot start (no such program).
     public static func run(_ arguments: [String], environment: [String: String], terminal: Int32 = 0) throws(ProcessSpawner.Failure) -> ProcessExit {
+        // The user's own program: what it leaves running on purpose is not the host's to kill.
+        try OrphanReaper.withoutAdopting { () throws(ProcessSpawner.Failure) -> ProcessExit in
+            try runInForeground(arguments, environment: environment, terminal: terminal)
+        }
+    }
+
+    private static func runInForeground(_ arguments: [String], environment: [String: String], terminal: Int32) throws(ProcessSpawner.Failure) -> ProcessExit {
         precondition(!arguments.isEmpty, "no program to run")
         var attributes = posix_spawnattr_t()
         SpawnParts.groupLeader(&attributes)

@@ -16,16 +16,30 @@ import Synchronization
 /// loop calls it on SIGCHLD (an orphan appears when its parent — one of the host's children —
 /// ends, which is a SIGCHLD; a killed orphan's end is another), and `killAll()` runs at exit.
 /// Nothing happens unless `adopt()` made the host a subreaper: a test process's children are
-/// not the host's to kill.
+/// not the host's to kill. Children the process already had when it adopted (started before an
+/// `exec` of the host: `ssh -N … & exec widgethost`) are not orphans either, and are left be.
 public enum OrphanReaper {
     private static let adopted = Atomic<Bool>(false)
+    /// The children this process had before `adopt()`: inherited across `exec`, not orphans.
+    private static let inherited = Mutex<Set<pid_t>>([])
 
     /// Makes this process the subreaper of its descendants; false when the kernel refuses.
     @discardableResult
     public static func adopt() -> Bool {
+        inherited.withLock { $0 = Set(children()) }
         guard wh_set_child_subreaper() == 0 else { return false }
         adopted.store(true, ordering: .relaxed)
         return true
+    }
+
+    /// Runs `body` with this process no subreaper, so what a program the user runs in the
+    /// foreground leaves behind on purpose (`$EDITOR`'s server, an agent it starts) goes to init
+    /// as it would from a shell, instead of being killed as an orphan.
+    public static func withoutAdopting<Result>(_ body: () throws(ProcessSpawner.Failure) -> Result) throws(ProcessSpawner.Failure) -> Result {
+        guard isAdopted else { return try body() }
+        _ = wh_clear_child_subreaper()
+        defer { _ = wh_set_child_subreaper() }
+        return try body()
     }
 
     /// Whether `adopt()` succeeded.
@@ -47,7 +61,8 @@ public enum OrphanReaper {
     private static func sweep() -> (found: [pid_t], dying: Int) {
         guard isAdopted else { return ([], 0) }
         return ChildRegistry.withOwnChildren { own in
-            let orphans = children().filter { !own.contains($0) }
+            let kept = inherited.withLock { $0 }
+            let orphans = children().filter { !own.contains($0) && !kept.contains($0) }
             return killed.withLock { killed in
                 var found: [pid_t] = []
                 for pid in orphans {
@@ -80,6 +95,8 @@ public enum OrphanReaper {
         let clock = ContinuousClock()
         let deadline = clock.now + .milliseconds(Int(seconds * 1000))
         while clock.now < deadline {
+            // Again each pass: a child started after the first (a relaunch racing the quit).
+            for pid in ChildRegistry.withOwnChildren({ $0 }) { kill(-pid, SIGKILL) }
             let (found, dying) = sweep()
             seen += found.count
             let ending = ChildRegistry.withOwnChildren { $0 }.filter { isAlive($0) }

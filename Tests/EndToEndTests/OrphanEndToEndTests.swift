@@ -70,6 +70,50 @@ struct OrphanEndToEndTests {
         #expect(poll(seconds: 5) { !isLive(stays) }, "the sleeper outlived the host: \(stays)")
     }
 
+    @Test("a child the host had before it started (inherited across exec: `ssh -N … & exec widgethost`) is not an orphan: it is left running")
+    func inheritedChildrenAreLeftAlone() throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        let pidPath = home.path + "/sleeper.pid"
+        let script = "sleep 300 & echo $! > '\(pidPath)'; exec '\(try BuiltProducts.executable("widgethost"))' --version"
+        let result = try Subprocess.run(["/bin/sh", "-c", script], environment: ["PATH": "/usr/bin:/bin", "HOME": home.path],
+                                        timeout: TestTimeScale.scaled(.seconds(20)))
+        #expect(result.standardOutput.hasPrefix("widgethost "), "\(result)")
+        let sleeper = try #require(pid_t(((try? FileContents.text(at: pidPath)) ?? "").split(separator: "\n").first ?? ""))
+        defer { kill(sleeper, SIGKILL) }
+        #expect(isSleeping(sleeper), "the host killed a child it had before it started: \(sleeper)")
+    }
+
+    @Test("what the user's $EDITOR leaves running on purpose (a server, an agent) is not the host's to kill: it goes to init, as from a shell")
+    func editorLeftoversAreTheUsers() throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        let notes = try home.write("notes.txt", "first line\n")
+        let pidPath = home.path + "/server.pid"
+        // An editor that starts a server of its own in a session of its own, then exits.
+        let editor = try home.write("fake-editor", "#!/bin/sh\nsetsid sleep 300 </dev/null >/dev/null 2>&1 &\necho $! > '\(pidPath)'\nexit 0\n")
+        #expect(chmod(editor, 0o755) == 0)
+        let config = try home.write("config.json", """
+            {"panels": [{"kind": "text", "family": "medium", "title": "Notes", "options": {"file": "\(notes)"}}]}
+            """)
+        var environment = TmuxHarness.isolatedEnvironment(home: home.path)
+        environment["EDITOR"] = editor
+        let tmux = TmuxHarness()
+        defer { tmux.stop() }
+        try tmux.start(command: [try BuiltProducts.executable("widgethost"), "--state-dir", home.path + "/state", "--config", config],
+                       size: (80, 20), environment: environment)
+        tmux.waitFor(description: "the notes") { screen in screen.contains { $0.contains("first line") } }
+        try tmux.sendKeys("e")
+        #expect(poll(seconds: 10) { (try? FileContents.text(at: pidPath)) != nil })
+        let server = try #require(pid_t(((try? FileContents.text(at: pidPath)) ?? "").split(separator: "\n").first ?? ""))
+        defer { kill(server, SIGKILL) }
+        tmux.waitFor(description: "the dashboard again") { screen in screen.contains { $0.contains("┌ Notes") } }
+        // The editor's end was a SIGCHLD: the host has looked for orphans by now, and again at its quit.
+        try tmux.sendText("q")
+        #expect(tmux.waitForExit() == .exited(0))
+        #expect(isSleeping(server), "the host killed the editor's server: \(server)")
+    }
+
     /// Whether `pid` is a live `sleep` (not a zombie, not another process that took its pid).
     private func isSleeping(_ pid: pid_t) -> Bool {
         liveCommand(pid) == "sleep"

@@ -54,6 +54,17 @@ struct ExtensionReliabilityTests {
         #expect(ContinuousClock.now - started < .seconds(5))
     }
 
+    @Test("once the host quits (stopAll), nothing relaunches the extension: a request still coming (a delivery, a provider call) fails at once")
+    func noRelaunchAfterQuit() async throws {
+        let fake = try FakeExtension(script: "answers.sh")
+        defer { fake.close() }
+        _ = try await fake.timeline()
+        #expect(fake.host.status.launches == 1)
+        fake.runtime.stopAll(graceSeconds: 0.2)
+        await #expect(throws: ExtensionError.stopped("the host is quitting")) { try await fake.timeline(userInitiated: true) }
+        #expect(fake.host.status.launches == 1 && !fake.host.status.isRunning)
+    }
+
     @Test("requests to a hung extension hold no provider thread: five wait on one thread while other work runs")
     func hungRequestsHoldNoThread() async throws {
         let fake = try FakeExtension(script: "hangs.sh", limits: #"{"requestSeconds": 10}"#)

@@ -183,7 +183,11 @@ extension ExtensionHost {
                 forgetHeaderMarks(delivery)
                 return
             } catch {
+                // Quitting: no relaunch; the journal keeps the events for the next start.
+                let quitting = state.withLock { $0.quitting }
                 switch error {
+                case _ where quitting:
+                    break
                 case .restarting(_, let seconds) where attempt <= Self.maximumCrashes:
                     usleep(UInt32(min(max(seconds, 1), 60)) * 1_000_000)
                     continue
@@ -195,7 +199,10 @@ extension ExtensionHost {
                 let held = state.withLock { state -> Int in
                     state.held.append(delivery)
                     state.unanswered = error
-                    guard case .timedOut = error else { return 0 }
+                    // After a timeout (or at the quit) those queued behind wait for the next launch too.
+                    var holdsQueue = quitting
+                    if case .timedOut = error { holdsQueue = true }
+                    guard holdsQueue else { return 0 }
                     defer { state.held += state.deliveries; state.deliveries.removeAll() }
                     return state.deliveries.count
                 }

@@ -65,6 +65,10 @@ public final class ExtensionHost: Sendable {
         /// Connections detached at their idle exit (or stopped for `r` after a timeout) that
         /// have not ended yet: stopped with the current one when the host quits.
         var retiring: [ExtensionConnection] = []
+        /// The host is quitting (`stopConnections(quitting: true)`): nothing launches any more —
+        /// a delivery or a provider call still running would otherwise relaunch the extension
+        /// it has just stopped, and that process could outlive the host.
+        var quitting = false
         /// Session events waiting for the delivery thread, in order (see `startDelivery`).
         var deliveries: [SessionDelivery] = []
         /// Whether the delivery thread (`wh-ext-deliver`, one per extension at most) runs.
@@ -175,9 +179,10 @@ public final class ExtensionHost: Sendable {
     public func stop() { _ = stopConnections() }
 
     /// `stop()`, returning the connections stopped.
-    func stopConnections() -> [ExtensionConnection] {
+    func stopConnections(quitting: Bool = false) -> [ExtensionConnection] {
         let connections = state.withLock { state -> [ExtensionConnection] in
             defer { state.connection = nil }
+            if quitting { state.quitting = true }
             return (state.connection.map { [$0] } ?? []) + state.retiring
         }
         for connection in connections { connection.stop() }
@@ -235,6 +240,7 @@ public final class ExtensionHost: Sendable {
         defer { hung?.stop() }
         let (connection, held) = try state.withLock { state throws(ExtensionError) -> (ExtensionConnection, [SessionDelivery]) in
             if let removed = state.removed { throw .removed(removed) }
+            if state.quitting { throw .stopped("the host is quitting") }
             if state.failed {
                 guard userInitiated else { throw .failed(state.lastFailure ?? "crashed") }
                 state.failed = false
