@@ -226,6 +226,28 @@ struct ExtensionReliabilityTests {
         #expect(await eventually { deliveryThreads() == 0 })
     }
 
+    @Test("held session events go again to a process that answers once they have waited 30 s, not only at its next launch (an extension kept busy never idle-exits)")
+    func heldEventsRetriedOnTheLiveProcess() async throws {
+        let fake = try FakeExtension(script: "answers.sh")
+        defer { fake.close() }
+        _ = try await fake.timeline()
+        let event = RPCMessage.object([("task", .integer(1)), ("status", .string("downloaded"))])
+        let delivery = SessionDelivery(identifier: "board", events: [event], files: [], completion: {})
+        // Held 5 s ago: a request that succeeds leaves it held.
+        fake.host.state.withLock { state in
+            state.held = [delivery]
+            state.heldSince = monotonicNow() - 5
+        }
+        _ = try await fake.timeline()
+        #expect(fake.host.state.withLock { $0.held.count } == 1)
+        // Held 31 s ago: the next success sends it again (answers.sh refuses it: held anew).
+        fake.host.state.withLock { $0.heldSince = monotonicNow() - 31 }
+        _ = try await fake.timeline()
+        #expect(await eventually { fake.logLines.contains { $0.contains("session board events not answered") } }, "\(fake.logLines)")
+        #expect(fake.host.state.withLock { state in state.held.count == 1 && (state.heldSince ?? 0) > monotonicNow() - 10 })
+        #expect(fake.host.status.launches == 1)
+    }
+
     /// Bytes waiting in the pipe whose write end is `descriptor`.
     private func queuedBytes(_ descriptor: Int32) -> Int {
         var count: Int32 = 0

@@ -147,6 +147,7 @@ extension ExtensionHost {
             state.withLock { state in
                 state.delivering = false
                 state.held += state.deliveries
+                if state.heldSince == nil { state.heldSince = monotonicNow() }
                 state.deliveries.removeAll()
             }
         }
@@ -198,6 +199,7 @@ extension ExtensionHost {
                 }
                 let held = state.withLock { state -> Int in
                     state.held.append(delivery)
+                    if state.heldSince == nil { state.heldSince = monotonicNow() }
                     state.unanswered = error
                     // After a timeout (or at the quit) those queued behind wait for the next launch too.
                     var holdsQueue = quitting

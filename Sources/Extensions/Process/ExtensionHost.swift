@@ -69,6 +69,8 @@ public final class ExtensionHost: Sendable {
         /// a delivery or a provider call still running would otherwise relaunch the extension
         /// it has just stopped, and that process could outlive the host.
         var quitting = false
+        /// When the first of `held` was held (monotonic seconds), for `heldDueAgain`.
+        var heldSince: Double?
         /// Session events waiting for the delivery thread, in order (see `startDelivery`).
         var deliveries: [SessionDelivery] = []
         /// Whether the delivery thread (`wh-ext-deliver`, one per extension at most) runs.
@@ -203,13 +205,34 @@ public final class ExtensionHost: Sendable {
             guard let result = await connection.call(method, params: params) else { continue }
             switch result {
             case .success(let value):
-                state.withLock { $0.crashesInARow = 0 }
+                let retry = state.withLock { state -> [SessionDelivery] in
+                    state.crashesInARow = 0
+                    return Self.heldDueAgain(&state, now: monotonicNow())
+                }
+                for delivery in retry { startDelivery(delivery) }
                 return value
             case .failure(let error):
                 throw gaveUp(error)
             }
         }
         throw .stopped("it kept shutting down while a request was sent")
+    }
+
+    /// How long held session events wait before a process that answers again gets them again.
+    static let heldRetrySeconds = 30.0
+
+    /// The held session events, taken for delivery again, when they have waited
+    /// `heldRetrySeconds` and the process answers (it was slow once, not dead): an extension
+    /// kept busy by its panels never idle-exits, so waiting for its next launch could hold its
+    /// downloads' events until the host restarts — and the manager sends those sessions
+    /// nothing more until they are answered.
+    static func heldDueAgain(_ state: inout State, now: Double) -> [SessionDelivery] {
+        guard !state.held.isEmpty, let since = state.heldSince, now - since >= heldRetrySeconds, !state.quitting else { return [] }
+        defer {
+            state.held.removeAll()
+            state.heldSince = nil
+        }
+        return state.held
     }
 
     /// `request` for a thread of the host's own (session deliveries), blocking it.
@@ -260,7 +283,10 @@ public final class ExtensionHost: Sendable {
                 throw .restarting(reason: state.lastFailure ?? "crashed", inSeconds: Int((state.relaunchAfter - now).rounded(.up)))
             }
             let connection = try launch(&state)
-            defer { state.held.removeAll() }
+            defer {
+                state.held.removeAll()
+                state.heldSince = nil
+            }
             return (connection, state.held)
         }
         // Events it did not answer last time go to the new process (`initialize` is out first).
