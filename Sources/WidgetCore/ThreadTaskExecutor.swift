@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 
 /// A task executor with a small pool of threads of its own, each asleep on a condition
 /// variable while there is no work.
@@ -22,6 +23,7 @@ public final class ThreadTaskExecutor: TaskExecutor, @unchecked Sendable {
     private var head = 0
     private var threadCount = 0
     private var busyCount = 0
+    private let startFailures = Atomic<Int>(0)
     private let onStart: (@Sendable () -> Void)?
     /// The most threads this executor starts.
     public let maximumThreads: Int
@@ -72,10 +74,20 @@ public final class ThreadTaskExecutor: TaskExecutor, @unchecked Sendable {
         if needsThread { startThread() }
     }
 
+    /// A thread that cannot start (the user's process limit reached — an extension that forks
+    /// without end, say) is not a crash of the host: the job waits for a thread that runs, and
+    /// the next job tries to start one again.
     private func startThread() {
         let started = HostThread.start(name: threadName, stackSize: stackSize) { [self] in runJobs() }
-        if case .failure(let error) = started { preconditionFailure("cannot start a provider thread (error \(error.code))") }
+        guard case .failure = started else { return }
+        pthread_mutex_lock(&mutex)
+        threadCount -= 1
+        pthread_mutex_unlock(&mutex)
+        startFailures.add(1, ordering: .relaxed)
     }
+
+    /// Threads that could not be started (for tests and the log).
+    public var failedThreadStarts: Int { startFailures.load(ordering: .relaxed) }
 
     private func runJobs() -> Never {
         onStart?()

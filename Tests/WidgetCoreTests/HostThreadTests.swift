@@ -37,4 +37,14 @@ struct HostThreadTests {
         let seen = await Task(executorPreference: executor) { Self.look() }.value
         #expect(seen == Seen(alternateStack: true, name: "wh-test-pool\n"))
     }
+
+    @Test("a thread the executor cannot start (no memory for its stack here; the process limit in life) is counted, not a crash of the host")
+    func threadThatCannotStart() {
+        // A stack no machine can map: pthread_create fails.
+        let executor = ThreadTaskExecutor(maximumThreads: 1, name: "wh-test-none", stackSize: 1 << 50)
+        let job = Task(executorPreference: executor) { 1 }
+        #expect(executor.failedThreadStarts == 1)
+        #expect(executor.startedThreads == 0)
+        job.cancel()
+    }
 }
