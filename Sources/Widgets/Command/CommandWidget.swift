@@ -10,11 +10,6 @@ import WidgetCore
 public enum CommandWidget {
     public static let kind = "command"
 
-    /// An option the config validator lets through but the widget cannot use.
-    public struct OptionError: Error, CustomStringConvertible {
-        public var description: String
-    }
-
     /// The widget, starting processes with `spawner` in `hostEnvironment` (plus `env`).
     public static func configuration(spawner: ProcessSpawner, hostEnvironment: [String: String]) -> TerminalWidget {
         TerminalWidget(
@@ -39,13 +34,13 @@ public enum CommandWidget {
         case (let command?, nil):
             arguments = ["/bin/sh", "-c", command]
         case (nil, let argv?):
-            guard let program = argv.first else { throw OptionError(description: "options.argv: expected a program to run, got []") }
+            guard let program = argv.first else { throw OptionError("options.argv: expected a program to run, got []") }
             // A program not found stays as given: the spawn fails and the panel says so.
             arguments = [CommandRunner.resolve(program, path: environment["PATH"]) ?? program] + argv.dropFirst()
         case (nil, nil):
-            throw OptionError(description: "options: missing option: give 'command' or 'argv'")
+            throw OptionError("options: missing option: give 'command' or 'argv'")
         case (_?, _?):
-            throw OptionError(description: "options.argv: give only one of 'command' or 'argv', not both")
+            throw OptionError("options.argv: give only one of 'command' or 'argv', not both")
         }
         let directory = options.workingDirectory
         return CommandSpec(arguments: arguments, environment: environment,

@@ -20,8 +20,8 @@ public enum TextWidget {
                 switch (options.text, options.file) {
                 case (let text?, nil): source = .text(text)
                 case (nil, let file?): source = .file(path(file, environment: hostEnvironment))
-                case (nil, nil): throw CommandWidget.OptionError(description: "options: missing option: give 'text' or 'file'")
-                case (_?, _?): throw CommandWidget.OptionError(description: "options.file: give only one of 'text' or 'file', not both")
+                case (nil, nil): throw OptionError("options: missing option: give 'text' or 'file'")
+                case (_?, _?): throw OptionError("options.file: give only one of 'text' or 'file', not both")
                 }
                 return AnyTimelineProvider(TextProvider(source: source, wrap: options.wrap, watcher: watcher, now: environment.now))
             },
