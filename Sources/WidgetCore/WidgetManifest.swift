@@ -129,7 +129,8 @@ public struct OptionSpec: Sendable, Equatable {
 /// The type of a widget option: what values a config may give it, and what the provider gets.
 ///
 /// Integer, number and seconds ranges are inclusive; use `Int.min`/`Int.max` (or infinities)
-/// for an open end. The host checks values (`WidgetHost/Config/OptionType+Checking`).
+/// for an open end. Values are checked by `Widgets/Options/OptionType+Checking` (config and
+/// extension manifests alike); built-in widgets declare theirs as an `OptionSchema`.
 public enum OptionType: Sendable, Equatable {
     /// Any string up to 4096 characters, without NUL.
     case string

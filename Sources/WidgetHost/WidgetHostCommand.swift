@@ -4,6 +4,7 @@ import Glibc
 import Dispatch
 import FoundationEssentials
 import HostProcesses
+import Widgets
 
 /// The `widgethost` command line: parses arguments and runs the chosen subcommand.
 public enum WidgetHostCommand {

@@ -2,6 +2,7 @@ import JSONTree
 import Testing
 import WidgetCore
 @testable import WidgetHost
+import Widgets
 
 private func report(_ text: String, validator: ConfigValidator = FixtureDescriptors.validator) throws -> ConfigReport {
     validator.validate(try JSONParser().parse(text))

@@ -1,5 +1,6 @@
 import Testing
 @testable import WidgetHost
+import Widgets
 
 private func run(_ arguments: [String], environment: HostEnvironment = HostEnvironment()) -> CommandOutput {
     WidgetHostCommand.run(arguments: arguments, environment: environment, catalog: FixtureDescriptors.catalog)

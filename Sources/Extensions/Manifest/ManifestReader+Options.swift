@@ -1,6 +1,7 @@
 import JSONTree
 import TerminalUI
 import WidgetCore
+import Widgets
 
 /// Option schemas (`widgets[i].options`): each type's keys, bounds and default, mapped onto
 /// the host's `OptionSpec`.
@@ -93,11 +94,28 @@ extension ManifestReader {
         }
         var defaultValue: WidgetOptions.Value?
         if let value = object["default"] {
-            defaultValue = OptionValueReader.value(value, as: type)
-            if defaultValue == nil { fail(path + ".default", OptionValueReader.problem(value, as: type, typeName: typeName)) }
+            // A first look with `OptionType`'s own checks (kind, bounds, choices, a URL's
+            // scheme): the host checks the default in full when it registers the kind
+            // (`WidgetManifest.problems`, which names it `NAME/KIND: default of 'z': …`).
+            var problems = OptionReport()
+            defaultValue = OptionDecoder(isKnownTimeZone: { _ in true }, minimumReloadSeconds: 1, checksContents: false)
+                .decode(value, as: type, at: .root, into: &problems)
+            if defaultValue == nil { fail(path + ".default", Self.problem(default: value, as: type, typeName: typeName)) }
             if required { fail(path + ".required", "an option with a default is not required") }
         }
         guard issues.count + extra == before else { return nil }
         return OptionSpec(name: name, type: type, required: required, defaultValue: defaultValue, doc: doc, example: example)
+    }
+
+    /// Why `value` is not a valid default of `type` (named `typeName` in the manifest): a number
+    /// or choice out of bounds as the config check words it (`expected an integer in 1…180,
+    /// got 500`, `expected one of 'a', 'b', got "c"`); anything else `"yes" is not a valid boolean`.
+    static func problem(default value: JSONValue, as type: OptionType, typeName: String) -> String {
+        switch (type, value) {
+        case (.integer, .integer), (.seconds, .integer), (.number, .integer), (.number, .number), (.oneOf, .string):
+            "expected \(type.expectation), got \(value.shortDescription)"
+        default:
+            "\(value.shortDescription) is not a valid \(typeName)"
+        }
     }
 }

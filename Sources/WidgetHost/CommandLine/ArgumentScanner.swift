@@ -1,3 +1,5 @@
+import Widgets
+
 /// Walks one subcommand's arguments: options (`--name value`, `--name=value`), flags and
 /// positionals, rejecting unknown and repeated options.
 ///

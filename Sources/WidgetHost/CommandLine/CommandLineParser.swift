@@ -1,5 +1,6 @@
 import TerminalUI
 import WidgetCore
+import Widgets
 
 /// Turns `widgethost`'s arguments into a `HostCommand`, per DESIGN.md §4.
 ///

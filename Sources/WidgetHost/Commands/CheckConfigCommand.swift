@@ -1,4 +1,5 @@
 import TerminalUI
+import Widgets
 
 /// `widgethost check-config [PATH]`: validates a config file and reports every problem.
 public enum CheckConfigCommand {

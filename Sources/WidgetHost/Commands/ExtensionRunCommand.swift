@@ -3,6 +3,7 @@ import FoundationEssentials
 import Synchronization
 import TerminalUI
 import WidgetCore
+import Widgets
 
 /// `widgethost extension run NAME/KIND`: discovers the extensions, launches NAME as the
 /// dashboard would, asks it for one panel's timeline (`--snapshot`: its snapshot) and prints

@@ -1,3 +1,5 @@
+import Widgets
+
 /// The outcome of validating a config document: the config, or every error found.
 ///
 /// `config` is non-nil exactly when `errors` is empty. Warnings (a `refreshSeconds` raised

@@ -44,7 +44,7 @@ public struct ConfigValidator: Sendable {
         }
         self.manifests = kept
         self.byKind = byKind
-        self.isKnownTimeZone = isKnownTimeZone ?? { $0 == "local" || ZoneInfo.exists($0) }
+        self.isKnownTimeZone = isKnownTimeZone ?? OptionType.knownTimeZones()
     }
 
     /// Validates a whole config document.
@@ -303,8 +303,11 @@ public struct ConfigValidator: Sendable {
     /// Decodes a panel's `options` object; nil when it is not an object.
     private func options(_ value: JSONValue, for manifest: WidgetManifest, at path: ConfigPath,
                          minimumReloadSeconds: Int, into report: inout ConfigReport) -> [String: WidgetOptions.Value]? {
+        var problems = OptionReport()
         let decoded = OptionDecoder(isKnownTimeZone: isKnownTimeZone, minimumReloadSeconds: minimumReloadSeconds)
-            .decode(value, specs: manifest.options, owner: "'\(manifest.kind)'", at: path, into: &report)
+            .decode(value, specs: manifest.options, owner: "'\(manifest.kind)'", at: path, into: &problems)
+        report.errors += problems.errors
+        report.warnings += problems.warnings
         if case .object(let object) = value {
             for group in manifest.exactlyOneOf {
                 let given = group.filter { object[$0] != nil }

@@ -1,5 +1,6 @@
 import JSONTree
 import WidgetCore
+import Widgets
 
 extension WidgetManifest {
     /// Mistakes in the manifest itself (a default that does not fit its type, say); empty for
@@ -59,7 +60,7 @@ extension WidgetManifest {
             if option.name.isEmpty { found.append("\(owner): an option has no name") }
             if !names.insert(option.name).inserted { found.append("\(owner): option '\(option.name)' is listed twice") }
             if let value = option.defaultValue {
-                var report = ConfigReport(config: nil, errors: [], warnings: [])
+                var report = OptionReport()
                 let decoder = OptionDecoder(isKnownTimeZone: { _ in true }, minimumReloadSeconds: 1)
                 if decoder.decode(JSONValue(value), as: option.type, at: ConfigPath(), into: &report) == nil {
                     let problem = report.errors.map(\.message).joined(separator: "; ")

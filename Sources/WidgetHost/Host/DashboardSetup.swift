@@ -1,6 +1,7 @@
 import FoundationEssentials
 import LeaderboardServer
 import TerminalUI
+import Widgets
 
 /// What the dashboard and `snapshot` need before drawing anything: the config (a file, or the
 /// default dashboard) and the theme, or the message and exit code that explain why not.

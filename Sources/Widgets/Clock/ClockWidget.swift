@@ -4,8 +4,7 @@ import WidgetCore
 /// The `clock` widget: the time in a zone, with or without seconds, 12- or 24-hour, and an
 /// optional date line.
 ///
-/// Options: `timeZone` (tz name, default the system's), `seconds` (default false), `hour24`
-/// (default true), `showDate` (default true).
+/// Options: `ClockOptions`.
 public enum ClockWidget {
     public static let kind = "clock"
 
@@ -14,17 +13,14 @@ public enum ClockWidget {
         TerminalWidget(
         manifest: manifest,
         makeProvider: { options, environment in
+            let options = try ClockOptions(options)
             let zone: ZoneInfo
-            if let name = options.string("timeZone"), name != "local" {
-                zone = try ZoneInfo.load(name, directory: zoneinfo)
+            if options.timeZone != "local" {
+                zone = try ZoneInfo.load(options.timeZone, directory: zoneinfo)
             } else {
                 zone = ZoneInfo.local(environment: environment.variables, directory: zoneinfo)
             }
-            let style = ClockStyle(
-                seconds: options.bool("seconds") ?? false,
-                hour24: options.bool("hour24") ?? true,
-                showDate: options.bool("showDate") ?? true
-            )
+            let style = ClockStyle(seconds: options.seconds, hour24: options.hour24, showDate: options.showDate)
             return AnyTimelineProvider(ClockProvider(zone: zone, style: style, now: environment.now))
         },
         view: PanelView.typed(view)

@@ -7,29 +7,13 @@ extension CommandWidget {
         kind: kind, displayName: "Command",
         description: "Runs a command every few seconds and shows the last lines it printed.",
         supportedFamilies: WidgetFamily.allCases, defaultFamily: .medium,
-        options: [
-            OptionSpec(name: "command", type: .string,
-                       doc: "a command line for /bin/sh -c (or argv)", example: "df -h /"),
-            OptionSpec(name: "argv", type: .stringList,
-                       doc: "the program and its arguments, found in PATH (or command)"),
-            OptionSpec(name: "intervalSeconds", type: .seconds(0...86_400, refreshInterval: false), defaultValue: .integer(10),
-                       doc: "seconds between runs (≥ minimumReloadSeconds); 0: only on r", example: "30"),
-            OptionSpec(name: "timeoutSeconds", type: .seconds(1...maximumTimeoutSeconds, refreshInterval: false),
-                       defaultValue: .integer(10),
-                       doc: "kill the command's process group after this long", example: "5"),
-            OptionSpec(name: "maxOutputBytes", type: .integer(1...maximumOutputBytes), defaultValue: .integer(65_536),
-                       doc: "stdout+stderr bytes kept; the rest is read and dropped", example: "4096"),
-            OptionSpec(name: "workingDirectory", type: .string, doc: "where it runs (default: the host's)", example: "/tmp"),
-            OptionSpec(name: "env", type: .stringMap, doc: "variables added to the host's environment"),
-            OptionSpec(name: "show", type: .oneOf(["tail", "head"]), defaultValue: .string("tail"),
-                       doc: "show the last lines that fit, or the first", example: "head"),
-        ],
-        titleOption: "command",
+        options: CommandOptions.specs,
+        titleOption: CommandOptions.name(of: \.command),
         pausesWithAutomaticReloads: true, usesNetwork: false,
         // The host's own `r` (reload the focused panel) runs the command now: titled here so
         // the status bar says what it does on this panel.
         actions: [WidgetAction(key: WidgetAction.reloadKey, title: "run now")],
-        exactlyOneOf: [["command", "argv"]])
+        exactlyOneOf: [[CommandOptions.name(of: \.command), CommandOptions.name(of: \.argv)]])
 
     /// The longest `timeoutSeconds`: the host's request timeout (30 s) would end a longer run
     /// anyway.

@@ -4,17 +4,11 @@ import WidgetCore
 
 /// The `command` widget: a command's output in a panel, run every `intervalSeconds`.
 ///
-/// Options (DESIGN.md §4): `command` (for `/bin/sh -c`) or `argv` (exactly one), `intervalSeconds`
-/// (default 10; 0: only when reloaded with `r`), `timeoutSeconds` (default 10), `maxOutputBytes`
-/// (default 65536), `workingDirectory`, `env` (added to the host's environment), `show`
-/// (`tail` or `head`). See `CommandRunner` for how a run is bounded.
+/// Options (DESIGN.md §4, `CommandOptions`): `command` (for `/bin/sh -c`) or `argv` (exactly
+/// one), `intervalSeconds` (0: only when reloaded with `r`), `timeoutSeconds`, `maxOutputBytes`,
+/// `workingDirectory`, `env` (added to the host's environment), `show` (`tail` or `head`). See `CommandRunner` for how a run is bounded.
 public enum CommandWidget {
     public static let kind = "command"
-
-    /// An option the config validator lets through but the widget cannot use.
-    public struct OptionError: Error, CustomStringConvertible {
-        public var description: String
-    }
 
     /// The widget, starting processes with `spawner` in `hostEnvironment` (plus `env`).
     public static func configuration(spawner: ProcessSpawner, hostEnvironment: [String: String]) -> TerminalWidget {
@@ -32,28 +26,29 @@ public enum CommandWidget {
     /// - Throws: `OptionError` naming the key path when neither or both of `command` and
     ///   `argv` are given, or `argv` is empty (the validator catches the first two in configs).
     static func spec(_ options: WidgetOptions, hostEnvironment: [String: String]) throws -> CommandSpec {
+        let options = try CommandOptions(options)
         var environment = hostEnvironment
-        for (name, value) in options.stringMap("env") ?? [:] { environment[name] = value }
+        for (name, value) in options.env ?? [:] { environment[name] = value }
         let arguments: [String]
-        switch (options.string("command"), options.strings("argv")) {
+        switch (options.command, options.argv) {
         case (let command?, nil):
             arguments = ["/bin/sh", "-c", command]
         case (nil, let argv?):
-            guard let program = argv.first else { throw OptionError(description: "options.argv: expected a program to run, got []") }
+            guard let program = argv.first else { throw OptionError("options.argv: expected a program to run, got []") }
             // A program not found stays as given: the spawn fails and the panel says so.
             arguments = [CommandRunner.resolve(program, path: environment["PATH"]) ?? program] + argv.dropFirst()
         case (nil, nil):
-            throw OptionError(description: "options: missing option: give 'command' or 'argv'")
+            throw OptionError("options: missing option: give 'command' or 'argv'")
         case (_?, _?):
-            throw OptionError(description: "options.argv: give only one of 'command' or 'argv', not both")
+            throw OptionError("options.argv: give only one of 'command' or 'argv', not both")
         }
-        let directory = options.string("workingDirectory")
+        let directory = options.workingDirectory
         return CommandSpec(arguments: arguments, environment: environment,
                            workingDirectory: directory?.isEmpty == false ? directory : nil,
-                           intervalSeconds: max(0, options.integer("intervalSeconds") ?? 10),
-                           timeoutSeconds: min(maximumTimeoutSeconds, max(1, options.integer("timeoutSeconds") ?? 10)),
-                           maxOutputBytes: min(maximumOutputBytes, max(1, options.integer("maxOutputBytes") ?? 65_536)),
-                           showsTail: options.string("show") != "head")
+                           intervalSeconds: max(0, options.intervalSeconds),
+                           timeoutSeconds: min(maximumTimeoutSeconds, max(1, options.timeoutSeconds)),
+                           maxOutputBytes: min(maximumOutputBytes, max(1, options.maxOutputBytes)),
+                           showsTail: options.show == .tail)
     }
 
     static func view(_ entry: CommandEntry, context: WidgetViewContext) -> PanelView {

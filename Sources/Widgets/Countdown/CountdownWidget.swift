@@ -4,7 +4,8 @@ import WidgetCore
 
 /// The `countdown` widget: the time left until `to`, under an optional `label`; "done" after.
 ///
-/// Options: `to` (required; ISO 8601 with an offset, or a local `2026-12-31T23:59`), `label`.
+/// Options (`CountdownOptions`): `to` (required; ISO 8601 with an offset, or a local
+/// `2026-12-31T23:59`), `label`.
 public enum CountdownWidget {
     public static let kind = "countdown"
 
@@ -13,11 +14,12 @@ public enum CountdownWidget {
         TerminalWidget(
             manifest: manifest,
             makeProvider: { options, environment in
-                guard let text = options.string("to"), let target = CountdownTarget.parse(text) else {
+                let options = try CountdownOptions(options)
+                guard let target = CountdownTarget.parse(options.to) else {
                     throw OptionError("to: expected an ISO 8601 date and time")
                 }
                 let zone = ZoneInfo.local(environment: environment.variables, directory: zoneinfo)
-                return AnyTimelineProvider(CountdownProvider(target: target.date(in: zone), label: options.string("label") ?? "",
+                return AnyTimelineProvider(CountdownProvider(target: target.date(in: zone), label: options.label ?? "",
                                                              zone: zone, now: environment.now))
             },
             view: PanelView.typed(view)

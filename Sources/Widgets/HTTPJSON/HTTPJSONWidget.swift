@@ -5,7 +5,7 @@ import WidgetCore
 /// The `http-json` widget: values picked out of a JSON document fetched through a background
 /// session, by JSON Pointer, as labelled rows.
 ///
-/// Options (DESIGN.md §4): `url`, `headers` (a value `"$NAME"` is taken from the host's
+/// Options (DESIGN.md §4, `HTTPJSONOptions`): `url`, `headers` (a value `"$NAME"` is taken from the host's
 /// environment — the value is never logged, stored or shown), `fields` (`label`, `pointer`,
 /// `format`), `refreshSeconds`, `session`.
 public enum HTTPJSONWidget {
@@ -22,16 +22,17 @@ public enum HTTPJSONWidget {
         TerminalWidget(
             manifest: manifest,
             makeProvider: { options, environment in
-                guard let text = options.string("url"), let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
+                let options = try HTTPJSONOptions(options)
+                guard let url = URL(string: options.url), url.scheme == "http" || url.scheme == "https" else {
                     throw OptionError("url must be an http or https URL")
                 }
-                let session = options.string("session") ?? defaultSession
+                let session = options.session
                 try LeaderboardWidget.validate(session: session)
-                let headers = try resolve(headers: options.stringMap("headers") ?? [:], environment: services.io.environment)
-                let fields = try parse(fields: options.objects("fields") ?? [])
+                let headers = try resolve(headers: options.headers ?? [:], environment: services.io.environment)
+                let fields = try parse(fields: options.fields)
                 return AnyTimelineProvider(HTTPJSONProvider(
                     url: url, headers: headers, fields: fields,
-                    refreshSeconds: min(max(1, options.integer("refreshSeconds") ?? 60), LeaderboardWidget.maximumRefreshSeconds),
+                    refreshSeconds: min(max(1, options.refreshSeconds), LeaderboardWidget.maximumRefreshSeconds),
                     session: session, services: services, now: environment.now))
             },
             view: PanelView.typed(HTTPJSONView.view)
@@ -45,21 +46,16 @@ public enum HTTPJSONWidget {
     }
 
     /// The fields, their pointers parsed; an error names the field's key path.
-    static func parse(fields: [WidgetOptions]) throws -> [HTTPJSONField] {
+    static func parse(fields: [HTTPJSONOptions.Field]) throws -> [HTTPJSONField] {
         guard !fields.isEmpty else { throw OptionError("fields: give at least one field") }
         return try fields.enumerated().map { index, field in
-            let text = field.string("pointer") ?? ""
             let pointer: JSONPointer
             do {
-                pointer = try JSONPointer(text)
+                pointer = try JSONPointer(field.pointer)
             } catch {
                 throw OptionError("fields[\(index)].pointer: \(error)")
             }
-            let formatName = field.string("format") ?? HTTPJSONFormat.text.rawValue
-            guard let format = HTTPJSONFormat(rawValue: formatName) else {
-                throw OptionError("fields[\(index)].format: unknown format")
-            }
-            return HTTPJSONField(label: field.string("label") ?? "", pointer: pointer, format: format)
+            return HTTPJSONField(label: field.label, pointer: pointer, format: field.format)
         }
     }
 

@@ -7,12 +7,8 @@ extension HeroWidget {
         kind: kind, displayName: "Hero",
         description: "One Emoji Ranger: level, exp, health and time to full health, from the leaderboard's boards.",
         supportedFamilies: [.small, .medium], defaultFamily: .small,
-        options: [
-            OptionSpec(name: "name", type: .string, required: true, doc: "the hero's name", example: "Spouty"),
-            OptionSpec(name: "session", type: .string, defaultValue: .string(LeaderboardWidget.defaultSession),
-                       doc: "the leaderboard session whose boards to read", example: "leaderboard"),
-        ],
-        titleOption: "name",
+        options: HeroOptions.specs,
+        titleOption: HeroOptions.name(of: \.name),
         actions: [WidgetAction(key: "+", title: "heal the hero")])
 
     public static let definition = WidgetDefinition(manifest: manifest) {

@@ -5,8 +5,7 @@ import WidgetCore
 /// The `hero` widget: one Emoji Ranger's detail — avatar, level, exp, health bar and the time
 /// to full health — from the leaderboard's boards.
 ///
-/// Options: `name` (required), `session` (the leaderboard session to read, default
-/// "leaderboard").
+/// Options (`HeroOptions`): `name` (required), `session` (the leaderboard session to read).
 public enum HeroWidget {
     public static let kind = "hero"
 
@@ -14,11 +13,11 @@ public enum HeroWidget {
         TerminalWidget(
             manifest: manifest,
             makeProvider: { options, environment in
-                guard let name = options.string("name"), !name.isEmpty else { throw OptionError("name is required") }
-                let session = options.string("session") ?? LeaderboardWidget.defaultSession
-                try LeaderboardWidget.validate(session: session)
+                let options = try HeroOptions(options)
+                guard !options.name.isEmpty else { throw OptionError("name is required") }
+                try LeaderboardWidget.validate(session: options.session)
                 return AnyTimelineProvider(HeroProvider(
-                    name: name, session: session,
+                    name: options.name, session: options.session,
                     store: LeaderboardStore(services: services), now: environment.now))
             },
             view: PanelView.typed(view)
@@ -29,8 +28,8 @@ public enum HeroWidget {
     /// (`POST /heroes/NAME/heal` next to the board's URL), then asks the leaderboard for the
     /// changed board (a push stream brings it too; whichever is first shows it).
     static func heal(_ context: WidgetActionContext, services: WidgetServices, sessions: LeaderboardSessionRegistry) async throws {
-        guard let name = context.options.string("name") else { throw WidgetActionError("no hero name") }
-        let session = context.options.string("session") ?? LeaderboardWidget.defaultSession
+        guard let options = try? HeroOptions(context.options) else { throw WidgetActionError("no hero name") }
+        let (name, session) = (options.name, options.session)
         guard let board = sessions.url(for: session) else {
             throw WidgetActionError("no leaderboard panel fetches session '\(session)'")
         }

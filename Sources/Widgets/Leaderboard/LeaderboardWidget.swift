@@ -5,8 +5,8 @@ import WidgetCore
 /// The `leaderboard` widget: the Emoji Rangers heroes, live from a leaderboard server through
 /// a background session.
 ///
-/// Options: `url` (required), `refreshSeconds` (default 10), `session` (the background
-/// session identifier, default "leaderboard"), `maxRows` (default 10).
+/// Options (`LeaderboardOptions`): `url` (required), `refreshSeconds`, `session` (the background
+/// session identifier), `maxRows`, `push`.
 public enum LeaderboardWidget {
     public static let kind = "leaderboard"
     public static let defaultSession = "leaderboard"
@@ -19,14 +19,15 @@ public enum LeaderboardWidget {
         TerminalWidget(
             manifest: manifest,
             makeProvider: { options, environment in
-                guard let text = options.string("url"), let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
+                let options = try LeaderboardOptions(options)
+                guard let url = URL(string: options.url), url.scheme == "http" || url.scheme == "https" else {
                     throw OptionError("url must be an http or https URL")
                 }
-                let session = options.string("session") ?? defaultSession
+                let session = options.session
                 try validate(session: session)
                 registry.register(session: session, url: url)
                 var push: URL?
-                if let text = options.string("push") {
+                if let text = options.push {
                     guard let pushURL = URL(string: text), pushURL.scheme == "http" || pushURL.scheme == "https" else {
                         throw OptionError("push must be an http or https URL")
                     }
@@ -34,8 +35,8 @@ public enum LeaderboardWidget {
                     subscribe(push: pushURL, url: url, session: session, services: services)
                 }
                 return AnyTimelineProvider(LeaderboardProvider(push: push,
-                    url: url, refreshSeconds: min(max(1, options.integer("refreshSeconds") ?? 10), maximumRefreshSeconds),
-                    session: session, maxRows: min(max(1, options.integer("maxRows") ?? 10), LeaderboardDecoder.maximumHeroes),
+                    url: url, refreshSeconds: min(max(1, options.refreshSeconds), maximumRefreshSeconds),
+                    session: session, maxRows: min(max(1, options.maxRows), LeaderboardDecoder.maximumHeroes),
                     services: services, now: environment.now))
             },
             view: PanelView.typed(LeaderboardView.view)
@@ -77,10 +78,4 @@ extension LeaderboardWidget {
             throw OptionError("session must be 1-64 letters, digits, '.', '_' or '-', not starting with '.'")
         }
     }
-}
-
-/// An option value the widget cannot use, with the reason shown on its panel.
-public struct OptionError: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
 }

@@ -8,11 +8,7 @@ extension SystemWidget {
         kind: kind, displayName: "System",
         description: "CPU (total, per core), memory, swap, load, uptime and a CPU sparkline, from /proc.",
         supportedFamilies: WidgetFamily.allCases, defaultFamily: .medium,
-        options: [
-            OptionSpec(name: "intervalSeconds", type: .seconds(1...3600, refreshInterval: false),
-                       defaultValue: .integer(defaultInterval),
-                       doc: "seconds between readings of /proc", example: "5"),
-        ],
+        options: SystemOptions.specs,
         pausesWithAutomaticReloads: false, usesNetwork: false,
         // A reading is four small /proc files: done on the loop, which the reload's timer
         // woke anyway (one wake-up per reading, not two).

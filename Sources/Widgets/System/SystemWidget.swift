@@ -15,14 +15,13 @@ public enum SystemWidget {
         TerminalWidget(
             manifest: manifest,
             makeProvider: { options, environment in
-                let interval = options.integer("intervalSeconds") ?? defaultInterval
-                return AnyTimelineProvider(SystemProvider(root: proc, interval: TimeInterval(interval), now: environment.now))
+                let options = try SystemOptions(options)
+                return AnyTimelineProvider(SystemProvider(root: proc, interval: TimeInterval(options.intervalSeconds), now: environment.now))
             },
             view: PanelView.typed(view)
         )
     }
 
-    static let defaultInterval = 2
     /// Most rows the sparkline takes.
     static let maximumSparklineRows = 4
 

@@ -6,19 +6,13 @@ extension TextWidget {
         kind: kind, displayName: "Text",
         description: "Static text or a file's contents, wrapped; reloaded when the file changes.",
         supportedFamilies: WidgetFamily.allCases, defaultFamily: .medium,
-        options: [
-            OptionSpec(name: "text", type: .string, doc: "the text to show (or file)", example: "Hello"),
-            OptionSpec(name: "file", type: .string,
-                       doc: "a file to show (~ for HOME), reloaded on change (or text)", example: "~/notes.txt"),
-            OptionSpec(name: "wrap", type: .bool, defaultValue: .bool(true),
-                       doc: "wrap long lines to the panel; false cuts them", example: "false"),
-        ],
-        titleOption: "file",
+        options: TextOptions.specs,
+        titleOption: TextOptions.name(of: \.file),
         pausesWithAutomaticReloads: false, usesNetwork: false,
         // The editor has the terminal as long as the user wants: the timeout only bounds
         // task actions, and the manifest's limit is an hour.
         actions: [WidgetAction(key: "e", title: "edit the file", timeoutSeconds: 3600)],
-        exactlyOneOf: [["text", "file"]])
+        exactlyOneOf: [[TextOptions.name(of: \.text), TextOptions.name(of: \.file)]])
 
     public static let definition = WidgetDefinition(manifest: manifest) { binding in
         let center = binding.services.center
@@ -30,7 +24,7 @@ extension TextWidget {
 
     /// `e`: `$EDITOR` (default `vi`) on the panel's file; a panel of static text has none to edit.
     static func editArguments(_ options: WidgetOptions, environment: [String: String]) throws -> [String] {
-        guard let file = options.string("file") else {
+        guard let file = try TextOptions(options).file else {
             throw WidgetActionError("this panel's text is in the config: no file to edit")
         }
         return editorCommand(file: path(file, environment: environment), environment: environment)

@@ -15,15 +15,15 @@ public enum TextWidget {
         TerminalWidget(
             manifest: manifest,
             makeProvider: { options, environment in
-                let wrap = options.bool("wrap") ?? true
+                let options = try TextOptions(options)
                 let source: TextProvider.Source
-                switch (options.string("text"), options.string("file")) {
+                switch (options.text, options.file) {
                 case (let text?, nil): source = .text(text)
                 case (nil, let file?): source = .file(path(file, environment: hostEnvironment))
-                case (nil, nil): throw CommandWidget.OptionError(description: "options: missing option: give 'text' or 'file'")
-                case (_?, _?): throw CommandWidget.OptionError(description: "options.file: give only one of 'text' or 'file', not both")
+                case (nil, nil): throw OptionError("options: missing option: give 'text' or 'file'")
+                case (_?, _?): throw OptionError("options.file: give only one of 'text' or 'file', not both")
                 }
-                return AnyTimelineProvider(TextProvider(source: source, wrap: wrap, watcher: watcher, now: environment.now))
+                return AnyTimelineProvider(TextProvider(source: source, wrap: options.wrap, watcher: watcher, now: environment.now))
             },
             view: PanelView.typed(view))
     }

@@ -1,9 +1,9 @@
 /// "Did you mean …?" suggestions for misspelt keys, kinds and values.
-enum EditDistance {
+public enum EditDistance {
     /// The edit distance between `a` and `b`, compared case-insensitively: insertions,
     /// deletions, substitutions and swaps of adjacent characters each count one (optimal
     /// string alignment), so `titel` is one edit from `title`.
-    static func between(_ a: String, _ b: String) -> Int {
+    public static func between(_ a: String, _ b: String) -> Int {
         let a = Array(a.lowercased().unicodeScalars)
         let b = Array(b.lowercased().unicodeScalars)
         if a.isEmpty { return b.count }
@@ -30,7 +30,7 @@ enum EditDistance {
     /// Close enough: 1 edit for words up to 3 characters, 2 up to 8, else 3.
     /// Ties go to the earlier candidate. Words longer than 64 scalars get no suggestion, which
     /// bounds the work a hostile key can cause.
-    static func suggestion(for word: String, among candidates: [String]) -> String? {
+    public static func suggestion(for word: String, among candidates: [String]) -> String? {
         guard word.unicodeScalars.count <= 64 else { return nil }
         let length = word.unicodeScalars.count
         let limit = length <= 3 ? 1 : length <= 8 ? 2 : 3
@@ -45,7 +45,7 @@ enum EditDistance {
     }
 
     /// `; did you mean 'x'?` or the empty string.
-    static func hint(for word: String, among candidates: [String]) -> String {
+    public static func hint(for word: String, among candidates: [String]) -> String {
         suggestion(for: word, among: candidates).map { "; did you mean '\($0)'?" } ?? ""
     }
 }

@@ -9,15 +9,28 @@ import WidgetCore
 /// (`panels[0].options.fields[2].pointer`). Options missing from the document get their
 /// defaults; a `.seconds(_, refreshInterval: true)` option below `minimumReloadSeconds` is
 /// raised to it (with a warning when the document gave the value).
-struct OptionDecoder {
-    var isKnownTimeZone: (String) -> Bool
-    var minimumReloadSeconds: Int
+public struct OptionDecoder: Sendable {
+    public var isKnownTimeZone: @Sendable (String) -> Bool
+    public var minimumReloadSeconds: Int
+    /// False: only the kind of each value, bounds and choices (`OptionType.problem`'s
+    /// `contents`); objects in lists neither need their required options nor get defaults.
+    public var checksContents = true
+
+    /// - Parameters:
+    ///   - isKnownTimeZone: whether a well-formed zone name exists (`OptionType.knownTimeZones`).
+    ///   - minimumReloadSeconds: what refresh intervals are raised to.
+    ///   - checksContents: false for the first look at an extension manifest's defaults.
+    public init(isKnownTimeZone: @escaping @Sendable (String) -> Bool, minimumReloadSeconds: Int, checksContents: Bool = true) {
+        self.isKnownTimeZone = isKnownTimeZone
+        self.minimumReloadSeconds = minimumReloadSeconds
+        self.checksContents = checksContents
+    }
 
     /// Decodes an object of options against `specs`; nil when `value` is not an object.
     ///
     /// - Parameter owner: names whose options these are in messages (`'clock'`).
-    func decode(_ value: JSONValue, specs: [OptionSpec], owner: String, at path: ConfigPath,
-                into report: inout ConfigReport) -> [String: WidgetOptions.Value]? {
+    public func decode(_ value: JSONValue, specs: [OptionSpec], owner: String, at path: ConfigPath,
+                into report: inout OptionReport) -> [String: WidgetOptions.Value]? {
         guard case .object(let object) = value else {
             report.errors.append(ConfigDiagnostic(path: path, message: "expected an object of options, got \(value.shortDescription)"))
             return nil
@@ -32,7 +45,9 @@ struct OptionDecoder {
         for spec in specs {
             let optionPath = path.appending(key: spec.name)
             guard let given = object[spec.name] else {
-                if spec.required {
+                if !checksContents {
+                    // A first look: what is missing is the host's to report.
+                } else if spec.required {
                     report.errors.append(ConfigDiagnostic(path: optionPath,
                         message: "missing required option: \(spec.doc) (\(spec.type.expectation))"))
                 } else if let defaultValue = spec.defaultValue {
@@ -48,9 +63,9 @@ struct OptionDecoder {
     }
 
     /// Decodes one value of `type`; nil (with the problems reported) when it does not fit.
-    func decode(_ value: JSONValue, as type: OptionType, at path: ConfigPath,
-                into report: inout ConfigReport) -> WidgetOptions.Value? {
-        if let problem = type.problem(with: value, isKnownTimeZone: isKnownTimeZone) {
+    public func decode(_ value: JSONValue, as type: OptionType, at path: ConfigPath,
+                into report: inout OptionReport) -> WidgetOptions.Value? {
+        if let problem = type.problem(with: value, isKnownTimeZone: isKnownTimeZone, contents: checksContents) {
             report.errors.append(ConfigDiagnostic(path: path, message: problem))
             return nil
         }
@@ -70,7 +85,7 @@ struct OptionDecoder {
             var members: [String: WidgetOptions.Value] = [:]
             for (key, item) in object.members {
                 let itemPath = path.appending(key: key)
-                if key.isEmpty || key.unicodeScalars.count > OptionType.maximumKeyLength || key.unicodeScalars.contains("\u{0}") {
+                if checksContents, key.isEmpty || key.unicodeScalars.count > OptionType.maximumKeyLength || key.unicodeScalars.contains("\u{0}") {
                     report.errors.append(ConfigDiagnostic(path: itemPath,
                         message: "expected a key of 1 to \(OptionType.maximumKeyLength) characters without NUL"))
                 } else if let text = decode(item, as: .string, at: itemPath, into: &report) {
@@ -91,7 +106,7 @@ struct OptionDecoder {
 
     /// Raises a refresh interval below the minimum reload interval to it.
     private func raised(_ value: WidgetOptions.Value, type: OptionType, at path: ConfigPath,
-                        warn: Bool, into report: inout ConfigReport) -> WidgetOptions.Value {
+                        warn: Bool, into report: inout OptionReport) -> WidgetOptions.Value {
         guard case .seconds(_, refreshInterval: true) = type, case .integer(let seconds) = value,
               seconds < minimumReloadSeconds else { return value }
         if warn {
@@ -104,7 +119,7 @@ struct OptionDecoder {
 
 extension JSONValue {
     /// The JSON form of an option value (defaults in `widgethost widgets`, manifest checks).
-    init(_ value: WidgetOptions.Value) {
+    public init(_ value: WidgetOptions.Value) {
         switch value {
         case .string(let text): self = .string(text)
         case .integer(let integer): self = .integer(integer)

@@ -1,10 +1,11 @@
 import BackgroundSessions
 import WidgetCore
-import Widgets
 import JSONTree
 
-/// How the host checks and reads values of the option types widgets declare in their
-/// manifests (`WidgetCore.OptionType`).
+/// How values of the option types widgets declare in their manifests (`WidgetCore.OptionType`)
+/// are checked and read: the one implementation, used by the host's config validator and by
+/// the extension manifest reader (for defaults). The checks that need a widget's own parser
+/// (zone names, countdown dates, JSON Pointers) call it here, next to it.
 extension OptionType {
     /// Most strings in a `stringList`, entries in a `stringMap`, objects in an `objectList`.
     public static let maximumListCount = 256
@@ -40,13 +41,38 @@ extension OptionType {
         }
     }
 
+    /// The zones a `.timeZone` option may name: `local`, and those the clock can load from
+    /// the tz database at `zoneinfo` (`ZoneInfo.exists`).
+    public static func knownTimeZones(zoneinfo: String = ZoneInfo.defaultDirectory) -> @Sendable (String) -> Bool {
+        { $0 == "local" || ZoneInfo.exists($0, directory: zoneinfo) }
+    }
+
     /// Checks a scalar `value`; returns nil when it fits, else the message `expected …, got …`.
     /// Lists, maps and objects are checked element by element by `OptionDecoder`, which names
     /// each element's path; here they only have to have the right shape.
     ///
-    /// - Parameter isKnownTimeZone: decides whether a well-formed zone name exists.
-    public func problem(with value: JSONValue, isKnownTimeZone: (String) -> Bool) -> String? {
+    /// - Parameters:
+    ///   - isKnownTimeZone: decides whether a well-formed zone name exists.
+    ///   - contents: false checks only the kind of value, bounds, choices and a URL's scheme,
+    ///     not what a string says (its length, a URL's form, zones, dates, pointers) nor how
+    ///     many elements a list has: the extension manifest reader's first look at a default,
+    ///     which the host checks in full when it registers the kind (`WidgetManifest.problems`).
+    public func problem(with value: JSONValue, isKnownTimeZone: (String) -> Bool, contents: Bool = true) -> String? {
         let mismatch = "expected \(expectation), got \(value.shortDescription)"
+        if !contents {
+            switch (self, value) {
+            case (.url(let schemes), .string(let text)):
+                guard let colon = text.firstIndex(of: ":"), schemes.contains(String(text[..<colon]).lowercased()) else {
+                    return "expected \(expectation), got \(JSONValue.string(URLRedaction.redacted(text)).shortDescription)"
+                }
+                return nil
+            case (.string, .string), (.timeZone, .string), (.dateTime, .string), (.jsonPointer, .string),
+                 (.stringList, .array), (.objectList, .array), (.stringMap, .object):
+                return nil
+            default:
+                break
+            }
+        }
         switch (self, value) {
         case (.string, .string(let text)):
             if text.unicodeScalars.count > 4096 { return "expected a string of at most 4096 characters, got \(text.unicodeScalars.count)" }
@@ -149,7 +175,7 @@ extension OptionType {
 
     /// `scheme://authority[/path…]` with a listed scheme, a non-empty host, no spaces or
     /// control characters, at most 2048 characters.
-    static func isURL(_ text: String, schemes: [String]) -> Bool {
+    public static func isURL(_ text: String, schemes: [String]) -> Bool {
         guard text.utf8.count <= 2048,
               !text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }),
               let separator = text.firstRange(of: "://") else { return false }

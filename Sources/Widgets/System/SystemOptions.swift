@@ -1,0 +1,13 @@
+import WidgetCore
+
+/// The system widget's options, declared once: the manifest's entries and what its provider reads.
+public struct SystemOptions: OptionSchema, Equatable {
+    public var intervalSeconds = 2
+
+    public init() {}
+
+    public static let fields: [OptionField<Self>] = [
+        OptionField(\.intervalSeconds, "intervalSeconds", .seconds(1...3600, refreshInterval: false),
+                    doc: "seconds between readings of /proc", example: "5"),
+    ]
+}
