@@ -18,10 +18,13 @@ struct PanelFactory {
 extension Dashboard {
     /// Applies one message and returns the effects to run, in order (STYLE.md §4).
     ///
-    /// The one place the dashboard's state changes: keys, resizes, timeline changes, config
-    /// reloads, the clock being set, actions ending. Effects are coalesced where that is the
+    /// The one place the dashboard's state changes: keys, resizes, provider answers, the
+    /// timelines' and stacks' wake-ups, `WidgetCenter` requests, config reloads, the clock being
+    /// set, actions ending. Effects are coalesced where that is the
     /// meaning (at most one `.present` per call).
     func update(_ message: DashboardMessage) -> [DashboardEffect] {
+        isUpdating = true
+        defer { isUpdating = false }
         switch message {
         case .key(let key):
             handle(key)
@@ -34,9 +37,18 @@ extension Dashboard {
             emit(.suspend)
         case .childExited:
             emit(.reapChildren)
-        case .timelinesChanged, .relevanceExpired:
+        case .timelinesChanged:
             updateStacks()
             emit(.present)
+        case .relevanceExpired:
+            relevanceExpired()
+            emit(.present)
+        case .providerAnswered(let answer):
+            driver.receive(answer)
+        case .timelinesDue:
+            driver.wake()
+        case .reloadsRequested(let requests):
+            driver.apply(requests)
         case .configChanged(let reason):
             emit(.reloadConfig(reason: reason))
         case .configLoaded(let config, let theme):

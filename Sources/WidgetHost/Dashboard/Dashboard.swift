@@ -9,8 +9,9 @@ import Widgets
 /// Everything here runs on the main actor. Messages come in through `update(_:)`
 /// (Dashboard+Update), which returns the effects to run (`DashboardEffect`): a frame whenever
 /// something visible changed — the runner coalesces those into one `render()` per loop turn —,
-/// reloads, a theme, a program to run, quitting. Timelines live in the `TimelineDriver`;
-/// what it and other asynchronous work report comes back as a message through `send`.
+/// reloads, a theme, a program to run, quitting. Timelines live in the `TimelineDriver`, whose
+/// effects (provider calls, its wake-up) the program runs and whose inputs (answers, the
+/// wake-up, `WidgetCenter` requests) come back as messages through `send`.
 @MainActor
 final class Dashboard {
     let driver: TimelineDriver
@@ -38,15 +39,17 @@ final class Dashboard {
     private let statusClock: WidgetInstanceID
     /// The last panel frames laid out, for spatial focus moves.
     private var panelFrames: [Rect] = []
-    /// A wake-up when a stack member's relevance runs out (its `duration`), to rotate then.
-    private var stackTimer: ClockTimer?
-    private var stackTimerDate: Date?
+    /// When the stacks' wake-up is armed: a stack member's relevance runs out (its
+    /// `duration`), to rotate then (`.armRelevanceWake`, `.relevanceExpired`).
+    private(set) var stackWakeDate: Date?
 
     /// Actions running or failed, by the member performing them.
     var actionStates: [WidgetInstanceID: PanelActionState] = [:]
 
     /// Effects of the message being applied, returned by `update(_:)`.
     var outbox: [DashboardEffect] = []
+    /// A message is being applied: what the driver decides now is part of its effects.
+    var isUpdating = false
     /// Where asynchronous answers (the driver's changes, an action's end, a stack's timer) go
     /// as messages: the program's inbox (`DashboardProgram`), set when one runs this dashboard;
     /// without one they are dropped.
@@ -287,19 +290,15 @@ final class Dashboard {
             }
             panels[index].shown = DashboardPanel.mostRelevant(relevances, current: panels[index].shown)
         }
-        guard expiry != stackTimerDate else { return }
-        stackTimer?.cancel()
-        stackTimer = nil
-        stackTimerDate = expiry
-        guard let expiry else { return }
-        stackTimer = driver.clock.schedule(at: expiry) { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self else { return }
-                self.stackTimer = nil
-                self.stackTimerDate = nil
-                self.send(.relevanceExpired)
-            }
-        }
+        guard expiry != stackWakeDate else { return }
+        stackWakeDate = expiry
+        emit(.armRelevanceWake(expiry))
+    }
+
+    /// The stacks' wake-up came (`update(.relevanceExpired)`).
+    func relevanceExpired() {
+        stackWakeDate = nil
+        updateStacks()
     }
 
     /// `[` / `]`: shows the previous / next member of the focused stack; the choice holds until

@@ -55,8 +55,9 @@ final class TerminalEffects: DashboardHost {
             log?.info(line)
         case .quit(let status):
             quit(status: status)
-        case .reload, .pauseAutomaticReloads, .reloadAllForEnvironment:
-            break  // the program's own (the driver)
+        case .reload, .pauseAutomaticReloads, .reloadAllForEnvironment, .startProvider, .cancelProvider, .armTimelineWake,
+             .runAction, .armRelevanceWake:
+            break  // the program's own
         }
     }
 
