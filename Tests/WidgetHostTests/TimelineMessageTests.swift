@@ -114,4 +114,19 @@ struct TimelineMessageTests {
         #expect(run.messages.contains(.timelinesDue))
         #expect(run.text.contains("answer 2"))
     }
+
+    @Test("update is pure: r and the clock being set change the timelines inside update, whose effects carry the provider calls")
+    func keysReloadInsideUpdate() async {
+        let run = Recorded()
+        await run.dashboard.driver.settle()
+        let effects = run.dashboard.update(.key(.character("r")))
+        let calls = effects.compactMap { if case .startProvider(let call) = $0 { call.request } else { nil } }
+        #expect(calls.map(\.instance) == [run.id])
+        #expect(calls.first?.reason == .user)
+        #expect(effects.contains(.present))
+        #expect(run.counter.calls.load(ordering: .relaxed) == 1, "update started nothing itself")
+        let set = run.dashboard.update(.clockSet)
+        #expect(set.contains { if case .startProvider(let call) = $0 { call.request.reason == .environment } else { false } },
+                "the status clock is asked again at once; the counter's call still runs")
+    }
 }

@@ -57,7 +57,7 @@ extension Dashboard {
             actionStates[id] = .failed(title: action.title, reason: failure)
         } else {
             actionStates[id] = nil
-            emit(.reload([id], userInitiated: true))
+            driver.reload(id, userInitiated: true)
         }
         emit(.present)
     }

@@ -50,6 +50,8 @@ final class Dashboard {
     var outbox: [DashboardEffect] = []
     /// A message is being applied: what the driver decides now is part of its effects.
     var isUpdating = false
+    /// The driver reported changed timelines while the message was applied.
+    var timelinesChangedInUpdate = false
     /// Where asynchronous answers (the driver's changes, an action's end, a stack's timer) go
     /// as messages: the program's inbox (`DashboardProgram`), set when one runs this dashboard;
     /// without one they are dropped.
@@ -71,7 +73,7 @@ final class Dashboard {
         let provider = ClockProvider(zone: zone, style: ClockStyle(), now: { [clock = driver.clock] in clock.now })
         statusClock = driver.add(kind: "widgethost.status-clock", family: .small, size: .zero,
                                  provider: AnyTimelineProvider(provider), pausable: false, listed: false)
-        driver.onChange = { [weak self] ids in self?.send(.timelinesChanged(ids)) }
+        driver.onChange = { [weak self] ids in self?.timelinesChanged(ids) }
     }
 
     // MARK: Panels
@@ -139,15 +141,15 @@ final class Dashboard {
             flipFocusedStack(by: 1)
         case .character("r"):
             if let panel = focusedPanel { clearFailedActions(of: panel) }
-            emit(.reload((focusedPanel?.members ?? []).map(\.id), userInitiated: true))
+            for member in focusedPanel?.members ?? [] { driver.reload(member.id, userInitiated: true) }
         case .character("R"):
-            emit(.reload(panels.flatMap { $0.members.map(\.id) }, userInitiated: true))
+            for id in panels.flatMap({ $0.members.map(\.id) }) { driver.reload(id, userInitiated: true) }
         case .character("t"):
             themeIndex = (themeIndex + 1) % themes.count
             emit(.setTheme(themes[themeIndex]))
         case .character("p"):
             isPaused.toggle()
-            emit(.pauseAutomaticReloads(isPaused))
+            driver.setAutomaticReloadsPaused(isPaused)
         case .resize:
             relayout()
         case .control("l"):
@@ -293,6 +295,12 @@ final class Dashboard {
         guard expiry != stackWakeDate else { return }
         stackWakeDate = expiry
         emit(.armRelevanceWake(expiry))
+    }
+
+    /// The driver reports changed timelines: part of the message being applied, or (outside
+    /// one: start-up, a test building panels by hand) a message of its own.
+    private func timelinesChanged(_ ids: [WidgetInstanceID]) {
+        if isUpdating { timelinesChangedInUpdate = true } else { send(.timelinesChanged(ids)) }
     }
 
     /// The stacks' wake-up came (`update(.relevanceExpired)`).

@@ -36,6 +36,8 @@ package enum DashboardMessage: Equatable, Sendable {
     case timelinesDue
     /// Widgets (a session's delegate, an extension) asked `WidgetCenter` for reloads.
     case reloadsRequested([WidgetCenter.Request])
+    /// A config reload found the extensions again: new panels are built from these widgets.
+    case widgetsFound(BoundWidgets)
     /// The config file changed or SIGHUP asked for a reload; `reason` goes to the log.
     case configChanged(reason: String)
     /// A config reload found the extensions again; `notice` names those skipped (nil: none).
@@ -51,18 +53,12 @@ package enum DashboardMessage: Equatable, Sendable {
 }
 
 /// What `Dashboard.update(_:)` asks the host to do (bubbletea's `Cmd`). The timeline effects
-/// (`reload`, `pauseAutomaticReloads`, `reloadAllForEnvironment`, and those the driver decides:
-/// `startProvider`, `cancelProvider`, `armTimelineWake`), actions (`runAction`) and the stacks'
-/// wake-up (`armRelevanceWake`) run in `DashboardProgram`; the others are the host's
-/// (`DashboardHost`): the terminal runner's or the headless one's.
+/// (what the driver decides: `startProvider`, `cancelProvider`, `armTimelineWake`), actions
+/// (`runAction`) and the stacks' wake-up (`armRelevanceWake`) run in `DashboardProgram`; the
+/// others are the host's (`DashboardHost`): the terminal runner's or the headless one's.
 package enum DashboardEffect: Equatable, Sendable {
     /// Draw a frame (coalesced: one per loop turn).
     case present
-    /// Reload these instances' timelines.
-    case reload([WidgetInstanceID], userInitiated: Bool)
-    case pauseAutomaticReloads(Bool)
-    /// Ask every widget for a timeline from the new now (not the user's reload).
-    case reloadAllForEnvironment
     /// Call a provider off the loop; it answers with `.providerAnswered`.
     case startProvider(ProviderCall)
     /// Cancel an instance's provider call (timed out, or the panel went); its answer still comes.

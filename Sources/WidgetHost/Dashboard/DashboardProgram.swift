@@ -97,12 +97,6 @@ final class DashboardProgram {
     private func run(_ effect: DashboardEffect) {
         let driver = dashboard.driver
         switch effect {
-        case .reload(let ids, let userInitiated):
-            for id in ids { driver.reload(id, userInitiated: userInitiated) }
-        case .pauseAutomaticReloads(let paused):
-            driver.setAutomaticReloadsPaused(paused)
-        case .reloadAllForEnvironment:
-            driver.reloadAllForEnvironment()
         case .startProvider(let call):
             driver.run(.start(call))
         case .cancelProvider(let id):

@@ -201,8 +201,8 @@ final class HeadlessEffects: DashboardHost {
         case .reloadConfig(let reason): reloader.load(reason: reason).forEach(program.send)
         case .configApplied(let config): reloader.applied(config)
         case .quit(let status): quitStatus = status
-        case .suspend, .reapChildren, .log, .reload, .pauseAutomaticReloads, .reloadAllForEnvironment, .startProvider,
-             .cancelProvider, .armTimelineWake, .runAction, .armRelevanceWake: break
+        case .suspend, .reapChildren, .log, .startProvider, .cancelProvider, .armTimelineWake, .runAction,
+             .armRelevanceWake: break
         }
     }
 }
