@@ -196,28 +196,31 @@ public final class TimelineDriver {
         tick()
     }
 
+    /// `WidgetCenter` has requests: applied here, or sent to the host as its message.
     private func centerWoke() {
-        if let host { host.requested(center.takeRequests()) } else { drainCenter() }
+        let requests = center.takeRequests()
+        guard !requests.isEmpty else { return }
+        if let host { host.requested(requests) } else { apply(requests) }
     }
 
     /// Waits until no provider call is running (for tests and headless snapshots).
     public func settle() async {
-        drainCenter()
+        centerWoke()
         while let (id, generation) = running.first {
             await calls.task(of: id)?.value
             // The answer comes to the main actor as a message after the task ends (`hop`).
             while running[id] == generation { await Task.yield() }
-            drainCenter()
+            centerWoke()
         }
     }
 
     /// Waits until none of `ids` has a provider call running (for tests: the others may block).
     public func settle(_ ids: Set<WidgetInstanceID>) async {
-        drainCenter()
+        centerWoke()
         while let (id, generation) = running.first(where: { ids.contains($0.key) }) {
             await calls.task(of: id)?.value
             while running[id] == generation { await Task.yield() }
-            drainCenter()
+            centerWoke()
         }
     }
 

@@ -29,6 +29,9 @@ final class DashboardProgram {
     private var relevanceWake: ClockTimer?
     /// Sees every message as it is applied, in order (the message log, tests).
     var onMessage: (DashboardMessage) -> Void = { _ in }
+    /// Replaying a `MessageLog`: the effects that bring messages are left out, and answers
+    /// or requests that still come from work started before are dropped — the log has them.
+    var isReplaying = false
 
     init(dashboard: Dashboard, host: any DashboardHost) {
         self.dashboard = dashboard
@@ -36,8 +39,8 @@ final class DashboardProgram {
         dashboard.send = { [weak self] message in self?.send(message) }
         dashboard.driver.attach(TimelineDriver.Host(
             perform: { [weak self] effect in self?.timelineEffect(effect) },
-            answered: { [weak self] answer in self?.send(.providerAnswered(answer)) },
-            requested: { [weak self] requests in self?.send(.reloadsRequested(requests)) }
+            answered: { [weak self] answer in self?.receive(.providerAnswered(answer)) },
+            requested: { [weak self] requests in self?.receive(.reloadsRequested(requests)) }
         ))
     }
 
@@ -46,6 +49,12 @@ final class DashboardProgram {
     func send(_ message: DashboardMessage) {
         inbox.append(message)
         drain()
+    }
+
+    /// A message from work the program started (a provider call, `WidgetCenter`).
+    private func receive(_ message: DashboardMessage) {
+        guard !isReplaying else { return }
+        send(message)
     }
 
     /// Runs effects produced outside `update` (start-up building the first panels).
@@ -95,6 +104,7 @@ final class DashboardProgram {
     }
 
     private func run(_ effect: DashboardEffect) {
+        if isReplaying, effect.bringsMessages { return }
         let driver = dashboard.driver
         switch effect {
         case .startProvider(let call):
@@ -106,7 +116,7 @@ final class DashboardProgram {
         case .armRelevanceWake(let date):
             relevanceWake = arm(relevanceWake, at: date, sending: .relevanceExpired)
         case .runAction(let action):
-            ActionRunner.run(action, clock: driver.clock) { [weak self] message in self?.send(message) }
+            ActionRunner.run(action, clock: driver.clock) { [weak self] message in self?.receive(message) }
         default:
             host.perform(effect, in: self)
         }
@@ -117,7 +127,7 @@ final class DashboardProgram {
         timer?.cancel()
         guard let date else { return nil }
         return dashboard.driver.clock.schedule(at: date) { [weak self] in
-            MainActor.assumeIsolated { self?.send(message) }
+            MainActor.assumeIsolated { self?.receive(message) }
         }
     }
 }

@@ -29,6 +29,7 @@ package final class HeadlessDashboard {
     private let effects: HeadlessEffects
     private let binding: HeadlessBinding
     private let server: LeaderboardService?
+    private var log = MessageLog()
 
     private init(binding: HeadlessBinding, dashboard: Dashboard, program: DashboardProgram, effects: HeadlessEffects,
                  server: LeaderboardService?) {
@@ -142,6 +143,33 @@ package final class HeadlessDashboard {
             if !binding.sessions.isIdle { settled = await settle(within: settleWithin) && settled }
         }
         return settled
+    }
+
+    // MARK: Recording and replaying
+
+    /// Starts keeping every message applied from now on, with its time (`recordedMessages`).
+    package func recordMessages() {
+        program.onMessage = { [weak self] message in
+            guard let self else { return }
+            log.append(message, at: clock.now)
+        }
+    }
+
+    /// The messages kept since `recordMessages()`.
+    package var recordedMessages: MessageLog { log }
+
+    /// Applies `records` (a `MessageLog`'s, or part of one, in order) as they were applied in a
+    /// recorded run of the same config, size and start time: the clock is set to each
+    /// record's time, then the message is applied. From the first call on, the dashboard
+    /// takes its inputs only from the log: provider calls, wake-ups, actions and config reads
+    /// are not started, and answers of calls started before are dropped. Synchronous: nothing
+    /// is waited for.
+    package func replay(_ records: some Sequence<MessageLog.Record>) {
+        program.isReplaying = true
+        for record in records {
+            clock.set(to: record.date)
+            program.send(record.message)
+        }
     }
 
     // MARK: Frames and state
