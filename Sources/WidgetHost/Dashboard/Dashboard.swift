@@ -52,8 +52,8 @@ final class Dashboard {
     var isUpdating = false
     /// The driver reported changed timelines while the message was applied.
     var timelinesChangedInUpdate = false
-    /// Where asynchronous answers (the driver's changes, an action's end, a stack's timer) go
-    /// as messages: the program's inbox (`DashboardProgram`), set when one runs this dashboard;
+    /// Where the driver's changes outside a message (start-up, panels built by hand) go as a
+    /// message: the program's inbox (`DashboardProgram`), set when one runs this dashboard;
     /// without one they are dropped.
     var send: (DashboardMessage) -> Void = { _ in }
     /// Builds panels from a config (start-up and reloads): the host's widgets and environment.
