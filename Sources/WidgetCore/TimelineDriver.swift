@@ -2,10 +2,16 @@ import FoundationEssentials
 
 /// Runs the scheduler against a clock and real providers on the host's serial loop.
 ///
-/// The driver arms at most one one-shot wake-up, at the scheduler's `nextWakeDate`; when it
-/// fires it advances the scheduler, starts the requested provider calls off the main actor,
-/// and takes their answers back on the main actor, tagged with their generation. `WidgetCenter`
-/// requests are drained here too. `onChange` tells the front end which panels to redraw.
+/// The driver keeps at most one one-shot wake-up, at the scheduler's `nextWakeDate`; when it
+/// comes (`wake()`) it advances the scheduler and starts the requested provider calls, whose
+/// answers (`receive(_:)`) are tagged with their generation. `WidgetCenter` requests are applied
+/// here too (`apply(_:)`). `onChange` tells the front end which panels to redraw.
+///
+/// What it decides is a `TimelineEffect` (start a call, cancel one, arm the wake-up). A
+/// standalone driver runs them itself (`run(_:)`) and takes its answers, timer and
+/// `WidgetCenter` wake-ups directly; a host that runs a loop of messages attaches itself
+/// (`attach(_:)`) and gets the effects, and sends the answers, wake-ups and requests back in as
+/// its own messages.
 ///
 /// An instance has at most one provider call running. A call that times out is cancelled
 /// (`Task.cancel()`: a provider that awaits, or checks `Task.isCancelled`, stops) and its late
@@ -26,27 +32,41 @@ public final class TimelineDriver {
         var onLoop = false
     }
 
+    /// A host running the driver's effects and feeding it its inputs as messages of its own.
+    public struct Host {
+        /// Runs (or queues) one effect.
+        public var perform: (TimelineEffect) -> Void
+        /// A provider's answer, on the main actor: the host calls `receive(_:)` in its turn.
+        public var answered: (ProviderAnswer) -> Void
+        /// `WidgetCenter` requests, taken on the main actor: the host calls `apply(_:)` in its turn.
+        public var requested: ([WidgetCenter.Request]) -> Void
+
+        public init(perform: @escaping (TimelineEffect) -> Void, answered: @escaping (ProviderAnswer) -> Void,
+                    requested: @escaping ([WidgetCenter.Request]) -> Void) {
+            self.perform = perform
+            self.answered = answered
+            self.requested = requested
+        }
+    }
+
     public let scheduler: TimelineScheduler
     public let clock: any WidgetClock
     public let center: WidgetCenter
     /// Called with the instances whose panel must be redrawn (entry, loading or error changed).
     public var onChange: ([WidgetInstanceID]) -> Void = { _ in }
+    /// The provider calls' tasks: `run(.start)` and `run(.cancel)` go there.
+    public let calls: ProviderCallRunner
 
     private var slots: [WidgetInstanceID: Slot] = [:]
+    private var host: Host?
+    /// The standalone driver's own wake-up (an attached host arms its own).
     private var timer: ClockTimer?
     private var armedDate: Date?
-    private struct Call {
-        var task: Task<Void, Never>
-        var generation: UInt64
-    }
-
-    /// The running provider call of each instance (at most one).
-    private var calls: [WidgetInstanceID: Call] = [:]
+    /// The generation of each instance's running provider call (at most one).
+    private var running: [WidgetInstanceID: UInt64] = [:]
     /// Requests that came due while the instance's previous call (timed out and cancelled, but
     /// not yet returned) still ran; started when it returns.
     private var held: [WidgetInstanceID: ReloadRequest] = [:]
-    private let providerExecutor: (any TaskExecutor)?
-    private let hop: @Sendable (@escaping @Sendable @MainActor () -> Void) -> Void
     private var batchDepth = 0
 
     /// - Parameters:
@@ -63,12 +83,20 @@ public final class TimelineDriver {
     ) {
         self.clock = clock
         self.center = center
-        self.providerExecutor = providerExecutor
-        self.hop = hop
+        calls = ProviderCallRunner(providerExecutor: providerExecutor, hop: hop)
         scheduler = TimelineScheduler(configuration: configuration)
         center.connect { [weak self] in
-            hop { self?.drainCenter() }
+            hop { self?.centerWoke() }
         }
+    }
+
+    /// Hands the driver's effects and inputs to `host` from now on: the standalone wake-up is
+    /// cancelled and the one due is armed by the host instead.
+    public func attach(_ host: Host) {
+        self.host = host
+        timer?.cancel()
+        timer = nil
+        if let armedDate { host.perform(.arm(armedDate)) }
     }
 
     // MARK: Instances
@@ -96,7 +124,7 @@ public final class TimelineDriver {
     public func remove(_ id: WidgetInstanceID) {
         scheduler.remove(id)
         slots[id] = nil
-        calls[id]?.task.cancel()
+        if running[id] != nil { emit(.cancel(id)) }
         held[id] = nil
         publish()
         rearm()
@@ -152,7 +180,11 @@ public final class TimelineDriver {
 
     /// Applies the reloads queued in the `WidgetCenter`.
     public func drainCenter() {
-        let requests = center.takeRequests()
+        apply(center.takeRequests())
+    }
+
+    /// Applies `WidgetCenter` requests (taken with `takeRequests()`).
+    public func apply(_ requests: [WidgetCenter.Request]) {
         guard !requests.isEmpty else { return }
         let now = clock.now
         for request in requests {
@@ -164,29 +196,36 @@ public final class TimelineDriver {
         tick()
     }
 
+    /// `WidgetCenter` has requests: applied here, or sent to the host as its message.
+    private func centerWoke() {
+        let requests = center.takeRequests()
+        guard !requests.isEmpty else { return }
+        if let host { host.requested(requests) } else { apply(requests) }
+    }
+
     /// Waits until no provider call is running (for tests and headless snapshots).
     public func settle() async {
-        drainCenter()
-        while let (id, call) = calls.first {
-            await call.task.value
+        centerWoke()
+        while let (id, generation) = running.first {
+            await calls.task(of: id)?.value
             // The answer comes to the main actor as a message after the task ends (`hop`).
-            while calls[id]?.generation == call.generation { await Task.yield() }
-            drainCenter()
+            while running[id] == generation { await Task.yield() }
+            centerWoke()
         }
     }
 
     /// Waits until none of `ids` has a provider call running (for tests: the others may block).
     public func settle(_ ids: Set<WidgetInstanceID>) async {
-        drainCenter()
-        while let (id, call) = calls.first(where: { ids.contains($0.key) }) {
-            await call.task.value
-            while calls[id]?.generation == call.generation { await Task.yield() }
-            drainCenter()
+        centerWoke()
+        while let (id, generation) = running.first(where: { ids.contains($0.key) }) {
+            await calls.task(of: id)?.value
+            while running[id] == generation { await Task.yield() }
+            centerWoke()
         }
     }
 
     /// Provider calls still running (cancelled ones included, until they return).
-    public var runningProviderCalls: Int { calls.count }
+    public var runningProviderCalls: Int { running.count }
 
     // MARK: Loop
 
@@ -204,7 +243,7 @@ public final class TimelineDriver {
         guard batchDepth == 0 else { return }
         let changes = scheduler.advance(to: clock.now)
         // The panel says "timed out"; the provider's work is cancelled, its answer dropped.
-        for id in changes.timedOut { calls[id]?.task.cancel() }
+        for id in changes.timedOut where running[id] != nil { emit(.cancel(id)) }
         for request in changes.reloads { start(request) }
         var changed = changes.entryChanged + changes.timedOut + changes.reloads.map(\.instance)
         if !changed.isEmpty {
@@ -214,77 +253,78 @@ public final class TimelineDriver {
         rearm()
     }
 
-    private func start(_ request: ReloadRequest) {
-        guard let slot = slots[request.instance] else { return }
-        guard calls[request.instance] == nil else {
-            held[request.instance] = request  // one call per instance: after the running one
-            return
-        }
-        let provider = slot.provider
-        let context = context(slot, userInitiated: request.isUserInitiated)
-        // A provider that can answer this call on the loop at once does (`timelineOnLoop`): the
-        // answer is taken as a message of the main actor's own queue — no thread is woken.
-        if !slot.onLoop, let timeline = provider.timelineOnLoop(in: context) {
-            let task = Task { @MainActor [weak self] in
-                guard let self else { return }
-                receive(.success(timeline), for: request)
-            }
-            calls[request.instance] = Call(task: task, generation: request.generation)
-            return
-        }
-        let hop = self.hop
-        // An instance on the loop runs its provider on the main queue's thread from start to
-        // answer: no other thread is woken.
-        let executor: (any TaskExecutor)? = slot.onLoop ? MainQueueExecutor.shared : providerExecutor
-        let task = Task(executorPreference: executor) { [weak self] in
-            let result: Result<AnyTimeline, any Error>
-            do {
-                result = .success(try await provider.timeline(in: context))
-            } catch {
-                result = .failure(error)
-            }
-            // One message to the main actor, and the task ends here: `await receive(…)` would
-            // come back to the provider's executor afterwards, waking its thread once more
-            // per reload for nothing.
-            hop { self?.receive(result, for: request) }
-        }
-        calls[request.instance] = Call(task: task, generation: request.generation)
+    /// The wake-up armed (`.arm`) came.
+    public func wake() {
+        armedDate = nil
+        tick()
     }
 
-    private func receive(_ result: Result<AnyTimeline, any Error>, for request: ReloadRequest) {
+    /// Takes a provider's answer: the scheduler keeps it unless its generation is stale.
+    public func receive(_ answer: ProviderAnswer) {
+        let request = answer.request
         let id = request.instance
-        if calls[id]?.generation == request.generation { calls[id] = nil }
+        if running[id] == request.generation { running[id] = nil }
         let now = clock.now
         let accepted: Bool
-        switch result {
+        switch answer.result {
         case .success(let timeline):
-            accepted = scheduler.deliver(timeline, to: request.instance, generation: request.generation, now: now) != .stale
+            accepted = scheduler.deliver(timeline, to: id, generation: request.generation, now: now) != .stale
         case .failure(let error):
-            accepted = scheduler.fail(request.instance, generation: request.generation, message: Self.describe(error), now: now)
+            accepted = scheduler.fail(id, generation: request.generation, message: Self.describe(error), now: now)
         }
-        if accepted { onChange([request.instance]) }
-        if calls[id] == nil, let next = held.removeValue(forKey: id),
+        if accepted { onChange([id]) }
+        if running[id] == nil, let next = held.removeValue(forKey: id),
            scheduler.isAwaiting(id, generation: next.generation) {
             start(next)
         }
         tick()
     }
 
+    /// Runs one effect as a standalone driver does: provider calls on `calls`, answers taken
+    /// at once, the wake-up on the clock. An attached host runs `.start` and `.cancel` here too.
+    public func run(_ effect: TimelineEffect) {
+        switch effect {
+        case .start(let call):
+            calls.start(call) { [weak self] answer in
+                guard let self else { return }
+                if let host { host.answered(answer) } else { receive(answer) }
+            }
+        case .cancel(let id):
+            calls.cancel(id)
+        case .arm(let date):
+            timer?.cancel()
+            timer = nil
+            guard let date else { return }
+            timer = clock.schedule(at: date) { [weak self] in
+                MainActor.assumeIsolated {
+                    guard let self else { return }
+                    self.timer = nil
+                    self.wake()
+                }
+            }
+        }
+    }
+
+    private func start(_ request: ReloadRequest) {
+        guard let slot = slots[request.instance] else { return }
+        guard running[request.instance] == nil else {
+            held[request.instance] = request  // one call per instance: after the running one
+            return
+        }
+        running[request.instance] = request.generation
+        emit(.start(ProviderCall(request: request, provider: slot.provider,
+                                 context: context(slot, userInitiated: request.isUserInitiated), onLoop: slot.onLoop)))
+    }
+
+    private func emit(_ effect: TimelineEffect) {
+        if let host { host.perform(effect) } else { run(effect) }
+    }
+
     private func rearm() {
         let next = scheduler.nextWakeDate
         guard next != armedDate else { return }
-        timer?.cancel()
-        timer = nil
         armedDate = next
-        guard let next else { return }
-        timer = clock.schedule(at: next) { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self else { return }
-                self.armedDate = nil
-                self.timer = nil
-                self.tick()
-            }
-        }
+        emit(.arm(next))
     }
 
     private func context(_ slot: Slot, userInitiated: Bool) -> TimelineProviderContext {
@@ -296,7 +336,7 @@ public final class TimelineDriver {
         center.publish(slots.sorted { $0.key < $1.key }.compactMap(\.value.info))
     }
 
-    static func describe(_ error: any Error) -> String {
+    nonisolated static func describe(_ error: any Error) -> String {
         if let error = error as? CustomStringConvertible { return error.description }
         return String(describing: error)
     }

@@ -88,6 +88,8 @@ public enum CommandLineParser {
             case .option("--extensions-dir"):
                 options.extensionsDirectory = try path(scanner.value(), for: "--extensions-dir", scanner)
             case .option("--debug"): options.debug = true
+            case .option("--record-messages"):
+                options.recordMessages = try path(scanner.value(), for: "--record-messages", scanner)
             case .option(let name): throw scanner.fail("\(name) is not an option of the dashboard")
             case .positional(let argument):
                 throw scanner.fail("unexpected argument '\(String(argument.prefix(64)))'")

@@ -41,7 +41,10 @@ struct CommandOption: Sendable {
         switch subcommand {
         case nil:
             return [config, theme, stateDirectory, extensionsDirectory,
-                    CommandOption(name: "--debug", argument: nil, help: ["write more detail to the log (DIR/widgethost.log)"])]
+                    CommandOption(name: "--debug", argument: nil, help: ["write more detail to the log (DIR/widgethost.log)"]),
+                    CommandOption(name: "--record-messages", argument: "FILE", help: [
+                        "debug: write every message the dashboard applies to FILE, one",
+                        "line each (seconds since start, the message)"])]
         case .snapshot?:
             return [
                 CommandOption(name: "--config", argument: "PATH", help: ["config file (lookup as for the dashboard)"]),

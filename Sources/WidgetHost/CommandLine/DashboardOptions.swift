@@ -10,10 +10,13 @@ public struct DashboardOptions: Sendable, Equatable {
     public var debug: Bool
     /// `--extensions-dir DIR`: searched for extensions before `$XDG_CONFIG_HOME/widgethost/extensions`.
     public var extensionsDirectory: String?
+    /// `--record-messages FILE`: every message the dashboard applies, written to FILE.
+    public var recordMessages: String?
 
     public init(configPath: String? = nil, theme: String? = nil, stateDirectory: String? = nil, debug: Bool = false,
-                extensionsDirectory: String? = nil) {
+                extensionsDirectory: String? = nil, recordMessages: String? = nil) {
         self.extensionsDirectory = extensionsDirectory
+        self.recordMessages = recordMessages
         self.configPath = configPath
         self.theme = theme
         self.stateDirectory = stateDirectory

@@ -22,7 +22,8 @@ extension Dashboard {
     ///
     /// One action at a time per panel: a key pressed while one runs does nothing. A perform
     /// runs off the loop with the action's timeout; a success reloads the member as `r` does, a
-    /// failure is shown on the panel and changes nothing else.
+    /// failure is shown on the panel and changes nothing else. The program runs it
+    /// (`ActionRunner`).
     func performAction(key: String) -> Bool {
         guard key != WidgetAction.reloadKey,
               let (action, member) = focusedActions.first(where: { $0.action.key == key }),
@@ -33,7 +34,7 @@ extension Dashboard {
         switch perform {
         case .task(let body):
             actionStates[member.id] = .running(title: action.title)
-            run(body, context: context, action: action, member: member.id)
+            emit(.runAction(ActionRun(member: member.id, action: action, context: context, body: body)))
         case .terminal(let arguments):
             do {
                 // The host runs it and answers with `.actionFinished` (headless: it fails).
@@ -56,35 +57,9 @@ extension Dashboard {
             actionStates[id] = .failed(title: action.title, reason: failure)
         } else {
             actionStates[id] = nil
-            emit(.reload([id], userInitiated: true))
+            driver.reload(id, userInitiated: true)
         }
         emit(.present)
-    }
-
-    /// Runs `body` on the actions' threads (never Swift's cooperative pool: its worker threads
-    /// and timers would start Dispatch's pool, which wakes the process every second) racing a
-    /// timer of the dashboard's clock (the loop's timerfd); the first to finish answers on the
-    /// loop. A timeout cancels the body (one that ignores cancellation finishes unobserved).
-    private func run(_ body: @escaping @Sendable (WidgetActionContext) async throws -> Void, context: WidgetActionContext,
-                     action: WidgetAction, member id: WidgetInstanceID) {
-        let race = ActionRace()
-        let work = Task(executorPreference: Self.actionExecutor) { [weak self] in
-            var failure: String?
-            do { try await body(context) } catch { failure = "\(error)" }
-            Task { @MainActor [weak self] in
-                guard race.answer() else { return }
-                race.timer?.cancel()
-                self?.send(.actionFinished(id, action: action, failure: failure))
-            }
-        }
-        let deadline = driver.clock.now.addingTimeInterval(action.timeoutSeconds)
-        race.timer = driver.clock.schedule(at: deadline) { [weak self] in
-            Task { @MainActor [weak self] in
-                guard race.answer() else { return }
-                work.cancel()
-                self?.send(.actionFinished(id, action: action, failure: "timed out after \(Self.timeoutText(action.timeoutSeconds))"))
-            }
-        }
     }
 
     /// `10 s`, `0.3 s` under a minute (the usual action timeouts; `DurationText` would round
@@ -94,9 +69,6 @@ extension Dashboard {
         let tenths = Int((seconds * 10).rounded(.up))
         return tenths % 10 == 0 ? "\(tenths / 10) s" : "\(tenths / 10).\(tenths % 10) s"
     }
-
-    /// Where action performs run: threads of their own, parked while no action runs.
-    static let actionExecutor = ThreadTaskExecutor(maximumThreads: 2, name: "wh-action")
 
     /// The footer text of a panel's action, if one runs or failed.
     func actionFooter(for panel: DashboardPanel) -> String? {
@@ -115,18 +87,5 @@ extension Dashboard {
         for member in panel.members {
             if case .failed? = actionStates[member.id] { actionStates[member.id] = nil }
         }
-    }
-}
-
-/// A perform racing its timeout, on the loop: whichever ends first answers, once.
-@MainActor
-private final class ActionRace {
-    private var answered = false
-    var timer: ClockTimer?
-
-    /// True for the first caller only.
-    func answer() -> Bool {
-        defer { answered = true }
-        return !answered
     }
 }

@@ -18,10 +18,16 @@ struct PanelFactory {
 extension Dashboard {
     /// Applies one message and returns the effects to run, in order (STYLE.md §4).
     ///
-    /// The one place the dashboard's state changes: keys, resizes, timeline changes, config
-    /// reloads, the clock being set, actions ending. Effects are coalesced where that is the
+    /// The one place the dashboard's state changes: keys, resizes, provider answers, the
+    /// timelines' and stacks' wake-ups, `WidgetCenter` requests, config reloads, the clock being
+    /// set, actions ending. The timelines' state is the driver's, changed here too: what it
+    /// decides (a provider call, its wake-up) comes back as effects of this call, so `update`
+    /// starts no task and arms no timer itself. Effects are coalesced where that is the
     /// meaning (at most one `.present` per call).
     func update(_ message: DashboardMessage) -> [DashboardEffect] {
+        isUpdating = true
+        timelinesChangedInUpdate = false
+        defer { isUpdating = false }
         switch message {
         case .key(let key):
             handle(key)
@@ -34,9 +40,18 @@ extension Dashboard {
             emit(.suspend)
         case .childExited:
             emit(.reapChildren)
-        case .timelinesChanged, .relevanceExpired:
+        case .timelinesChanged:
             updateStacks()
             emit(.present)
+        case .relevanceExpired:
+            relevanceExpired()
+            emit(.present)
+        case .providerAnswered(let answer):
+            driver.receive(answer)
+        case .timelinesDue:
+            driver.wake()
+        case .reloadsRequested(let requests):
+            driver.apply(requests)
         case .configChanged(let reason):
             emit(.reloadConfig(reason: reason))
         case .configLoaded(let config, let theme):
@@ -56,9 +71,15 @@ extension Dashboard {
             // The scheduler never moves an entry backwards on its own: after the clock was
             // set back, every widget is asked for a timeline from the new now.
             emit(.log("the system clock was set: reloading every widget"))
-            emit(.reloadAllForEnvironment)
+            driver.reloadAllForEnvironment()
         case .actionFinished(let id, let action, let failure):
             actionFinished(id, action: action, failure: failure)
+        case .widgetsFound(let widgets):
+            panelFactory?.widgets = widgets
+        }
+        if timelinesChangedInUpdate {
+            updateStacks()
+            emit(.present)
         }
         defer { outbox = [] }
         return outbox

@@ -9,8 +9,9 @@ import Widgets
 /// Everything here runs on the main actor. Messages come in through `update(_:)`
 /// (Dashboard+Update), which returns the effects to run (`DashboardEffect`): a frame whenever
 /// something visible changed — the runner coalesces those into one `render()` per loop turn —,
-/// reloads, a theme, a program to run, quitting. Timelines live in the `TimelineDriver`;
-/// what it and other asynchronous work report comes back as a message through `send`.
+/// reloads, a theme, a program to run, quitting. Timelines live in the `TimelineDriver`, whose
+/// effects (provider calls, its wake-up) the program runs and whose inputs (answers, the
+/// wake-up, `WidgetCenter` requests) come back as messages through `send`.
 @MainActor
 final class Dashboard {
     let driver: TimelineDriver
@@ -38,17 +39,21 @@ final class Dashboard {
     private let statusClock: WidgetInstanceID
     /// The last panel frames laid out, for spatial focus moves.
     private var panelFrames: [Rect] = []
-    /// A wake-up when a stack member's relevance runs out (its `duration`), to rotate then.
-    private var stackTimer: ClockTimer?
-    private var stackTimerDate: Date?
+    /// When the stacks' wake-up is armed: a stack member's relevance runs out (its
+    /// `duration`), to rotate then (`.armRelevanceWake`, `.relevanceExpired`).
+    private(set) var stackWakeDate: Date?
 
     /// Actions running or failed, by the member performing them.
     var actionStates: [WidgetInstanceID: PanelActionState] = [:]
 
     /// Effects of the message being applied, returned by `update(_:)`.
     var outbox: [DashboardEffect] = []
-    /// Where asynchronous answers (the driver's changes, an action's end, a stack's timer) go
-    /// as messages: the program's inbox (`DashboardProgram`), set when one runs this dashboard;
+    /// A message is being applied: what the driver decides now is part of its effects.
+    var isUpdating = false
+    /// The driver reported changed timelines while the message was applied.
+    var timelinesChangedInUpdate = false
+    /// Where the driver's changes outside a message (start-up, panels built by hand) go as a
+    /// message: the program's inbox (`DashboardProgram`), set when one runs this dashboard;
     /// without one they are dropped.
     var send: (DashboardMessage) -> Void = { _ in }
     /// Builds panels from a config (start-up and reloads): the host's widgets and environment.
@@ -68,7 +73,7 @@ final class Dashboard {
         let provider = ClockProvider(zone: zone, style: ClockStyle(), now: { [clock = driver.clock] in clock.now })
         statusClock = driver.add(kind: "widgethost.status-clock", family: .small, size: .zero,
                                  provider: AnyTimelineProvider(provider), pausable: false, listed: false)
-        driver.onChange = { [weak self] ids in self?.send(.timelinesChanged(ids)) }
+        driver.onChange = { [weak self] ids in self?.timelinesChanged(ids) }
     }
 
     // MARK: Panels
@@ -136,15 +141,15 @@ final class Dashboard {
             flipFocusedStack(by: 1)
         case .character("r"):
             if let panel = focusedPanel { clearFailedActions(of: panel) }
-            emit(.reload((focusedPanel?.members ?? []).map(\.id), userInitiated: true))
+            for member in focusedPanel?.members ?? [] { driver.reload(member.id, userInitiated: true) }
         case .character("R"):
-            emit(.reload(panels.flatMap { $0.members.map(\.id) }, userInitiated: true))
+            for id in panels.flatMap({ $0.members.map(\.id) }) { driver.reload(id, userInitiated: true) }
         case .character("t"):
             themeIndex = (themeIndex + 1) % themes.count
             emit(.setTheme(themes[themeIndex]))
         case .character("p"):
             isPaused.toggle()
-            emit(.pauseAutomaticReloads(isPaused))
+            driver.setAutomaticReloadsPaused(isPaused)
         case .resize:
             relayout()
         case .control("l"):
@@ -287,19 +292,21 @@ final class Dashboard {
             }
             panels[index].shown = DashboardPanel.mostRelevant(relevances, current: panels[index].shown)
         }
-        guard expiry != stackTimerDate else { return }
-        stackTimer?.cancel()
-        stackTimer = nil
-        stackTimerDate = expiry
-        guard let expiry else { return }
-        stackTimer = driver.clock.schedule(at: expiry) { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self else { return }
-                self.stackTimer = nil
-                self.stackTimerDate = nil
-                self.send(.relevanceExpired)
-            }
-        }
+        guard expiry != stackWakeDate else { return }
+        stackWakeDate = expiry
+        emit(.armRelevanceWake(expiry))
+    }
+
+    /// The driver reports changed timelines: part of the message being applied, or (outside
+    /// one: start-up, a test building panels by hand) a message of its own.
+    private func timelinesChanged(_ ids: [WidgetInstanceID]) {
+        if isUpdating { timelinesChangedInUpdate = true } else { send(.timelinesChanged(ids)) }
+    }
+
+    /// The stacks' wake-up came (`update(.relevanceExpired)`).
+    func relevanceExpired() {
+        stackWakeDate = nil
+        updateStacks()
     }
 
     /// `[` / `]`: shows the previous / next member of the focused stack; the choice holds until

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import TerminalUI
 import WidgetCore
 
@@ -8,11 +9,12 @@ import WidgetCore
 /// Where each comes from in the running dashboard (`DashboardRunner`): keys from stdin;
 /// `resized`, `quit`, `suspend`, `childExited` and `configChanged` from the signalfd
 /// (`SignalTranslator`); `configChanged` also from inotify; `clockSet` from the timerfd's
-/// `ECANCELED`; `timelinesChanged` from the `TimelineDriver`, which itself turns the timer,
-/// provider answers and `WidgetCenter` requests — how session events and extensions ask for
-/// new timelines — into scheduler changes; `configLoaded` / `configRejected` from
-/// `ConfigReloader`; `actionFinished` from an action's task or the terminal. A test feeds
-/// them through `HeadlessDashboard.send(_:)`.
+/// `ECANCELED`; `providerAnswered` from a provider call's task, `timelinesDue` and
+/// `relevanceExpired` from the wake-ups the program arms, `reloadsRequested` from the
+/// `WidgetCenter` (how session events and extensions ask for new timelines);
+/// `timelinesChanged` from the `TimelineDriver` while it applies them; `configLoaded` /
+/// `configRejected` from `ConfigReloader`; `actionFinished` from an action's task, its timeout
+/// or the terminal. A test feeds them through `HeadlessDashboard.send(_:)`.
 package enum DashboardMessage: Equatable, Sendable {
     case key(Key)
     /// The terminal has a new size.
@@ -28,6 +30,14 @@ package enum DashboardMessage: Equatable, Sendable {
     case timelinesChanged([WidgetInstanceID])
     /// A Smart Stack member's relevance ran out.
     case relevanceExpired
+    /// A provider answered a timeline request (`.startProvider`), or failed.
+    case providerAnswered(ProviderAnswer)
+    /// The timelines' wake-up (`.armTimelineWake`) came: entries, reloads or timeouts are due.
+    case timelinesDue
+    /// Widgets (a session's delegate, an extension) asked `WidgetCenter` for reloads.
+    case reloadsRequested([WidgetCenter.Request])
+    /// A config reload found the extensions again: new panels are built from these widgets.
+    case widgetsFound(BoundWidgets)
     /// The config file changed or SIGHUP asked for a reload; `reason` goes to the log.
     case configChanged(reason: String)
     /// A config reload found the extensions again; `notice` names those skipped (nil: none).
@@ -43,17 +53,23 @@ package enum DashboardMessage: Equatable, Sendable {
 }
 
 /// What `Dashboard.update(_:)` asks the host to do (bubbletea's `Cmd`). The timeline effects
-/// (`reload`, `pauseAutomaticReloads`, `reloadAllForEnvironment`) run on the driver in
-/// `DashboardProgram`; the others are the host's (`DashboardHost`): the terminal runner's or
-/// the headless one's.
+/// (what the driver decides: `startProvider`, `cancelProvider`, `armTimelineWake`), actions
+/// (`runAction`) and the stacks' wake-up (`armRelevanceWake`) run in `DashboardProgram`; the
+/// others are the host's (`DashboardHost`): the terminal runner's or the headless one's.
 package enum DashboardEffect: Equatable, Sendable {
     /// Draw a frame (coalesced: one per loop turn).
     case present
-    /// Reload these instances' timelines.
-    case reload([WidgetInstanceID], userInitiated: Bool)
-    case pauseAutomaticReloads(Bool)
-    /// Ask every widget for a timeline from the new now (not the user's reload).
-    case reloadAllForEnvironment
+    /// Call a provider off the loop; it answers with `.providerAnswered`.
+    case startProvider(ProviderCall)
+    /// Cancel an instance's provider call (timed out, or the panel went); its answer still comes.
+    case cancelProvider(WidgetInstanceID)
+    /// Arm the timelines' one wake-up (nil: none), replacing the one armed; it sends `.timelinesDue`.
+    case armTimelineWake(Date?)
+    /// Run an action's perform off the loop, racing its timeout; it answers with `.actionFinished`.
+    case runAction(ActionRun)
+    /// Arm the stacks' wake-up for the first relevance that runs out (nil: none); it sends
+    /// `.relevanceExpired`.
+    case armRelevanceWake(Date?)
     case setTheme(Theme)
     /// Run a program in the foreground with the terminal given back (an action such as
     /// `$EDITOR`); the host answers with `.actionFinished`.

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import WidgetCore
 
 /// Runs the effects that are not the timelines': the terminal runner's (`TerminalEffects`) or
@@ -10,22 +11,37 @@ protocol DashboardHost: AnyObject {
 
 /// One serial loop of messages around a `Dashboard`: `send(_:)` queues a message; the queue is
 /// applied in order through `Dashboard.update(_:)` and each returned effect is run before the
-/// next message — timeline effects on the driver here, the rest by the host.
+/// next message — timeline effects, actions and the stacks' wake-up here, the rest by the host.
 ///
-/// A message sent while one is being applied (the driver reporting a change during a reload,
-/// say) waits its turn instead of re-entering `update`. Everything is on the main actor:
-/// no thread, no timer.
+/// The program is the driver's host (`TimelineDriver.attach`): what the driver decides while
+/// a message is applied (start a provider call, cancel one, arm its wake-up) is an effect
+/// returned by `update`; provider answers, the wake-ups and `WidgetCenter` requests come back
+/// as messages. A message sent while one is being applied (the driver reporting a change
+/// during a reload, say) waits its turn instead of re-entering `update`. Everything is on the
+/// main actor; the one wake-up of each kind is a timer of the dashboard's clock.
 @MainActor
 final class DashboardProgram {
     let dashboard: Dashboard
     private let host: any DashboardHost
     private var inbox: [DashboardMessage] = []
     private var isRunning = false
+    private var timelineWake: ClockTimer?
+    private var relevanceWake: ClockTimer?
+    /// Sees every message as it is applied, in order (the message log, tests).
+    var onMessage: (DashboardMessage) -> Void = { _ in }
+    /// Replaying a `MessageLog`: the effects that bring messages are left out, and answers
+    /// or requests that still come from work started before are dropped — the log has them.
+    var isReplaying = false
 
     init(dashboard: Dashboard, host: any DashboardHost) {
         self.dashboard = dashboard
         self.host = host
         dashboard.send = { [weak self] message in self?.send(message) }
+        dashboard.driver.attach(TimelineDriver.Host(
+            perform: { [weak self] effect in self?.timelineEffect(effect) },
+            answered: { [weak self] answer in self?.receive(.providerAnswered(answer)) },
+            requested: { [weak self] requests in self?.receive(.reloadsRequested(requests)) }
+        ))
     }
 
     /// Applies `message` (and whatever it leads to) now, unless a message is being applied,
@@ -33,6 +49,12 @@ final class DashboardProgram {
     func send(_ message: DashboardMessage) {
         inbox.append(message)
         drain()
+    }
+
+    /// A message from work the program started (a provider call, `WidgetCenter`).
+    private func receive(_ message: DashboardMessage) {
+        guard !isReplaying else { return }
+        send(message)
     }
 
     /// Runs effects produced outside `update` (start-up building the first panels).
@@ -44,27 +66,68 @@ final class DashboardProgram {
     }
 
     private func drain(after effects: [DashboardEffect] = []) {
-        guard !isRunning else { return }
+        // A message sent while one is applied outside the program (a test calling `update`
+        // itself) waits for the next one too, instead of re-entering `update`.
+        guard !isRunning, !dashboard.isUpdating else { return }
         isRunning = true
         defer { isRunning = false }
-        for effect in effects { run(effect) }
+        runAll(effects)
         while !inbox.isEmpty {
             let next = inbox.removeFirst()
-            for effect in dashboard.update(next) { run(effect) }
+            onMessage(next)
+            runAll(dashboard.update(next))
         }
     }
 
+    /// Runs `effects` in order, each followed by those it led to (a reload's provider call).
+    private func runAll(_ effects: [DashboardEffect]) {
+        for effect in effects {
+            run(effect)
+            guard !dashboard.outbox.isEmpty else { continue }
+            let more = dashboard.outbox
+            dashboard.outbox = []
+            runAll(more)
+        }
+    }
+
+    /// An effect the driver decided: part of the message being applied (returned by
+    /// `update`) or of the effect being run; outside both (a test building panels by hand),
+    /// run at once.
+    private func timelineEffect(_ effect: TimelineEffect) {
+        let mapped: DashboardEffect
+        switch effect {
+        case .start(let call): mapped = .startProvider(call)
+        case .cancel(let id): mapped = .cancelProvider(id)
+        case .arm(let date): mapped = .armTimelineWake(date)
+        }
+        if isRunning || dashboard.isUpdating { dashboard.emit(mapped) } else { run(mapped) }
+    }
+
     private func run(_ effect: DashboardEffect) {
+        if isReplaying, effect.bringsMessages { return }
         let driver = dashboard.driver
         switch effect {
-        case .reload(let ids, let userInitiated):
-            for id in ids { driver.reload(id, userInitiated: userInitiated) }
-        case .pauseAutomaticReloads(let paused):
-            driver.setAutomaticReloadsPaused(paused)
-        case .reloadAllForEnvironment:
-            driver.reloadAllForEnvironment()
+        case .startProvider(let call):
+            driver.run(.start(call))
+        case .cancelProvider(let id):
+            driver.run(.cancel(id))
+        case .armTimelineWake(let date):
+            timelineWake = arm(timelineWake, at: date, sending: .timelinesDue)
+        case .armRelevanceWake(let date):
+            relevanceWake = arm(relevanceWake, at: date, sending: .relevanceExpired)
+        case .runAction(let action):
+            ActionRunner.run(action, clock: driver.clock) { [weak self] message in self?.receive(message) }
         default:
             host.perform(effect, in: self)
+        }
+    }
+
+    /// Replaces `timer` with one at `date` (nil: none) that sends `message` when it fires.
+    private func arm(_ timer: ClockTimer?, at date: Date?, sending message: DashboardMessage) -> ClockTimer? {
+        timer?.cancel()
+        guard let date else { return nil }
+        return dashboard.driver.clock.schedule(at: date) { [weak self] in
+            MainActor.assumeIsolated { self?.receive(message) }
         }
     }
 }

@@ -65,3 +65,9 @@ public struct BoundWidgets: Sendable {
 
     public func widget(kind: String) -> TerminalWidget? { widgets.first { $0.kind == kind } }
 }
+
+extension BoundWidgets: Equatable {
+    /// Bound widgets are the same when they hold the same kinds in the same order (a widget
+    /// is closures, with no equality of its own): what a `.widgetsFound` message compares by.
+    public static func == (a: Self, b: Self) -> Bool { a.widgets.map(\.kind) == b.widgets.map(\.kind) }
+}

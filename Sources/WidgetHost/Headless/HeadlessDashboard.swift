@@ -29,6 +29,7 @@ package final class HeadlessDashboard {
     private let effects: HeadlessEffects
     private let binding: HeadlessBinding
     private let server: LeaderboardService?
+    private var log = MessageLog()
 
     private init(binding: HeadlessBinding, dashboard: Dashboard, program: DashboardProgram, effects: HeadlessEffects,
                  server: LeaderboardService?) {
@@ -144,6 +145,33 @@ package final class HeadlessDashboard {
         return settled
     }
 
+    // MARK: Recording and replaying
+
+    /// Starts keeping every message applied from now on, with its time (`recordedMessages`).
+    package func recordMessages() {
+        program.onMessage = { [weak self] message in
+            guard let self else { return }
+            log.append(message, at: clock.now)
+        }
+    }
+
+    /// The messages kept since `recordMessages()`.
+    package var recordedMessages: MessageLog { log }
+
+    /// Applies `records` (a `MessageLog`'s, or part of one, in order) as they were applied in a
+    /// recorded run of the same config, size and start time: the clock is set to each
+    /// record's time, then the message is applied. From the first call on, the dashboard
+    /// takes its inputs only from the log: provider calls, wake-ups, actions and config reads
+    /// are not started, and answers of calls started before are dropped. Synchronous: nothing
+    /// is waited for.
+    package func replay(_ records: some Sequence<MessageLog.Record>) {
+        program.isReplaying = true
+        for record in records {
+            clock.set(to: record.date)
+            program.send(record.message)
+        }
+    }
+
     // MARK: Frames and state
 
     /// Draws the whole frame at the clock's time (what the running dashboard does per frame).
@@ -201,7 +229,8 @@ final class HeadlessEffects: DashboardHost {
         case .reloadConfig(let reason): reloader.load(reason: reason).forEach(program.send)
         case .configApplied(let config): reloader.applied(config)
         case .quit(let status): quitStatus = status
-        case .suspend, .reapChildren, .log, .reload, .pauseAutomaticReloads, .reloadAllForEnvironment: break
+        case .suspend, .reapChildren, .log, .startProvider, .cancelProvider, .armTimelineWake, .runAction,
+             .armRelevanceWake: break
         }
     }
 }

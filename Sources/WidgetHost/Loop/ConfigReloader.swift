@@ -4,7 +4,7 @@ import TerminalUI
 /// Reading the config again, and the one place for what follows once a reloaded config is in
 /// use (`applied`).
 ///
-/// `load()` answers with messages for the dashboard: `.extensionsFound` with its word on the
+/// `load()` answers with messages for the dashboard: `.widgetsFound` and `.extensionsFound` with its word on the
 /// extensions skipped now (when it rescans them), then `.configLoaded` for a valid config whose
 /// theme loads (the same rules as at start-up), else `.configRejected` with the notice saying
 /// why — a bad reload keeps the dashboard as it was, never ends it.
@@ -42,7 +42,7 @@ final class ConfigReloader {
         guard let rediscovery else { return [verdict(path: path)] }
         var notice: String?
         rediscovery.apply(catalog: &catalog, widgets: &widgets, notice: &notice)
-        return [.extensionsFound(notice: notice), verdict(path: path)]
+        return [.widgetsFound(widgets), .extensionsFound(notice: notice), verdict(path: path)]
     }
 
     /// The config at `path` checked against the catalogue as it is now.

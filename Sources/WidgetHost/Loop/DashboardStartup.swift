@@ -55,6 +55,11 @@ enum DashboardStartup {
         } catch {
             return .failure(CommandOutput(exitCode: 1, standardError: "widgethost: cannot use the state directory: \(error)\n"))
         }
+        var recorder: MessageRecorder?
+        if let path = options.recordMessages {
+            guard let opened = MessageRecorder(path: path) else { return .failure(MessageRecorder.failure(path)) }
+            recorder = opened
+        }
         // Signals are read from a signalfd on the loop: block them before any thread starts,
         // so every thread inherits the mask and none of them takes a signal instead.
         SignalTranslator.blockInThisThread()
@@ -127,6 +132,10 @@ enum DashboardStartup {
                                       bundledServer: bundledServer)
         let program = DashboardProgram(dashboard: dashboard, host: effects)
         clock.onClockChange = { [weak program] in program?.send(.clockSet) }
+        if let recorder {
+            recorder.start = clock.now
+            program.onMessage = { [clock] message in recorder.record(message, at: clock.now) }
+        }
         dashboard.setPanels(for: setup.config)
         sessions.start(widgets: widgets, log: log)
         return .success(DashboardParts(loop: loop, clock: clock, program: program, effects: effects, reloader: reloader, log: log))

@@ -37,26 +37,24 @@ final class TerminalEffects: DashboardHost {
             terminal.setTheme(theme)
             schedulePresent(program.dashboard)
         case .runInTerminal(let arguments, let member, let action):
-            let failure = runInTerminal(arguments, dashboard: program.dashboard)
+            let failure = runInTerminal(arguments, program: program)
             program.send(.actionFinished(member, action: action, failure: failure))
         case .suspend:
-            suspend(program.dashboard)
+            suspend(program)
         case .reapChildren:
             for (process, exit) in io.processes.reapExited() { log?.debug("child \(process.pid) \(exit)") }
             // An extension that ended may have left a `setsid` child, now the host's: it goes.
             for pid in OrphanReaper.collect() { log?.info("killed orphan \(pid) (left by a child that ended; the host is its reaper)") }
         case .reloadConfig(let reason):
-            let messages = reloader.load(reason: reason)
-            program.dashboard.panelFactory?.widgets = reloader.widgets  // extension kinds found again
-            messages.forEach(program.send)
+            reloader.load(reason: reason).forEach(program.send)
         case .configApplied(let config):
             reloader.applied(config)
         case .log(let line):
             log?.info(line)
         case .quit(let status):
             quit(status: status)
-        case .reload, .pauseAutomaticReloads, .reloadAllForEnvironment:
-            break  // the program's own (the driver)
+        case .startProvider, .cancelProvider, .armTimelineWake, .runAction, .armRelevanceWake:
+            break  // the program's own
         }
     }
 
@@ -76,17 +74,16 @@ final class TerminalEffects: DashboardHost {
         terminal.present(dashboard.render())
     }
 
-    /// Takes the terminal back after it was given away: its size may have changed meanwhile.
-    private func retake(_ dashboard: Dashboard) {
+    /// Takes the terminal back after it was given away: its size may have changed meanwhile,
+    /// and the screen is drawn again (`.resized` always asks for a frame).
+    private func retake(_ program: DashboardProgram) {
         terminal.resume()
         if let size = CursesBackend.windowSize(fd: 1) { terminal.resize(to: size) }
-        dashboard.resize(to: terminal.size)
-        dashboard.outbox = []  // the frame follows at once
-        present(dashboard)
+        program.send(.resized(terminal.size))
     }
 
     /// Ctrl-Z: give the terminal back, stop, and take it again on `fg`.
-    private func suspend(_ dashboard: Dashboard) {
+    private func suspend(_ program: DashboardProgram) {
         log?.debug("suspending (SIGTSTP)")
         terminal.suspend()
         var stop = sigset_t()
@@ -96,15 +93,15 @@ final class TerminalEffects: DashboardHost {
         pthread_sigmask(SIG_UNBLOCK, &stop, nil)  // the pending SIGTSTP stops the process here
         // Execution continues here after SIGCONT.
         pthread_sigmask(SIG_BLOCK, &stop, nil)
-        retake(dashboard)
+        retake(program)
     }
 
     /// An action's program (`$EDITOR`): the screen is given back as for Ctrl-Z, the program
     /// runs in the foreground, then the dashboard is drawn again. Returns why it failed, or nil.
-    private func runInTerminal(_ arguments: [String], dashboard: Dashboard) -> String? {
+    private func runInTerminal(_ arguments: [String], program: DashboardProgram) -> String? {
         log?.info("running \(arguments.first ?? "") in the terminal")
         terminal.suspend()
-        defer { retake(dashboard) }
+        defer { retake(program) }
         do {
             let exit = try ForegroundProcess.run(arguments, environment: io.widgetEnvironment)
             let program = arguments.first?.split(separator: "/").last.map(String.init) ?? arguments.first ?? ""

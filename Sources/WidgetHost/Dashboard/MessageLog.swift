@@ -1,0 +1,68 @@
+import FoundationEssentials
+import WidgetCore
+
+/// The messages of a run, each with the time it was applied: what `update` saw, in order.
+///
+/// Fed again to a dashboard built from the same config at the same size and start time
+/// (`HeadlessDashboard.replay`), with the effects that would bring new inputs left out, it
+/// goes through the same states and draws the same frames: provider answers, the wake-ups,
+/// `WidgetCenter` requests and keys are all in it. `--record-messages FILE` writes one line
+/// per message of a running dashboard (`line(_:start:)`) for reading.
+package struct MessageLog: Sendable {
+    package struct Record: Sendable {
+        package var date: Date
+        package var message: DashboardMessage
+    }
+
+    package private(set) var records: [Record] = []
+
+    package init() {}
+
+    package mutating func append(_ message: DashboardMessage, at date: Date) {
+        records.append(Record(date: date, message: message))
+    }
+
+    /// One line for a record: seconds since `start`, then the message, answers summarised
+    /// (their entries' count and policy, or the failure).
+    package static func line(_ record: Record, start: Date) -> String {
+        let milliseconds = Int((record.date.timeIntervalSince(start) * 1000).rounded())
+        let fraction = String(abs(milliseconds) % 1000)
+        let seconds = "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
+        return seconds + "\t" + describe(record.message)
+    }
+
+    static func describe(_ message: DashboardMessage) -> String {
+        switch message {
+        case .providerAnswered(let answer):
+            let request = answer.request
+            let head = "providerAnswered \(request.instance) generation \(request.generation) \(request.reason.rawValue): "
+            switch answer.result {
+            case .success(let timeline): return head + "\(timeline.entries.count) entries, policy \(timeline.policy)"
+            case .failure: return head + "failed: \(answer.failure ?? "")"
+            }
+        case .configLoaded(let config, let theme):
+            return "configLoaded \(config.panels.count) panels, theme \(theme.name)"
+        case .reloadsRequested(let requests):
+            return "reloadsRequested " + requests.map { if case .kind(let kind) = $0 { kind } else { "all" } }.joined(separator: ",")
+        case .key(let key):
+            return "key \(key)"
+        case .widgetsFound(let widgets):
+            return "widgetsFound \(widgets.widgets.map(\.kind).joined(separator: ","))"
+        default:
+            return String(describing: message)
+        }
+    }
+}
+
+extension DashboardEffect {
+    /// Effects whose outcome comes back as a message (a provider call, a wake-up, an action, a
+    /// config read): a replay leaves them out, the log holds their messages.
+    var bringsMessages: Bool {
+        switch self {
+        case .startProvider, .cancelProvider, .armTimelineWake, .armRelevanceWake, .runAction, .runInTerminal, .reloadConfig:
+            return true
+        default:
+            return false
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import FoundationEssentials
+import Synchronization
+import TerminalUI
+import Testing
+import WidgetCore
+import WidgetTestSupport
+import Widgets
+@testable import WidgetHost
+
+/// A widget whose provider answers "answer N" for its Nth call, with no next reload.
+private final class Counter: Sendable {
+    struct Entry: TimelineEntry { var date: Date; var text: String }
+    let calls = Atomic<Int>(0)
+
+    struct Provider: TimelineProvider {
+        let counter: Counter
+        func placeholder(in context: Context) -> Entry { Entry(date: .distantPast, text: "loading") }
+        func snapshot(in context: Context) async -> Entry { placeholder(in: context) }
+        func timeline(in context: Context) async throws -> Timeline<Entry> {
+            let n = counter.calls.add(1, ordering: .relaxed).newValue
+            return Timeline(entries: [Entry(date: .distantPast, text: "answer \(n)")], policy: .never)
+        }
+    }
+
+    var widget: TerminalWidget {
+        TerminalWidget(kind: "counter", displayName: "Counter", makeProvider: { _, _ in AnyTimelineProvider(Provider(counter: self)) },
+                       view: { entry, _ in .centeredLines([((entry as? Entry)?.text ?? "?", CellStyle(.foreground))]) })
+    }
+}
+
+/// A dashboard of one counter panel in a program whose messages are recorded.
+@MainActor
+private final class Recorded {
+    let clock: ManualClock
+    let dashboard: Dashboard
+    let program: DashboardProgram
+    let counter: Counter
+    let id: WidgetInstanceID
+    var messages: [DashboardMessage] = []
+
+    init() {
+        let clock = ManualClock(now: at(0))
+        self.clock = clock
+        let driver = TimelineDriver(clock: clock)
+        let dashboard = Dashboard(driver: driver, size: TerminalSize(columns: 40, rows: 8), glyphs: .unicode, themes: [Theme.default],
+                                  environment: ["TZ": "UTC"])
+        self.dashboard = dashboard
+        program = DashboardProgram(dashboard: dashboard, host: EffectRecorder())
+        let counter = Counter()
+        self.counter = counter
+        let widget = counter.widget
+        var added: WidgetInstanceID?
+        driver.batch {
+            let id = driver.add(kind: "counter", family: .medium, size: .zero,
+                                provider: try! widget.makeProvider(WidgetOptions(), WidgetEnvironment(now: { clock.now })))
+            dashboard.setPanels([DashboardPanel(title: "Counter", family: .medium, members: [.init(id: id, widget: widget, title: "Counter")])])
+            added = id
+        }
+        id = added!
+        program.onMessage = { [unowned self] message in messages.append(message) }
+    }
+
+    var text: String { TextBackend.lines(dashboard.render()).joined(separator: "\n") }
+}
+
+@Suite("Timelines as messages", .serialized)
+@MainActor
+struct TimelineMessageTests {
+    @Test("a WidgetCenter request is a message; update answers it with the provider call as an effect, not a task of its own")
+    func requestIsAMessage() async {
+        let run = Recorded()
+        await run.dashboard.driver.settle()
+        #expect(run.text.contains("answer 1"))
+        run.clock.advance(to: at(10))  // past the minimum interval
+        let effects = run.dashboard.update(.reloadsRequested([.kind("counter")]))
+        let calls = effects.compactMap { if case .startProvider(let call) = $0 { call } else { nil } }
+        #expect(calls.map(\.request.instance) == [run.id])
+        #expect(calls.first?.request.reason == .widgetCenter)
+        #expect(run.counter.calls.load(ordering: .relaxed) == 1, "update started nothing itself")
+        #expect(run.dashboard.driver.runningProviderCalls == 1, "the call is awaited")
+    }
+
+    @Test("a provider's answer is a message: update takes it, and drops a stale generation's")
+    func answerIsAMessage() async throws {
+        let run = Recorded()
+        await run.dashboard.driver.settle()
+        run.clock.advance(to: at(10))
+        let effects = run.dashboard.update(.reloadsRequested([.kind("counter")]))
+        guard case .startProvider(let call)? = effects.first(where: { if case .startProvider = $0 { true } else { false } }) else {
+            Issue.record("no provider call in \(effects)")
+            return
+        }
+        let timeline = try await call.provider.timeline(in: call.context)
+        var stale = call.request
+        stale.generation -= 1
+        _ = run.dashboard.update(.providerAnswered(ProviderAnswer(request: stale, result: .success(timeline))))
+        #expect(run.text.contains("answer 1"), "an older generation's answer is dropped")
+        _ = run.dashboard.update(.providerAnswered(ProviderAnswer(request: call.request, result: .success(timeline))))
+        #expect(run.text.contains("answer 2"))
+        #expect(run.dashboard.driver.runningProviderCalls == 0)
+    }
+
+    @Test("the program's messages of a run: the answers, the timelines' wake-up, WidgetCenter's requests")
+    func messagesOfARun() async {
+        let run = Recorded()
+        await run.dashboard.driver.settle()
+        run.clock.advance(to: at(60))  // the status bar's minute
+        await run.dashboard.driver.settle()
+        run.dashboard.driver.center.reloadTimelines(ofKind: "counter")
+        #expect(await eventually { run.messages.contains(.reloadsRequested([.kind("counter")])) })
+        await run.dashboard.driver.settle()
+        let answers = run.messages.compactMap { if case .providerAnswered(let answer) = $0 { answer.request } else { nil } }
+        #expect(answers.filter { $0.instance == run.id }.map(\.reason) == [.initial, .widgetCenter])
+        #expect(run.messages.contains(.timelinesDue))
+        #expect(run.text.contains("answer 2"))
+    }
+
+    @Test("update is pure: r and the clock being set change the timelines inside update, whose effects carry the provider calls")
+    func keysReloadInsideUpdate() async {
+        let run = Recorded()
+        await run.dashboard.driver.settle()
+        let effects = run.dashboard.update(.key(.character("r")))
+        let calls = effects.compactMap { if case .startProvider(let call) = $0 { call.request } else { nil } }
+        #expect(calls.map(\.instance) == [run.id])
+        #expect(calls.first?.reason == .user)
+        #expect(effects.contains(.present))
+        #expect(run.counter.calls.load(ordering: .relaxed) == 1, "update started nothing itself")
+        let set = run.dashboard.update(.clockSet)
+        #expect(set.contains { if case .startProvider(let call) = $0 { call.request.reason == .environment } else { false } },
+                "the status clock is asked again at once; the counter's call still runs")
+    }
+}
