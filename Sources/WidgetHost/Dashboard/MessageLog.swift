@@ -25,10 +25,16 @@ package struct MessageLog: Sendable {
     /// One line for a record: seconds since `start`, then the message, answers summarised
     /// (their entries' count and policy, or the failure).
     package static func line(_ record: Record, start: Date) -> String {
+        time(record, start: start) + "\t" + describe(record.message)
+    }
+
+    /// The record's time as the line writes it: seconds since `start`, to the millisecond.
+    static func time(_ record: Record, start: Date) -> String {
         let milliseconds = Int((record.date.timeIntervalSince(start) * 1000).rounded())
         let fraction = String(abs(milliseconds) % 1000)
-        let seconds = "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
-        return seconds + "\t" + describe(record.message)
+        // The sign on its own: -0.500 s (a clock set back) has no whole seconds to carry it.
+        let sign = milliseconds < 0 ? "-" : ""
+        return "\(sign)\(abs(milliseconds) / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
     }
 
     static func describe(_ message: DashboardMessage) -> String {

@@ -114,7 +114,10 @@ package final class HeadlessDashboard {
     /// Downloads finish on the network thread and come back as `WidgetCenter` reloads, so this
     /// checks in short steps.
     package func settle(within seconds: Double) async -> Bool {
-        await finishes(within: seconds) { [driver = dashboard.driver, sessions = binding.sessions] in
+        // A replaying dashboard starts nothing (its inputs are the log's): nothing to wait for,
+        // and a call the driver chose but did not start would be waited for forever.
+        guard !program.isReplaying else { return true }
+        return await finishes(within: seconds) { [driver = dashboard.driver, sessions = binding.sessions] in
             var quietRounds = 0
             while quietRounds < 2 {
                 await driver.settle()
@@ -125,7 +128,10 @@ package final class HeadlessDashboard {
     }
 
     /// Waits until no provider call runs (providers answer on other threads); no polling.
-    package func settleProviders() async { await dashboard.driver.settle() }
+    package func settleProviders() async {
+        guard !program.isReplaying else { return }  // see `settle(within:)`
+        await dashboard.driver.settle()
+    }
 
     /// Lets `seconds` of simulated time pass as a running dashboard lives them: the clock
     /// moves from one wake-up to the next, and whatever starts there (provider calls,
@@ -134,6 +140,7 @@ package final class HeadlessDashboard {
     ///
     /// - Returns: false when a step did not settle within `settleWithin` seconds.
     package func run(for seconds: TimeInterval, settleWithin: Double = 10) async -> Bool {
+        precondition(!program.isReplaying, "a replaying dashboard takes its time from the log")
         let end = clock.now + seconds
         var settled = true
         while clock.now < end {

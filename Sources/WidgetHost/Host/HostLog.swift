@@ -52,19 +52,7 @@ final class HostLog: Sendable {
     func debug(_ message: @autoclosure () -> String) { if isDebug { write("debug", message()) } }
 
     private func write(_ level: String, _ message: String) {
-        // Controls (C0, DEL, C1) become spaces: one message is one line, and `cat` of the log
-        // cannot drive the terminal. Whatever a caller logs, URLs in it never show their
-        // credentials.
-        var clean = String.UnicodeScalarView()
-        for scalar in URLRedaction.redactingURLs(in: message).unicodeScalars {
-            let v = scalar.value
-            clean.append(v < 0x20 || (0x7F...0x9F).contains(v) ? " " : scalar)
-        }
-        var bytes = Array("\(Date().ISO8601Format()) \(level) ".utf8) + Array(String(clean).utf8)
-        if bytes.count > Self.maxLineBytes - 1 {
-            bytes = Self.cut(bytes, to: Self.maxLineBytes - 5) + Array(" …".utf8)
-        }
-        bytes.append(10)
+        let bytes = Self.line("\(Date().ISO8601Format()) \(level) ", message)
         file.withLock { file in
             if file.size + bytes.count > maxBytes, file.size > 0 { rotate(&file) }
             let written = bytes.withUnsafeBytes { Glibc.write(file.fd, $0.baseAddress, $0.count) }
@@ -92,6 +80,24 @@ final class HostLog: Sendable {
         var info = stat()
         let size = fstat(fd, &info) == 0 ? Int(info.st_size) : 0
         return File(fd: fd, size: size)
+    }
+
+    /// One line of a file the host writes for people (the log, `--record-messages`): `prefix`,
+    /// then `message` with its controls (C0, DEL, C1) made spaces — one message is one line,
+    /// and `cat` of the file cannot drive the terminal — and the credentials of any URL in it
+    /// hidden; cut at `maxLineBytes` with ` …`; a line feed at the end.
+    static func line(_ prefix: String, _ message: String) -> [UInt8] {
+        var clean = String.UnicodeScalarView()
+        for scalar in URLRedaction.redactingURLs(in: message).unicodeScalars {
+            let v = scalar.value
+            clean.append(v < 0x20 || (0x7F...0x9F).contains(v) ? " " : scalar)
+        }
+        var bytes = Array(prefix.utf8) + Array(String(clean).utf8)
+        if bytes.count > maxLineBytes - 1 {
+            bytes = cut(bytes, to: maxLineBytes - 5) + Array(" …".utf8)
+        }
+        bytes.append(10)
+        return bytes
     }
 
     /// The first `count` bytes of UTF-8 `bytes`, not splitting a character's bytes.
