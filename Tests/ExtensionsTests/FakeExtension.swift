@@ -28,8 +28,9 @@ final class FakeExtension: Sendable {
     /// - Parameters:
     ///   - script: a file in `Fixtures/`.
     ///   - limits: the manifest's `limits` object, as JSON text.
+    ///   - clock: the runtime's clock (a `TestExtensionClock` for simulated time).
     init(script: String, name: String = "fake", limits: String = #"{"requestSeconds": 2, "idleExitSeconds": 30}"#,
-         widgets: String? = nil, debug: Bool = false) throws {
+         widgets: String? = nil, debug: Bool = false, clock: any ExtensionClock = SystemExtensionClock()) throws {
         scratch = try ScratchDirectory()
         let folder = scratch.path + "/" + name
         mkdir(folder, 0o755)
@@ -41,7 +42,7 @@ final class FakeExtension: Sendable {
             """
         try scratch.write("\(name)/extension.json", text)
         manifest = try ExtensionManifestParser.parse(Array(text.utf8), file: folder + "/extension.json", directory: folder)
-        runtime = ExtensionRuntime(manifests: [manifest], debug: debug)
+        runtime = ExtensionRuntime(manifests: [manifest], debug: debug, clock: clock)
         runtime.setLog { [weak self] level, message in self?.lines.withLock { $0.append("\(level.rawValue): \(message)") } }
         runtime.hosts[0].bind(spawner: spawner, environment: ["PATH": "/usr/bin:/bin"], stateDirectory: scratch.path + "/state")
     }
