@@ -54,9 +54,9 @@ struct ExtensionDownloadLinkTests {
         let (task, outside) = try await startDownload(rig)
         _ = try rig.fake.scratch.write("fake/swap-downloads", outside)
         try rig.finishDownload("BOARD 2")
-        #expect(await eventually { rig.fake.logLines.contains("info: fake stderr: body: BOARD 2") })
+        #expect(await rig.fake.logged("info: fake stderr: body: BOARD 2"))
         #expect(await eventually { rig.manager.pendingEvents.isEmpty })
-        #expect(await eventually { rig.fake.logLines.contains { $0.contains("board-task-\(task) left in place") } }, "\(rig.fake.logLines)")
+        #expect(await rig.fake.logged { $0.contains("board-task-\(task) left in place") }, "\(rig.fake.logLines)")
         #expect(readText(outside + "/board-task-\(task)") == "precious", "the file outside is intact")
         #expect(readText(dataDirectory(rig) + "/.downloads-moved/board-task-\(task)") == "BOARD 2")
     }
@@ -68,9 +68,9 @@ struct ExtensionDownloadLinkTests {
         let (task, outside) = try await startDownload(rig)
         _ = try rig.fake.scratch.write("fake/link-body", outside + "/board-task-\(task)")
         try rig.finishDownload("BOARD 3")
-        #expect(await eventually { rig.fake.logLines.contains("info: fake stderr: body: BOARD 3") })
+        #expect(await rig.fake.logged("info: fake stderr: body: BOARD 3"))
         #expect(await eventually { rig.manager.pendingEvents.isEmpty })
-        #expect(await eventually { rig.fake.logLines.contains { $0.contains("board-task-\(task) left in place") } }, "\(rig.fake.logLines)")
+        #expect(await rig.fake.logged { $0.contains("board-task-\(task) left in place") }, "\(rig.fake.logLines)")
         #expect(readText(outside + "/board-task-\(task)") == "precious", "the file outside is intact")
     }
 }

@@ -99,7 +99,7 @@ struct ExtensionReliabilityTests {
         let fake = try FakeExtension(script: "hangs.sh", limits: #"{"requestSeconds": 1}"#)
         defer { fake.close() }
         await #expect(throws: ExtensionError.timedOut(seconds: 1)) { try await fake.timeline() }
-        #expect(await eventually { fake.logLines.contains("error: fake: timeline for panel#1 timed out after 1 s") }, "\(fake.logLines)")
+        #expect(await fake.logged("error: fake: timeline for panel#1 timed out after 1 s"), "\(fake.logLines)")
         let pid = try #require(fake.host.status.pid)
         // A scheduled reload keeps the process (the backoff and idle exit decide).
         await #expect(throws: ExtensionError.timedOut(seconds: 1)) { try await fake.timeline() }
@@ -127,7 +127,7 @@ struct ExtensionReliabilityTests {
             return delivered.withLock { $0 } == 3000
         }, "\(delivered.withLock { $0 }) delivered")
         #expect(peak <= 2, "\(peak) delivery threads at once")
-        #expect(await eventually { fake.logLines.contains("info: fake stderr: answered 3000") })
+        #expect(await fake.logged("info: fake stderr: answered 3000"))
         #expect(fake.host.status.launches == 1)
         #expect(await eventually { deliveryThreads() == 0 }, "the delivery thread ends when there is nothing to deliver")
     }
@@ -167,7 +167,7 @@ struct ExtensionReliabilityTests {
             return rig.manager.pendingEvents.isEmpty
         }, "\(rig.manager.pendingEvents.count) events not acknowledged")
         #expect(peak == 1, "\(peak) delivery threads at once")
-        #expect(await eventually { rig.fake.logLines.contains("info: fake stderr: answered 3000") }, "\(rig.fake.logLines.suffix(5))")
+        #expect(await rig.fake.logged("info: fake stderr: answered 3000"), "\(rig.fake.logLines.suffix(5))")
         #expect(rig.fake.logLines.filter { $0.contains("events not answered") }.isEmpty)
         #expect(rig.fake.host.status.launches == 1)
     }

@@ -19,10 +19,21 @@ final class FakeExtension: Sendable {
     let manifest: ExtensionManifest
     let runtime: ExtensionRuntime
     let spawner = ProcessSpawner()
-    private let lines = Mutex<[String]>([])
+    private struct LogWaiter {
+        var matches: @Sendable (String) -> Bool
+        var continuation: CheckedContinuation<Bool, Never>
+    }
+
+    private struct Log {
+        var lines: [String] = []
+        var waiters: [Int: LogWaiter] = [:]
+        var nextWaiter = 0
+    }
+
+    private let log = Mutex(Log())
 
     var host: ExtensionHost { runtime.hosts[0] }
-    var logLines: [String] { lines.withLock { $0 } }
+    var logLines: [String] { log.withLock { $0.lines } }
     var stateDirectory: String { scratch.path + "/state" }
 
     /// - Parameters:
@@ -43,8 +54,46 @@ final class FakeExtension: Sendable {
         try scratch.write("\(name)/extension.json", text)
         manifest = try ExtensionManifestParser.parse(Array(text.utf8), file: folder + "/extension.json", directory: folder)
         runtime = ExtensionRuntime(manifests: [manifest], debug: debug, clock: clock)
-        runtime.setLog { [weak self] level, message in self?.lines.withLock { $0.append("\(level.rawValue): \(message)") } }
+        runtime.setLog { [weak self] level, message in self?.append("\(level.rawValue): \(message)") }
         runtime.hosts[0].bind(spawner: spawner, environment: ["PATH": "/usr/bin:/bin"], stateDirectory: scratch.path + "/state")
+    }
+
+    private func append(_ line: String) {
+        let met = log.withLock { log -> [CheckedContinuation<Bool, Never>] in
+            log.lines.append(line)
+            guard !log.waiters.isEmpty else { return [] }
+            let met = log.waiters.filter { $0.value.matches(line) }
+            for key in met.keys { log.waiters.removeValue(forKey: key) }
+            return met.values.map(\.continuation)
+        }
+        for continuation in met { continuation.resume(returning: true) }
+    }
+
+    /// Waits until the log has a line that `matches` (or had one), at most `seconds` of real
+    /// time: the event itself, no polling.
+    func logged(within seconds: Double = 10, _ matches: @escaping @Sendable (String) -> Bool) async -> Bool {
+        let id = log.withLock { log -> Int in
+            log.nextWaiter += 1
+            return log.nextWaiter
+        }
+        let timeout = Task { [self] in
+            try? await Task.sleep(for: TestTimeScale.scaled(.milliseconds(Int64(seconds * 1000))))
+            log.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume(returning: false)
+        }
+        defer { timeout.cancel() }
+        return await withCheckedContinuation { continuation in
+            let already = log.withLock { log -> Bool in
+                if log.lines.contains(where: matches) { return true }
+                log.waiters[id] = LogWaiter(matches: matches, continuation: continuation)
+                return false
+            }
+            if already { continuation.resume(returning: true) }
+        }
+    }
+
+    /// `logged` for one exact line.
+    func logged(_ line: String, within seconds: Double = 10) async -> Bool {
+        await logged(within: seconds) { $0 == line }
     }
 
     /// Stops what still runs, reaps it, removes the files.
