@@ -102,7 +102,7 @@ struct JournalThreadTests {
         for round in 1...2 {
             _ = manager.session(identifier: "s").downloadTask(with: URL(string: "http://127.0.0.1:9/x")!)
             #expect(transport.finish(try #require(transport.runningIDs.last), with: .notModified(Validators(etag: "\"1\""))))
-            #expect(await eventually { delegate.lines.count == 2 * round })
+            #expect(await delegate.lines(count: 2 * round))
             delegate.callCompletion()
             #expect(await eventually { manager.isIdle })
         }
@@ -133,7 +133,7 @@ struct JournalThreadTests {
         manager.eventRouter = widgetRouter(manager, delegate: delegate, calls: Counter()) { $0 == "a" }
         let first = manager.session(identifier: "a").downloadTask(with: URL(string: "http://127.0.0.1:9/x")!)
         #expect(transport.finish(try #require(transport.runningIDs.first), with: .notModified(Validators(etag: "\"1\""))))
-        #expect(await eventually { delegate.lines.count == 2 })
+        #expect(await delegate.lines(count: 2))
         #expect(delegate.lines == ["complete \(first.taskIdentifier) not modified", "finished a"])
 
         // Another session's result is being recorded, and the journal is stuck in it.
@@ -183,7 +183,7 @@ struct JournalThreadTests {
         let delegate = RecordingDelegate()
         second.eventRouter = widgetRouter(second, delegate: delegate, calls: Counter()) { _ in true }
         second.routePendingEvents()
-        #expect(await eventually { delegate.lines.count == 2 })
+        #expect(await delegate.lines(count: 2))
         delegate.callCompletion()
         #expect(await eventually { second.isIdle })
         #expect(log.all.suffix(3) == [.recordDelivery, .acknowledge, .forgetTasks])

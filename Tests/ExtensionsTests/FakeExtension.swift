@@ -19,21 +19,10 @@ final class FakeExtension: Sendable {
     let manifest: ExtensionManifest
     let runtime: ExtensionRuntime
     let spawner = ProcessSpawner()
-    private struct LogWaiter {
-        var matches: @Sendable (String) -> Bool
-        var continuation: CheckedContinuation<Bool, Never>
-    }
-
-    private struct Log {
-        var lines: [String] = []
-        var waiters: [Int: LogWaiter] = [:]
-        var nextWaiter = 0
-    }
-
-    private let log = Mutex(Log())
+    private let log = RecordedEvents<String>()
 
     var host: ExtensionHost { runtime.hosts[0] }
-    var logLines: [String] { log.withLock { $0.lines } }
+    var logLines: [String] { log.values }
     var stateDirectory: String { scratch.path + "/state" }
 
     /// - Parameters:
@@ -58,37 +47,12 @@ final class FakeExtension: Sendable {
         runtime.hosts[0].bind(spawner: spawner, environment: ["PATH": "/usr/bin:/bin"], stateDirectory: scratch.path + "/state")
     }
 
-    private func append(_ line: String) {
-        let met = log.withLock { log -> [CheckedContinuation<Bool, Never>] in
-            log.lines.append(line)
-            guard !log.waiters.isEmpty else { return [] }
-            let met = log.waiters.filter { $0.value.matches(line) }
-            for key in met.keys { log.waiters.removeValue(forKey: key) }
-            return met.values.map(\.continuation)
-        }
-        for continuation in met { continuation.resume(returning: true) }
-    }
+    private func append(_ line: String) { log.append(line) }
 
     /// Waits until the log has a line that `matches` (or had one), at most `seconds` of real
-    /// time: the event itself, no polling.
+    /// time: the line's arrival ends the wait, no polling.
     func logged(within seconds: Double = 10, _ matches: @escaping @Sendable (String) -> Bool) async -> Bool {
-        let id = log.withLock { log -> Int in
-            log.nextWaiter += 1
-            return log.nextWaiter
-        }
-        let timeout = Task { [self] in
-            try? await Task.sleep(for: TestTimeScale.scaled(.milliseconds(Int64(seconds * 1000))))
-            log.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume(returning: false)
-        }
-        defer { timeout.cancel() }
-        return await withCheckedContinuation { continuation in
-            let already = log.withLock { log -> Bool in
-                if log.lines.contains(where: matches) { return true }
-                log.waiters[id] = LogWaiter(matches: matches, continuation: continuation)
-                return false
-            }
-            if already { continuation.resume(returning: true) }
-        }
+        await log.wait(within: seconds) { $0.contains(where: matches) }
     }
 
     /// `logged` for one exact line.

@@ -1,6 +1,5 @@
 @testable import Extensions
 import FoundationEssentials
-import Synchronization
 import WidgetCore
 import WidgetTestSupport
 
@@ -12,19 +11,8 @@ final class TestExtensionClock: ExtensionClock {
     let manual = ManualClock()
     private let scheduled: ScheduledExtensionClock
 
-    private struct Waiter {
-        var at: Double
-        var continuation: CheckedContinuation<Bool, Never>
-    }
-
-    private struct State {
-        /// Every moment a wake-up was asked for, in seconds from `start`.
-        var asked: [Double] = []
-        var waiters: [Int: Waiter] = [:]
-        var nextWaiter = 0
-    }
-
-    private let state = Mutex(State())
+    /// Every moment a wake-up was asked for, in seconds from `start`.
+    private let moments = RecordedEvents<Double>()
     /// `now` when the test began.
     let start: Double
 
@@ -39,14 +27,7 @@ final class TestExtensionClock: ExtensionClock {
     var elapsed: Double { now - start }
 
     func wake(at deadline: Double, _ wake: @escaping @Sendable () -> Void) -> ClockTimer? {
-        let moment = deadline - start
-        let ready = state.withLock { state -> [CheckedContinuation<Bool, Never>] in
-            state.asked.append(moment)
-            let met = state.waiters.filter { abs($0.value.at - moment) < 1e-6 }
-            for key in met.keys { state.waiters.removeValue(forKey: key) }
-            return met.values.map(\.continuation)
-        }
-        for continuation in ready { continuation.resume(returning: true) }
+        moments.append(deadline - start)
         return scheduled.wake(at: deadline, wake)
     }
 
@@ -56,26 +37,9 @@ final class TestExtensionClock: ExtensionClock {
     /// Waits until a thread has asked to be woken at `moment` (seconds from `start`), at most
     /// `seconds` of real time; true when one has (or had already).
     func waiter(at moment: Double, within seconds: Double = 10) async -> Bool {
-        let id = state.withLock { state -> Int in
-            state.nextWaiter += 1
-            return state.nextWaiter
-        }
-        let timeout = Task {
-            try? await Task.sleep(for: TestTimeScale.scaled(.milliseconds(Int64(seconds * 1000))))
-            let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
-            waiter?.continuation.resume(returning: false)
-        }
-        defer { timeout.cancel() }
-        return await withCheckedContinuation { continuation in
-            let already = state.withLock { state -> Bool in
-                if state.asked.contains(where: { abs($0 - moment) < 1e-6 }) { return true }
-                state.waiters[id] = Waiter(at: moment, continuation: continuation)
-                return false
-            }
-            if already { continuation.resume(returning: true) }
-        }
+        await moments.wait(within: seconds) { $0.contains { abs($0 - moment) < 1e-6 } }
     }
 
     /// The moments asked for so far (seconds from `start`), for a failure's message.
-    var asked: [Double] { state.withLock { $0.asked } }
+    var asked: [Double] { moments.values }
 }
