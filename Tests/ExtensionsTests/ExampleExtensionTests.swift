@@ -110,13 +110,13 @@ struct ExampleExtensionTests {
         defer { rig.close() }
         let url = "http://127.0.0.1:9/leaderboard"
         _ = try await rig.timeline(["url": .string(url)])
-        #expect(await eventually { rig.transport.startedRequests.count == 1 })
+        #expect(await rig.transport.wait { $0.startedRequests.count == 1 })
         try await rig.finish(ExampleRig.downloaded(#"{"heroes": [{"name": "Octo", "level": 3, "exp": 120, "health": 1}]}"#))
         // An hour later (its state says so): due again; the server answers 304.
         let stale = Date().timeIntervalSince1970 - 3600
         _ = try rig.scratch.write("state/extensions/rangers/state.json", #"{"asked": 0, "url": "\#(url)", "fetched": \#(stale)}"#)
         _ = try await rig.timeline(["url": .string(url)])
-        #expect(await eventually { rig.transport.startedRequests.count == 2 })
+        #expect(await rig.transport.wait { $0.startedRequests.count == 2 })
         try await rig.finish { _ in .notModified(Validators()) }
         // What its reloadTimelines brings: a timeline that downloads nothing and shows the board fresh.
         for _ in 0..<3 { _ = try await rig.timeline(["url": .string(url)]) }
@@ -133,7 +133,7 @@ struct ExampleExtensionTests {
         defer { rig.close() }
         let options: WidgetOptions = ["url": .string("http://127.0.0.1:9/healthz"), "every": .integer(300)]
         _ = try await rig.timeline(options)
-        #expect(await eventually { rig.transport.startedRequests.count == 1 })
+        #expect(await rig.transport.wait { $0.startedRequests.count == 1 })
         try await rig.finish { _ in .notModified(Validators()) }
         for _ in 0..<3 { _ = try await rig.timeline(options) }
         try await Task.sleep(for: .milliseconds(300))

@@ -13,7 +13,7 @@ struct ExtensionDownloadLinkTests {
     /// whose download is started (its task number read from the extension's answer).
     private func startDownload(_ rig: SessionRig) async throws -> (task: Int, outside: String) {
         _ = try await rig.timeline(url: "http://127.0.0.1:9/board.json")
-        #expect(await eventually { rig.transport.runningIDs.count == 1 })
+        #expect(await rig.transport.wait { $0.runningIDs.count == 1 })
         var answer = ""
         #expect(await eventually {
             answer = rig.fake.logLines.first { $0.hasPrefix("info: fake stderr: download answered: ") } ?? ""

@@ -96,7 +96,7 @@ struct ExtensionHeadersTests {
         let rig = try SessionRig(limits: #"{"requestSeconds": 2}"#, headers: Self.headers, debug: true)
         defer { rig.close() }
         _ = try await rig.timeline(url: "http://127.0.0.1:9/board.json")
-        #expect(await eventually { rig.transport.startedRequests.count == 1 })
+        #expect(await rig.transport.wait { $0.startedRequests.count == 1 })
         #expect(rig.transport.startedRequests[0].headers == ["Authorization": "Bearer sekrit-42", "X-Trace": "t1"])
         #expect(await rig.fake.logged { $0.contains("download 1 in session board with 2 header(s)") })
         #expect(rig.fake.logLines.contains { $0.contains(#""headers":{"Authorization":"***","X-Trace":"***"}"#) }, "\(rig.fake.logLines)")
@@ -132,7 +132,7 @@ struct ExtensionHeadersTests {
         let rig = try SessionRig(limits: #"{"requestSeconds": 2}"#, headers: Self.headers)
         defer { rig.fake.close() }
         _ = try await rig.timeline(url: "http://127.0.0.1:9/board.json")
-        #expect(await eventually { rig.transport.runningIDs.count == 1 })
+        #expect(await rig.transport.wait { $0.runningIDs.count == 1 })
         // The host goes away mid-transfer (the journal keeps the task running) with its extension.
         rig.manager.close()
         rig.fake.runtime.stopAll()

@@ -145,7 +145,7 @@ struct ExtensionReliabilityTests {
             let url = try #require(URL(string: "http://127.0.0.1:9/file\(index)"))
             _ = rig.manager.session(identifier: "ext.fake.s\(index)").downloadTask(with: url)
         }
-        #expect(await eventually(within: 60) { rig.transport.runningIDs.count == count })
+        #expect(await rig.transport.wait(within: 60) { $0.runningIDs.count == count })
         // Every transfer runs, so the running ids and the started requests are in the same order.
         for (id, request) in zip(rig.transport.runningIDs, rig.transport.startedRequests) {
             let body = Array("body of \(request.url)".utf8)

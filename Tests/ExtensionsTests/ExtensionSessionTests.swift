@@ -67,7 +67,7 @@ struct ExtensionSessionTests {
         let rig = try SessionRig(limits: #"{"requestSeconds": 2}"#)
         defer { rig.close() }
         _ = try await rig.timeline(url: "http://127.0.0.1:9/board.json")
-        #expect(await eventually { rig.transport.startedRequests.map(\.url) == ["http://127.0.0.1:9/board.json"] })
+        #expect(await rig.transport.wait { $0.startedRequests.map(\.url) == ["http://127.0.0.1:9/board.json"] })
         #expect(await rig.fake.logged { $0.hasPrefix("info: fake stderr: download answered: ") && $0.contains(#""result":{"task":"#) })
         try rig.finishDownload("BOARD 42")
         #expect(await rig.fake.logged("info: fake stderr: body: BOARD 42"))
@@ -82,7 +82,7 @@ struct ExtensionSessionTests {
         let rig = try SessionRig(limits: #"{"requestSeconds": 2}"#)
         defer { rig.close() }
         _ = try await rig.timeline(url: "http://127.0.0.1:9/board.json")
-        #expect(await eventually { rig.transport.runningIDs.count == 1 })
+        #expect(await rig.transport.wait { $0.runningIDs.count == 1 })
         let pid = try #require(rig.fake.host.status.pid)
         kill(pid, SIGKILL)
         #expect(await eventually { !rig.fake.host.status.isRunning })
@@ -97,7 +97,7 @@ struct ExtensionSessionTests {
         let rig = try SessionRig(limits: #"{"requestSeconds": 1, "idleExitSeconds": 2}"#, silentFirst: true)
         defer { rig.close() }
         _ = try await rig.timeline(url: "http://127.0.0.1:9/board.json")
-        #expect(await eventually { rig.transport.runningIDs.count == 1 })
+        #expect(await rig.transport.wait { $0.runningIDs.count == 1 })
         try rig.finishDownload("BOARD 7")
         #expect(await rig.fake.logged { $0.contains("session board events not answered (timed out after 1 s)") })
         #expect(rig.manager.pendingEvents.count == 1)
