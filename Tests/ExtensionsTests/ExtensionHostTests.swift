@@ -197,9 +197,10 @@ struct ExtensionHostTests {
         defer { fake.close() }
         _ = try await fake.timeline()
         let pid = try #require(fake.host.status.pid)
-        #expect(await eventually(within: 5) { !fake.host.status.isRunning })
-        #expect(await eventually(within: 5) { fake.spawner.reapExited().contains { $0.0.pid == pid && $0.1 == .exited(0) } })
-        #expect(fake.logLines.contains("info: fake: idle for 1 s; shutting down"))
+        // Logged once it is detached from the host.
+        #expect(await fake.logged("info: fake: idle for 1 s; shutting down", within: 5))
+        #expect(!fake.host.status.isRunning)
+        #expect(await fake.exit(of: pid, within: 5) == .exited(0))
         // --debug logs the host's shutdown request like any other message it sends.
         #expect(fake.logLines.contains { $0.hasPrefix("debug: fake → {\"jsonrpc\":\"2.0\",\"id\":") && $0.hasSuffix("\"method\":\"shutdown\"}") },
                 "\(fake.logLines)")
@@ -235,7 +236,7 @@ struct ExtensionHostTests {
         case .configReload: fake.host.stop()
         case .quit, .quitDuringIdleExit:
             if stop == .quitDuringIdleExit {
-                #expect(await eventually(within: 5) { !fake.host.status.isRunning }, "detached at its idle exit")
+                #expect(await fake.logged("info: fake: idle for 1 s; shutting down", within: 5), "detached at its idle exit")
             }
             let started = ContinuousClock.now
             fake.runtime.stopAll(graceSeconds: 0.2)
