@@ -94,4 +94,20 @@ struct ExtensionTimingTests {
         #expect(clock.elapsed == 1)
         #expect(delivered.wait(until: 0, clock: SystemExtensionClock()) == nil, "held, not acknowledged")
     }
+
+    @Test("R during a delivery's backoff wait ends it at once: the delivery relaunches without the clock moving")
+    func deliveryBackoffReset() async throws {
+        let clock = TestExtensionClock()
+        let fake = try FakeExtension(script: "crashes-on-start.sh", limits: #"{"requestSeconds": 10}"#, clock: clock)
+        defer { fake.close() }
+        await #expect(throws: ExtensionError.stopped("exited")) { try await fake.timeline() }
+        fake.host.startDelivery(SessionDelivery(identifier: "board", events: [], files: []) {})
+        #expect(await clock.waiter(at: 1), "asked: \(clock.asked)")
+        fake.runtime.resetFailures()
+        // Relaunched at once for its events (and crashing again), with no time passed.
+        #expect(await fake.logged { $0.hasPrefix("info: fake: started (") && $0.hasSuffix(", launch 2)") }, "\(fake.logLines)")
+        #expect(fake.host.status.launches == 2 && clock.elapsed == 0)
+        fake.host.stop()
+        #expect(await fake.logged { $0.hasPrefix("error: fake: session board events not answered") })
+    }
 }
