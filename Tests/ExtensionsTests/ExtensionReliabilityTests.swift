@@ -73,12 +73,15 @@ struct ExtensionReliabilityTests {
 
     @Test("cancelling a request's task ends its wait at once with .cancelled (also when cancelled before it was sent); it is forgotten")
     func cancelledRequests() async throws {
-        let fake = try FakeExtension(script: "hangs.sh", limits: #"{"requestSeconds": 10}"#)
+        let fake = try FakeExtension(script: "hangs.sh", limits: #"{"requestSeconds": 10}"#, debug: true)
         defer { fake.close() }
         let pending = { fake.host.state.withLock { $0.connection }?.state.withLock { $0.pending.count } }
         let request = Task { () async -> Result<JSONValueSummary, ExtensionError> in
             do throws(ExtensionError) { return .success(try await fake.timeline()) } catch { return .failure(error) }
         }
+        // The timeline sent, and initialize answered (pending alone once counted 1 with only
+        // initialize in flight, and the cancelled request was then still on its way).
+        #expect(await fake.sent("timeline"))
         #expect(await eventually { pending() == 1 })
         let started = ContinuousClock.now
         request.cancel()
@@ -96,16 +99,17 @@ struct ExtensionReliabilityTests {
 
     @Test("a request that timed out is logged; r on its panel relaunches the hung extension, other reloads keep it")
     func userReloadRelaunchesAHungExtension() async throws {
-        let fake = try FakeExtension(script: "hangs.sh", limits: #"{"requestSeconds": 1}"#)
+        let clock = TestExtensionClock()
+        let fake = try FakeExtension(script: "hangs.sh", limits: #"{"requestSeconds": 1}"#, debug: true, clock: clock)
         defer { fake.close() }
-        await #expect(throws: ExtensionError.timedOut(seconds: 1)) { try await fake.timeline() }
-        #expect(await fake.logged("error: fake: timeline for panel#1 timed out after 1 s"), "\(fake.logLines)")
+        #expect(await timingOut(fake, clock) == .timedOut(seconds: 1))
+        #expect(fake.logLines.contains("error: fake: timeline for panel#1 timed out after 1 s"), "\(fake.logLines)")
         let pid = try #require(fake.host.status.pid)
         // A scheduled reload keeps the process (the backoff and idle exit decide).
-        await #expect(throws: ExtensionError.timedOut(seconds: 1)) { try await fake.timeline() }
+        #expect(await timingOut(fake, clock) == .timedOut(seconds: 1))
         #expect(fake.host.status.launches == 1 && fake.host.status.pid == pid)
         // r: a new process; the hung one is stopped.
-        await #expect(throws: ExtensionError.timedOut(seconds: 1)) { try await fake.timeline(userInitiated: true) }
+        #expect(await timingOut(fake, clock, userInitiated: true) == .timedOut(seconds: 1))
         #expect(fake.host.status.launches == 2 && fake.host.status.pid != pid)
         #expect(await fake.exit(of: pid, within: 5) != nil)
         #expect(fake.host.status.crashesInARow == 0)
@@ -174,41 +178,66 @@ struct ExtensionReliabilityTests {
 
     @Test("a request sent by the completion of one that timed out times out on time too (its deadline wakes the reader)")
     func requestSentAsAnotherTimesOut() async throws {
-        let fake = try FakeExtension(script: "hangs.sh", limits: #"{"requestSeconds": 1, "idleExitSeconds": 60}"#)
+        let clock = TestExtensionClock()
+        let fake = try FakeExtension(script: "hangs.sh", limits: #"{"requestSeconds": 1, "idleExitSeconds": 60}"#, debug: true, clock: clock)
         defer { fake.close() }
-        await #expect(throws: ExtensionError.timedOut(seconds: 1)) { try await fake.timeline() }
+        #expect(await timingOut(fake, clock) == .timedOut(seconds: 1))
         let connection = try #require(fake.host.state.withLock { $0.connection })
-        let second = Mutex<Result<JSONValue, ExtensionError>?>(nil)
-        let started = ContinuousClock.now
+        let second = Latch<Result<JSONValue, ExtensionError>>()
         // The first completion runs on the reader thread as it expires requests.
         _ = connection.send("timeline", params: nil) { _ in
-            _ = connection.send("timeline", params: nil) { result in second.withLock { $0 = result } }
+            _ = connection.send("timeline", params: nil) { result in second.fulfil(result) }
         }
-        #expect(await eventually(within: 5) { second.withLock { $0 } != nil })
-        #expect(second.withLock { $0.map { "\($0)" } } == "failure(timed out after 1 s)")
-        #expect(ContinuousClock.now - started < .seconds(3))
+        #expect(await fake.sent("timeline", count: 2))
+        clock.advance(by: 1)
+        // Sent as the first expires, its deadline a second later is what the reader waits for next.
+        #expect(await fake.sent("timeline", count: 3))
+        #expect(await clock.waiter(at: 3), "asked: \(clock.asked)")
+        clock.advance(by: 1)
+        // The reader expires it as it sees the clock move: waited for on the real clock, bounded.
+        let result = second.wait(until: SystemExtensionClock().now + 5 * TestTimeScale.factor, clock: SystemExtensionClock())
+        #expect(result.map { "\($0)" } == "failure(timed out after 1 s)")
     }
 
     @Test("a delivery that times out holds those queued behind it too, at once, for the next launch")
     func timedOutDeliveryHoldsTheQueue() async throws {
-        let fake = try FakeExtension(script: "hangs.sh", limits: #"{"requestSeconds": 1}"#)
+        let clock = TestExtensionClock()
+        let fake = try FakeExtension(script: "hangs.sh", limits: #"{"requestSeconds": 1}"#, debug: true, clock: clock)
         defer { fake.close() }
         let delivered = Mutex(0)
-        let started = ContinuousClock.now
         for index in 0..<5 {
             let event = RPCMessage.object([("task", .integer(index)), ("status", .string("downloaded"))])
             fake.host.startDelivery(SessionDelivery(identifier: "s\(index)", events: [event], files: [],
                                                     completion: { delivered.withLock { $0 += 1 } }))
         }
         // One timeout (1 s), not five in a row.
-        #expect(await eventually(within: 3) { fake.host.state.withLock { $0.held.count } == 5 })
-        #expect(ContinuousClock.now - started < .seconds(3))
+        #expect(await fake.sent("sessionEvents"))
+        clock.advance(by: 1)
+        #expect(await fake.logged { $0.hasPrefix("error: fake: session s0 events not answered") })
+        #expect(clock.elapsed == 1)
         #expect(fake.host.state.withLock { $0.held.map(\.identifier) } == ["s0", "s1", "s2", "s3", "s4"])
         #expect(fake.logLines.contains("error: fake: sessionEvents of session s0 timed out after 1 s"), "\(fake.logLines)")
         #expect(fake.logLines.contains("error: fake: session s0 events not answered (timed out after 1 s); delivered again on its next launch, with 4 more queued behind them"),
                 "\(fake.logLines)")
         #expect(delivered.withLock { $0 } == 0)
         #expect(await eventually { deliveryThreads() == 0 })
+    }
+
+    /// Sends a timeline request (the fake with `debug`) and lets it time out in simulated time:
+    /// waits until it is pending, then moves the clock on by its `requestSeconds` (1 s).
+    private func timingOut(_ fake: FakeExtension, _ clock: TestExtensionClock, userInitiated: Bool = false) async -> ExtensionError? {
+        let sent = fake.logLines.filter { $0.hasPrefix("debug: fake → {") && $0.contains(#""method":"timeline""#) }.count
+        let request = Task { () async -> ExtensionError? in
+            do throws(ExtensionError) { _ = try await fake.timeline(userInitiated: userInitiated) } catch { return error }
+            return nil
+        }
+        // Pending (its deadline set) once its line is logged; the reader notices the clock move.
+        guard await fake.sent("timeline", count: sent + 1) else {
+            request.cancel()
+            return await request.value
+        }
+        clock.advance(by: 1)
+        return await request.value
     }
 
     /// Bytes waiting in the pipe whose write end is `descriptor`.

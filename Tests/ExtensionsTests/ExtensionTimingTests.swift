@@ -16,11 +16,13 @@ struct ExtensionTimingTests {
     @Test("a request times out at requestSeconds on the host's clock: 300 simulated seconds, no real wait")
     func requestTimeout() async throws {
         let clock = TestExtensionClock()
-        let fake = try FakeExtension(script: "hangs.sh", limits: #"{"requestSeconds": 300, "idleExitSeconds": 86400}"#, clock: clock)
+        let fake = try FakeExtension(script: "hangs.sh", limits: #"{"requestSeconds": 300, "idleExitSeconds": 86400}"#,
+                                     debug: true, clock: clock)
         defer { fake.close() }
         let started = ContinuousClock.now
         let request = Task { () async throws(ExtensionError) -> JSONValueSummary in try await fake.timeline() }
-        // The reader waits for the request's deadline.
+        // The request is pending (its line logged as it is sent), and the reader waits for its deadline.
+        #expect(await fake.sent("timeline"))
         #expect(await clock.waiter(at: 300), "asked: \(clock.asked)")
         clock.advance(by: 299.5)
         #expect(fake.host.status.isRunning)
