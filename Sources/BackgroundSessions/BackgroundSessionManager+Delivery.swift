@@ -83,10 +83,15 @@ extension BackgroundSessionManager {
     /// Moves `identifier`'s delivery on after `acknowledgeRetrySeconds`.
     private func retryLater(_ identifier: String) {
         let delay = hooks.acknowledgeRetrySeconds ?? Self.acknowledgeRetrySeconds
-        deliveryQueue.asyncAfter(deadline: .now() + delay) { [weak self] in
+        let retry: @Sendable () -> Void = { [weak self] in
             guard let self else { return }
             state.withLock { $0.delivery.retryDue(identifier) }
             pump(identifier)
+        }
+        if let clock = hooks.acknowledgeRetryClock {
+            _ = clock.schedule(at: clock.now.addingTimeInterval(delay)) { [deliveryQueue] in deliveryQueue.async(execute: retry) }
+        } else {
+            deliveryQueue.asyncAfter(deadline: .now() + delay, execute: retry)
         }
     }
 

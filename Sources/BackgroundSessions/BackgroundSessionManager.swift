@@ -88,6 +88,9 @@ public final class BackgroundSessionManager: Sendable {
         /// Seconds before a delivery whose acknowledgement the journal refused is tried again
         /// (nil: `acknowledgeRetrySeconds`).
         public var acknowledgeRetrySeconds: Double?
+        /// What times that retry (nil: the delivery queue's own `asyncAfter`, in real time): a
+        /// `ManualClock`, so a test of the wait runs in simulated time.
+        public var acknowledgeRetryClock: (any WidgetClock)?
 
         public init() {}
     }

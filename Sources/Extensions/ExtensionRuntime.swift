@@ -15,10 +15,13 @@ public final class ExtensionRuntime: Sendable {
         let centerHolder = Mutex<WidgetCenter?>(nil)
         let debug: Bool
         let hostVersion: String
+        /// Times every host's requests, idle exits, backoffs and shutdowns.
+        let clock: any ExtensionClock
 
-        init(debug: Bool, hostVersion: String) {
+        init(debug: Bool, hostVersion: String, clock: any ExtensionClock) {
             self.debug = debug
             self.hostVersion = hostVersion
+            self.clock = clock
         }
 
         var log: @Sendable (ExtensionLogLevel, String) -> Void {
@@ -64,8 +67,10 @@ public final class ExtensionRuntime: Sendable {
     /// - Parameters:
     ///   - debug: log every message in both directions (`--debug`).
     ///   - hostVersion: sent in `initialize`.
-    public init(manifests: [ExtensionManifest], debug: Bool = false, hostVersion: String = "0") {
-        let shared = Shared(debug: debug, hostVersion: hostVersion)
+    ///   - clock: what times the requests, idle exits and backoffs (tests pass a simulated one).
+    public init(manifests: [ExtensionManifest], debug: Bool = false, hostVersion: String = "0",
+                clock: any ExtensionClock = SystemExtensionClock()) {
+        let shared = Shared(debug: debug, hostVersion: hostVersion, clock: clock)
         self.shared = shared
         hostList = Mutex(manifests.map { ExtensionHost(manifest: $0, runtime: shared) })
     }
@@ -146,7 +151,7 @@ public final class ExtensionRuntime: Sendable {
     /// no extension outlives the host.
     public func stopAll(graceSeconds: Double = 0.5) {
         let stopping = hosts.flatMap { $0.stopConnections(quitting: true) }
-        let deadline = monotonicNow() + graceSeconds
+        let deadline = shared.clock.now + graceSeconds
         for connection in stopping {
             connection.killUnlessEnded(by: deadline, after: "\(graceSeconds) s")
         }

@@ -70,7 +70,12 @@ public final class ManualClock: WidgetClock {
             let next = state.withLock { s -> Pending? in
                 guard let index = s.pending.indices.min(by: {
                     (s.pending[$0].date, s.pending[$0].sequence) < (s.pending[$1].date, s.pending[$1].sequence)
-                }), s.pending[index].date <= date else { return nil }
+                }), s.pending[index].date <= date else {
+                    // Under the same lock as the search: an action scheduled once this ran
+                    // sees the new time (`now`), never a clock stuck before its date.
+                    s.now = max(s.now, date)
+                    return nil
+                }
                 let item = s.pending.remove(at: index)
                 s.now = max(s.now, item.date)
                 return item
@@ -78,6 +83,5 @@ public final class ManualClock: WidgetClock {
             guard let next else { break }
             next.action()
         }
-        state.withLock { $0.now = max($0.now, date) }
     }
 }

@@ -41,7 +41,7 @@ struct BackgroundSessionsTests {
         #expect(task.state == .running)
         #expect(try SessionsReport.text(stateDirectory: manager.stateDirectory).contains("task \(task.taskIdentifier) \"main\": in flight"))
         answer.signal()
-        #expect(await eventually { delegate.lines.count == 3 })
+        #expect(await delegate.lines(count: 3))
         #expect(delegate.lines == ["download \(task.taskIdentifier) exists=true", "complete \(task.taskIdentifier) nil", "finished board"])
         #expect(calls.count == 1)
         let delivered = try #require(delegate.files.withLock { $0.first })
@@ -69,12 +69,12 @@ struct BackgroundSessionsTests {
         manager.eventRouter = widgetRouter(manager, delegate: delegate, calls: Counter()) { _ in true }
         let session = manager.session(identifier: "board")
         let first = session.downloadTask(with: URL(string: base + "/board")!)
-        #expect(await eventually { delegate.lines.count == 3 })
+        #expect(await delegate.lines(count: 3))
         delegate.callCompletion()
         #expect(await eventually { manager.isIdle })
         let second = session.downloadTask(with: URL(string: base + "/board")!)
         #expect(second.taskIdentifier != first.taskIdentifier)
-        #expect(await eventually { delegate.lines.count == 5 })
+        #expect(await delegate.lines(count: 5))
         let etag = HTTPResponse.entityTag(for: body)
         #expect(delegate.lines.suffix(2) == ["complete \(second.taskIdentifier) not modified", "finished board"])
         #expect(manager.pendingEvents.map(\.outcome) == [.notModified(Validators(etag: etag))])
@@ -94,7 +94,7 @@ struct BackgroundSessionsTests {
         let delegate = RecordingDelegate()
         manager.eventRouter = widgetRouter(manager, delegate: delegate, calls: Counter()) { _ in true }
         let task = manager.session(identifier: "flaky").downloadTask(with: URL(string: base + "/flaky")!)
-        #expect(await eventually { delegate.lines.count == 3 })
+        #expect(await delegate.lines(count: 3))
         #expect(delegate.lines[0] == "download \(task.taskIdentifier) exists=true")
         #expect(delegate.files.withLock { $0.first?.bytes } == body)
         #expect(task.attempts == 2)
@@ -112,7 +112,7 @@ struct BackgroundSessionsTests {
         let delegate = RecordingDelegate()
         manager.eventRouter = widgetRouter(manager, delegate: delegate, calls: Counter()) { _ in true }
         let task = manager.session(identifier: "s").downloadTask(with: URL(string: base + "/missing")!)
-        #expect(await eventually { delegate.lines.count == 2 })
+        #expect(await delegate.lines(count: 2))
         #expect(delegate.lines == ["complete \(task.taskIdentifier) server answered 404 Not Found", "finished s"])
         #expect(try SessionsReport.text(stateDirectory: manager.stateDirectory).contains("failed: server answered 404 Not Found"))
         delegate.callCompletion()
@@ -136,7 +136,7 @@ struct BackgroundSessionsTests {
             }
         manager.eventRouter = BackgroundSessionManager.router(for: { [config] })
         let task = manager.session(identifier: "leaderboard.main").downloadTask(with: URL(string: base + "/board")!)
-        #expect(await eventually { delegate.lines.count == 3 })
+        #expect(await delegate.lines(count: 3))
         #expect(seen.withLock { $0 } == ["leaderboard.main"])
         #expect(delegate.lines.last == "finished leaderboard.main")
         #expect(delegate.lines.first == "download \(task.taskIdentifier) exists=true")
@@ -160,7 +160,7 @@ struct BackgroundSessionsTests {
         let calls = Counter()
         manager.eventRouter = widgetRouter(manager, delegate: delegate, calls: calls) { $0 == "orphan" }
         manager.routePendingEvents()
-        #expect(await eventually { delegate.lines.count == 3 })
+        #expect(await delegate.lines(count: 3))
         #expect(calls.count == 1 && delegate.lines[1] == "complete \(task.taskIdentifier) nil")
         delegate.callCompletion()
         #expect(await eventually { manager.isIdle })
@@ -204,7 +204,7 @@ struct BackgroundSessionsTests {
             BackgroundSessionEventsHandler(matcher: .identifier(identifier)) { _, completion in new.completion.withLock { $0 = SendableAction(completion) } }
         }
         _ = s1.downloadTask(with: URL(string: base + "/board")!)
-        #expect(await eventually { new.lines.count == 3 })
+        #expect(await new.lines(count: 3))
         #expect(old.lines.isEmpty)
         new.callCompletion()
         #expect(await eventually { manager.isIdle })
@@ -238,7 +238,7 @@ struct BackgroundSessionsTests {
         let task = manager.session(identifier: "c").downloadTask(with: URL(string: "http://127.0.0.1:9/x")!)
         task.cancel()
         #expect(transport.cancelledIDs.count == 1)
-        #expect(await eventually { delegate.lines.count == 2 })
+        #expect(await delegate.lines(count: 2))
         #expect(delegate.lines == ["complete \(task.taskIdentifier) cancelled", "finished c"])
         delegate.callCompletion()
         #expect(await eventually { manager.isIdle })
@@ -263,7 +263,7 @@ struct BackgroundSessionsTests {
         let delegate = RecordingDelegate()
         second.eventRouter = widgetRouter(second, delegate: delegate, calls: Counter()) { _ in true }
         let task = second.session(identifier: "s").downloadTask(with: URL(string: "http://127.0.0.1:9/x")!)
-        #expect(await eventually { delegate.lines.count == 2 })
+        #expect(await delegate.lines(count: 2))
         #expect(delegate.lines.first == "complete \(task.taskIdentifier) \(message)")
         delegate.callCompletion()
         #expect(await eventually { second.isIdle })

@@ -1,4 +1,5 @@
 @testable import BackgroundSessions
+import Dispatch
 import Glibc
 import LeaderboardServer
 import Synchronization
@@ -485,17 +486,17 @@ struct CurlTransportTests {
     @Test("a transfer cancelled while the server is answering ends as cancelled at once")
     func cancel() async throws {
         let (arrivals, arrived) = AsyncStream<Void>.makeStream()
-        let release = Mutex(false)
+        let release = DispatchSemaphore(value: 0)
         let (server, base) = try loopbackServer {
             $0.route("/hold") { _ in
                 arrived.yield()
                 // Hold the answer until the test is done (bounded), like a slow server.
-                for _ in 0..<500 where !release.withLock({ $0 }) { usleep(10_000) }
+                _ = release.wait(timeout: .now() + 5)
                 return .text("late")
             }
         }
         defer {
-            release.withLock { $0 = true }
+            release.signal()
             server.stop()
         }
         let transport = try loopbackTransport()

@@ -7,14 +7,25 @@ import WidgetTestSupport
 
 /// What a stream reported, in order.
 private final class Updates: Sendable {
-    private let list = Mutex<[EventStreamUpdate]>([])
-    func add(_ update: EventStreamUpdate) { list.withLock { $0.append(update) } }
-    var all: [EventStreamUpdate] { list.withLock { $0 } }
-    var events: [(ServerSentEvent, Int)] {
-        all.compactMap { if case .event(let e, let n) = $0 { return (e, n) } else { return nil } }
+    private let list = RecordedEvents<EventStreamUpdate>()
+    func add(_ update: EventStreamUpdate) { list.append(update) }
+    var all: [EventStreamUpdate] { list.values }
+    var events: [(ServerSentEvent, Int)] { all.events }
+    var connects: Int { all.connects }
+    var disconnects: Int { all.disconnects }
+
+    /// Waits (bounded) until `condition` holds of the updates so far: each update checks it again.
+    func wait(within seconds: Double = 10, until condition: @escaping @Sendable ([EventStreamUpdate]) -> Bool) async -> Bool {
+        await list.wait(within: seconds, until: condition)
     }
-    var connects: Int { all.filter { $0 == .connected }.count }
-    var disconnects: Int { all.filter { if case .disconnected = $0 { true } else { false } }.count }
+}
+
+private extension Array where Element == EventStreamUpdate {
+    var events: [(ServerSentEvent, Int)] {
+        compactMap { if case .event(let e, let n) = $0 { return (e, n) } else { return nil } }
+    }
+    var connects: Int { filter { $0 == .connected }.count }
+    var disconnects: Int { filter { if case .disconnected = $0 { true } else { false } }.count }
 }
 
 /// A leaderboard service on `port` (0: a free one). Restarting on a port just freed can find it
@@ -60,20 +71,20 @@ struct EventStreamTransportTests {
         defer { transport.closeEventStream(id) }
         #expect(await eventually { updates.connects == 1 && first.openStreams == 1 })
         first.advance(ticks: 1)
-        #expect(await eventually { updates.events.count == 1 })
+        #expect(await updates.wait { $0.events.count == 1 })
         first.advance(ticks: 1)
-        #expect(await eventually { updates.events.count == 2 })
+        #expect(await updates.wait { $0.events.count == 2 })
         #expect(updates.events.map(\.0.lastEventID) == ["2", "3"])
         #expect(updates.events.last?.0.type == "board")
         #expect(updates.events.last?.0.data.hasPrefix("{\"version\": 3,") == true)
 
         first.stop()
-        #expect(await eventually { updates.disconnects >= 1 })
+        #expect(await updates.wait { $0.disconnects >= 1 })
         // A new run of the server: version 1 again. The client's Last-Event-ID (3) differs, so
         // the server sends its board at once — which it does only when the header came.
         let second = try service(port: port)
         defer { second.stop() }
-        #expect(await eventually { updates.events.count == 3 }, "\(updates.all)")
+        #expect(await updates.wait { $0.events.count == 3 }, "\(updates.all)")
         #expect(updates.events.last?.0.lastEventID == "1")
         #expect(updates.connects >= 2)
     }
@@ -105,7 +116,7 @@ struct EventStreamTransportTests {
         let started = ContinuousClock.now
         let id = transport.openEventStream(url: "http://127.0.0.1:\(port)/flood") { updates.add($0) }
         defer { transport.closeEventStream(id) }
-        #expect(await eventually(within: 20) { updates.events.last?.0.data == "200" })
+        #expect(await updates.wait(within: 20) { $0.events.last?.0.data == "200" })
         let elapsed = started.duration(to: .now)
         let events = updates.events
         let seconds = Int(elapsed.components.seconds) + 1
@@ -129,7 +140,7 @@ struct EventStreamTransportTests {
         config.defaultRetry = .milliseconds(250)
         let id = transport.openEventStream(url: "http://127.0.0.1:\(port)/json", configuration: config) { updates.add($0) }
         defer { transport.closeEventStream(id) }
-        #expect(await eventually { updates.disconnects >= 3 })
+        #expect(await updates.wait { $0.disconnects >= 3 })
         let waits = updates.all.compactMap { if case .disconnected(_, let d) = $0 { return d } else { return nil } }
         #expect(Array(waits.prefix(3)) == [.milliseconds(250), .milliseconds(500), .seconds(1)])
         guard case .disconnected(let reason, _)? = updates.all.first else { Issue.record("no update"); return }

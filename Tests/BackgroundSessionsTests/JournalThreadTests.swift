@@ -102,7 +102,7 @@ struct JournalThreadTests {
         for round in 1...2 {
             _ = manager.session(identifier: "s").downloadTask(with: URL(string: "http://127.0.0.1:9/x")!)
             #expect(transport.finish(try #require(transport.runningIDs.last), with: .notModified(Validators(etag: "\"1\""))))
-            #expect(await eventually { delegate.lines.count == 2 * round })
+            #expect(await delegate.lines(count: 2 * round))
             delegate.callCompletion()
             #expect(await eventually { manager.isIdle })
         }
@@ -133,7 +133,7 @@ struct JournalThreadTests {
         manager.eventRouter = widgetRouter(manager, delegate: delegate, calls: Counter()) { $0 == "a" }
         let first = manager.session(identifier: "a").downloadTask(with: URL(string: "http://127.0.0.1:9/x")!)
         #expect(transport.finish(try #require(transport.runningIDs.first), with: .notModified(Validators(etag: "\"1\""))))
-        #expect(await eventually { delegate.lines.count == 2 })
+        #expect(await delegate.lines(count: 2))
         #expect(delegate.lines == ["complete \(first.taskIdentifier) not modified", "finished a"])
 
         // Another session's result is being recorded, and the journal is stuck in it.
@@ -183,7 +183,7 @@ struct JournalThreadTests {
         let delegate = RecordingDelegate()
         second.eventRouter = widgetRouter(second, delegate: delegate, calls: Counter()) { _ in true }
         second.routePendingEvents()
-        #expect(await eventually { delegate.lines.count == 2 })
+        #expect(await delegate.lines(count: 2))
         delegate.callCompletion()
         #expect(await eventually { second.isIdle })
         #expect(log.all.suffix(3) == [.recordDelivery, .acknowledge, .forgetTasks])
@@ -222,7 +222,9 @@ struct JournalThreadTests {
     @Test("a batch the journal refuses to acknowledge is delivered again after a wait, not at once round the loop; acknowledged once the journal takes it")
     func refusedAcknowledgementWaits() async throws {
         var hooks = BackgroundSessionManager.Hooks()
-        hooks.acknowledgeRetrySeconds = 2
+        // The retry's wait (5 s, the real figure) in simulated time.
+        let clock = ManualClock()
+        hooks.acknowledgeRetryClock = clock
         let transport = FakeTransport()
         let queue = DispatchQueue(label: "test.delivery")
         let manager = try BackgroundSessionManager.open(stateDirectory: scratchStatePath(), transport: transport,
@@ -242,11 +244,20 @@ struct JournalThreadTests {
         _ = manager.session(identifier: "s").downloadTask(with: URL(string: "http://127.0.0.1:9/x")!)
         #expect(transport.finish(try #require(transport.runningIDs.last), with: .notModified(Validators(etag: "\"1\""))))
         #expect(await eventually { finished.count >= 1 })
-        try await Task.sleep(for: .milliseconds(500))
-        #expect(finished.count == 1, "delivered \(finished.count) times in 0.5 s: not again before the wait")
+        let start = clock.now
+        let wait = 5.0  // BackgroundSessionManager.acknowledgeRetrySeconds
+        // The refused acknowledgement schedules the retry on the clock: nothing runs until it moves.
+        #expect(await eventually { clock.pendingCount == 1 })
+        #expect(clock.nextScheduledDate == start.addingTimeInterval(wait))
+        clock.advance(by: wait - 0.5)
+        #expect(finished.count == 1, "delivered \(finished.count) times: not again before the wait")
+        clock.advance(by: 0.5)
         #expect(await eventually { finished.count >= 2 }, "delivered again after the wait")
         #expect(manager.pendingEvents.count == 1, "the event is kept")
         try refuseAcknowledgements(manager.stateDirectory, false)
+        // The second acknowledgement was refused too (another retry waits), or came after the change.
+        #expect(await eventually { manager.pendingEvents.isEmpty || clock.pendingCount == 1 })
+        clock.advance(by: wait)
         #expect(await eventually { manager.pendingEvents.isEmpty }, "acknowledged once the journal takes it")
     }
 }

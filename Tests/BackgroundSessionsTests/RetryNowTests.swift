@@ -10,17 +10,26 @@ private let boardBody = Array(#"{"heroes":[{"name":"Cake"}]}"#.utf8)
 
 /// Everything one transfer reported, for tests that act while it runs.
 private final class TransferLog: Sendable {
-    private let events = Mutex<[TransferEvent]>([])
+    private let events = RecordedEvents<TransferEvent>()
 
-    func record(_ event: TransferEvent) { events.withLock { $0.append(event) } }
+    func record(_ event: TransferEvent) { events.append(event) }
 
-    var retries: [TransferEvent] { events.withLock { $0.filter { if case .retrying = $0 { true } else { false } } } }
+    var retries: [TransferEvent] { events.values.retries }
+
+    var result: TransferResult? { events.values.result }
+
+    /// Waits (bounded) until `condition` holds of the events so far: each event checks it again.
+    func wait(within seconds: Double = 10, until condition: @escaping @Sendable ([TransferEvent]) -> Bool) async -> Bool {
+        await events.wait(within: seconds, until: condition)
+    }
+}
+
+private extension Array where Element == TransferEvent {
+    var retries: [TransferEvent] { filter { if case .retrying = $0 { true } else { false } } }
 
     var result: TransferResult? {
-        events.withLock { events in
-            for case .finished(let result) in events { return result }
-            return nil
-        }
+        for case .finished(let result) in self { return result }
+        return nil
     }
 }
 
@@ -64,13 +73,13 @@ struct RetryNowTests {
         let log = TransferLog()
         let id = transport.start(TransferRequest(url: base + "/board", directory: dir.path, fileName: "board.json"), events: log.record)
 
-        #expect(await eventually { !log.retries.isEmpty })
+        #expect(await log.wait { !$0.retries.isEmpty })
         #expect(log.retries == [.retrying(attempt: 1, delay: .milliseconds(90_000), reason: "server answered 500 Internal Server Error")])
         let asked = ContinuousClock.now
         #expect(transport.retryNow(id) == .retrying)
         #expect(transport.retryNow(id) == .notWaiting, "the next attempt is already under way")
         // Well inside the 90 s the backoff had left.
-        #expect(await eventually(within: 10) { log.result != nil })
+        #expect(await log.wait(within: 10) { $0.result != nil })
         #expect(asked.duration(to: .now) < .seconds(10))
         let file = try #require(log.result?.file)
         #expect(file.attempts == 2 && file.status == 200)
@@ -92,7 +101,7 @@ struct RetryNowTests {
         let log = TransferLog()
         let id = transport.start(TransferRequest(url: base + "/board", directory: dir.path, fileName: "board.json"), events: log.record)
 
-        #expect(await eventually { !log.retries.isEmpty })
+        #expect(await log.wait { !$0.retries.isEmpty })
         #expect(log.retries == [.retrying(attempt: 1, delay: .seconds(30), reason: "server answered 429 Too Many Requests")])
         // The access log is written after the answer is sent, so it may trail the event.
         #expect(await eventually { requests.count == 1 })
@@ -111,7 +120,7 @@ struct RetryNowTests {
         }
         #expect(later <= remaining)
         transport.cancel(id)
-        #expect(await eventually { log.result != nil })
+        #expect(await log.wait { $0.result != nil })
         #expect(log.result == .cancelled)
         #expect(requests.count == 1)
         #expect(transport.retryNow(id) == .notWaiting)
@@ -137,7 +146,7 @@ struct RetryNowTests {
         #expect(await eventually { arrived.count == 1 })
         #expect(transport.retryNow(id) == .notWaiting, "an attempt in flight")
         gate.signal()
-        #expect(await eventually { log.result != nil })
+        #expect(await log.wait { $0.result != nil })
         #expect(log.result?.file?.attempts == 1)
         #expect(transport.retryNow(id) == .notWaiting, "finished")
     }

@@ -13,24 +13,29 @@ final class RecordingDelegate: BackgroundSessionDelegate {
         var bytes: [UInt8]
     }
 
-    let log = Mutex<[String]>([])
+    let log = RecordedEvents<String>()
     let files = Mutex<[Delivered]>([])
     let completion = Mutex<SendableAction?>(nil)
 
-    var lines: [String] { log.withLock { $0 } }
+    var lines: [String] { log.values }
+
+    /// Waits (bounded) until `count` lines have been recorded: the callback itself ends the wait.
+    func lines(count: Int, within seconds: Double = 10) async -> Bool {
+        await log.wait(within: seconds) { $0.count == count }
+    }
 
     func urlSession(_ session: BackgroundSession, downloadTask: BackgroundDownloadTask, didFinishDownloadingTo location: URL) {
         let bytes = (try? FileContents.bytes(at: location.path)) ?? []
         files.withLock { $0.append(Delivered(path: location.path, bytes: bytes)) }
-        log.withLock { $0.append("download \(downloadTask.taskIdentifier) exists=\(access(location.path, F_OK) == 0)") }
+        log.append("download \(downloadTask.taskIdentifier) exists=\(access(location.path, F_OK) == 0)")
     }
 
     func urlSession(_ session: BackgroundSession, task: BackgroundDownloadTask, didCompleteWithError error: BackgroundTaskError?) {
-        log.withLock { $0.append("complete \(task.taskIdentifier) \(error.map { "\($0)" } ?? "nil")") }
+        log.append("complete \(task.taskIdentifier) \(error.map { "\($0)" } ?? "nil")")
     }
 
     func urlSessionDidFinishEvents(forBackgroundURLSession session: BackgroundSession) {
-        log.withLock { $0.append("finished \(session.identifier)") }
+        log.append("finished \(session.identifier)")
     }
 
     /// Calls the completion the handler stored (once).

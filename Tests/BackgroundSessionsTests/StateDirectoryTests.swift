@@ -73,7 +73,7 @@ struct StateDirectoryTests {
         let delegate = RecordingDelegate()
         manager.eventRouter = acknowledgingRouter(manager, delegate)
         let task = manager.session(identifier: "s").downloadTask(with: URL(string: "http://127.0.0.1:9/x")!)
-        #expect(await eventually { delegate.lines.count == 2 })
+        #expect(await delegate.lines(count: 2))
         #expect(delegate.lines.first == "complete \(task.taskIdentifier) \(state)/sessions/s is a symbolic link; background sessions use only a real directory there")
         #expect(transport.startedRequests.isEmpty)
     }

@@ -20,7 +20,7 @@ struct DeepInputTests {
         defer { fake.close() }
         let error = await #expect(throws: ExtensionError.self) { try await fake.timeline() }
         #expect(error?.description.hasPrefix("the extension stopped: sent a line that is not JSON") == true, "\(String(describing: error))")
-        #expect(await eventually { fake.logLines.contains("info: fake: deepest") }, "\(fake.logLines)")
+        #expect(await fake.logged("info: fake: deepest"), "\(fake.logLines)")
     }
 
     @Test("a view of 64 levels: read, decoded on a provider thread, laid out and drawn")

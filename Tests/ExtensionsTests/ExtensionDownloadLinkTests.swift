@@ -13,7 +13,7 @@ struct ExtensionDownloadLinkTests {
     /// whose download is started (its task number read from the extension's answer).
     private func startDownload(_ rig: SessionRig) async throws -> (task: Int, outside: String) {
         _ = try await rig.timeline(url: "http://127.0.0.1:9/board.json")
-        #expect(await eventually { rig.transport.runningIDs.count == 1 })
+        #expect(await rig.transport.wait { $0.runningIDs.count == 1 })
         var answer = ""
         #expect(await eventually {
             answer = rig.fake.logLines.first { $0.hasPrefix("info: fake stderr: download answered: ") } ?? ""
@@ -54,9 +54,9 @@ struct ExtensionDownloadLinkTests {
         let (task, outside) = try await startDownload(rig)
         _ = try rig.fake.scratch.write("fake/swap-downloads", outside)
         try rig.finishDownload("BOARD 2")
-        #expect(await eventually { rig.fake.logLines.contains("info: fake stderr: body: BOARD 2") })
+        #expect(await rig.fake.logged("info: fake stderr: body: BOARD 2"))
         #expect(await eventually { rig.manager.pendingEvents.isEmpty })
-        #expect(await eventually { rig.fake.logLines.contains { $0.contains("board-task-\(task) left in place") } }, "\(rig.fake.logLines)")
+        #expect(await rig.fake.logged { $0.contains("board-task-\(task) left in place") }, "\(rig.fake.logLines)")
         #expect(readText(outside + "/board-task-\(task)") == "precious", "the file outside is intact")
         #expect(readText(dataDirectory(rig) + "/.downloads-moved/board-task-\(task)") == "BOARD 2")
     }
@@ -68,9 +68,9 @@ struct ExtensionDownloadLinkTests {
         let (task, outside) = try await startDownload(rig)
         _ = try rig.fake.scratch.write("fake/link-body", outside + "/board-task-\(task)")
         try rig.finishDownload("BOARD 3")
-        #expect(await eventually { rig.fake.logLines.contains("info: fake stderr: body: BOARD 3") })
+        #expect(await rig.fake.logged("info: fake stderr: body: BOARD 3"))
         #expect(await eventually { rig.manager.pendingEvents.isEmpty })
-        #expect(await eventually { rig.fake.logLines.contains { $0.contains("board-task-\(task) left in place") } }, "\(rig.fake.logLines)")
+        #expect(await rig.fake.logged { $0.contains("board-task-\(task) left in place") }, "\(rig.fake.logLines)")
         #expect(readText(outside + "/board-task-\(task)") == "precious", "the file outside is intact")
     }
 }

@@ -96,12 +96,12 @@ struct ExtensionHeadersTests {
         let rig = try SessionRig(limits: #"{"requestSeconds": 2}"#, headers: Self.headers, debug: true)
         defer { rig.close() }
         _ = try await rig.timeline(url: "http://127.0.0.1:9/board.json")
-        #expect(await eventually { rig.transport.startedRequests.count == 1 })
+        #expect(await rig.transport.wait { $0.startedRequests.count == 1 })
         #expect(rig.transport.startedRequests[0].headers == ["Authorization": "Bearer sekrit-42", "X-Trace": "t1"])
-        #expect(await eventually { rig.fake.logLines.contains { $0.contains("download 1 in session board with 2 header(s)") } })
+        #expect(await rig.fake.logged { $0.contains("download 1 in session board with 2 header(s)") })
         #expect(rig.fake.logLines.contains { $0.contains(#""headers":{"Authorization":"***","X-Trace":"***"}"#) }, "\(rig.fake.logLines)")
         // --debug logs the host's answers to the extension's requests too, not only its requests.
-        #expect(await eventually { rig.fake.logLines.contains { $0.hasPrefix(#"debug: fake → {"jsonrpc":"2.0","id":9001,"result":{"task":"#) } },
+        #expect(await rig.fake.logged { $0.hasPrefix(#"debug: fake → {"jsonrpc":"2.0","id":9001,"result":{"task":"#) },
                 "\(rig.fake.logLines)")
         #expect(!rig.fake.logLines.contains { $0.contains("sekrit") })
         // --debug shows the host's answers to the extension's requests too.
@@ -120,7 +120,7 @@ struct ExtensionHeadersTests {
         let rig = try SessionRig(limits: #"{"requestSeconds": 2}"#, headers: #"{"X-Ok":"fine","X-Evil":"a\r\nHost: elsewhere"}"#)
         defer { rig.close() }
         _ = try await rig.timeline(url: "http://127.0.0.1:9/board.json")
-        #expect(await eventually { rig.fake.logLines.contains { $0.contains("download refused: ") } })
+        #expect(await rig.fake.logged { $0.contains("download refused: ") })
         let refused = rig.fake.logLines.first { $0.contains("download refused: ") } ?? ""
         #expect(refused.contains(#""code":-32602,"message":"download: header 'X-Evil': the value contains a control character"#), "\(refused)")
         #expect(rig.transport.startedRequests.isEmpty)
@@ -132,7 +132,7 @@ struct ExtensionHeadersTests {
         let rig = try SessionRig(limits: #"{"requestSeconds": 2}"#, headers: Self.headers)
         defer { rig.fake.close() }
         _ = try await rig.timeline(url: "http://127.0.0.1:9/board.json")
-        #expect(await eventually { rig.transport.runningIDs.count == 1 })
+        #expect(await rig.transport.wait { $0.runningIDs.count == 1 })
         // The host goes away mid-transfer (the journal keeps the task running) with its extension.
         rig.manager.close()
         rig.fake.runtime.stopAll()
@@ -178,7 +178,7 @@ struct ExtensionHeadersTests {
         manager.eventRouter = BackgroundSessionManager.router(for: { [widget] })
         let provider = try widget.makeProvider(["url": .string(server.url + "/board.json")], WidgetEnvironment(now: { Date() }))
         _ = try await provider.timeline(in: TimelineProviderContext(family: .small, size: CellSize(columns: 20, rows: 5)))
-        #expect(await eventually { fake.logLines.contains("info: fake stderr: body: BOARD") })
+        #expect(await fake.logged("info: fake stderr: body: BOARD"))
         let request = server.requests.first ?? ""
         #expect(request.hasPrefix("GET /board.json HTTP/1.1\r\n"), "\(request)")
         #expect(request.contains("\r\nAuthorization: Bearer sekrit-42\r\n"), "\(request)")
@@ -225,7 +225,7 @@ struct ExtensionHeadersTests {
         defer { rig.close() }
         try rig.fake.scratch.write("fake/download-extra", #","conditional":"no""#)
         _ = try await rig.timeline(url: "http://127.0.0.1:9/board.json")
-        #expect(await eventually { rig.fake.logLines.contains { $0.contains("download refused: ") } })
+        #expect(await rig.fake.logged { $0.contains("download refused: ") })
         let refused = rig.fake.logLines.first { $0.contains("download refused: ") } ?? ""
         #expect(refused.contains(#""code":-32602,"message":"download: conditional must be true or false""#), "\(refused)")
         #expect(rig.transport.startedRequests.isEmpty)

@@ -22,7 +22,7 @@ struct ExtensionHostTests {
         #expect(fake.host.status.launches == 1)
         #expect(fake.host.status.isRunning)
         // Its log notifications and stderr reach the host log.
-        #expect(await eventually { fake.logLines.contains("info: fake: timeline for panel#2") })
+        #expect(await fake.logged("info: fake: timeline for panel#2"))
         #expect(fake.logLines.contains("info: fake stderr: fake extension started (launch 1)"))
     }
 
@@ -68,7 +68,7 @@ struct ExtensionHostTests {
         // Within the backoff no process is started.
         await #expect(throws: ExtensionError.restarting(reason: "exited", inSeconds: 1)) { try await fake.timeline() }
         #expect(fake.host.status.launches == 1)
-        #expect(await eventually { fake.logLines.contains("info: fake stderr: cannot start: missing configuration") })
+        #expect(await fake.logged("info: fake stderr: cannot start: missing configuration"))
     }
 
     @Test("five crashes in a row: the fifth request already says the host gave up; failed until a user reload (r, R) or resetFailures")
@@ -84,7 +84,7 @@ struct ExtensionHostTests {
         await #expect(throws: ExtensionError.failed("exited")) { try await fake.timeline() }
         #expect(fake.host.status.launches == 5)
         #expect(ExtensionError.failed("exited").description == "the host gave up after 5 crashes in a row (exited); press r to try again")
-        #expect(await eventually { fake.logLines.contains { $0.hasSuffix("the host gave up: not relaunched until r on one of its panels, R, or a config reload") } })
+        #expect(await fake.logged { $0.hasSuffix("the host gave up: not relaunched until r on one of its panels, R, or a config reload") })
         // A user reload of one panel (r) tries again.
         await #expect(throws: ExtensionError.stopped("exited")) { try await fake.timeline(userInitiated: true) }
         #expect(fake.host.status.launches == 6 && !fake.host.status.isFailed && fake.host.status.crashesInARow == 1)
@@ -113,7 +113,7 @@ struct ExtensionHostTests {
         await #expect(throws: ExtensionError.stopped("exited")) { try await fake.timeline() }
         #expect(ContinuousClock.now - started < .seconds(8))
         #expect(fake.host.status.crashesInARow == 1)
-        #expect(await eventually { fake.logLines.contains { $0.hasPrefix("info: fake stderr: awk") } }, "\(fake.logLines)")
+        #expect(await fake.logged { $0.hasPrefix("info: fake stderr: awk") }, "\(fake.logLines)")
     }
 
     @Test("reloadTimelines goes through the WidgetCenter (one kind, or all the extension's); log reaches the log sanitised; --debug logs every message")
@@ -124,7 +124,7 @@ struct ExtensionHostTests {
         fake.runtime.setCenter(center)
         _ = try await fake.timeline()
         // The log line comes after both reload notifications: they have been handled by then.
-        #expect(await eventually { fake.logLines.contains("error: fake: bad  [31mnews") }, "\(fake.logLines)")
+        #expect(await fake.logged("error: fake: bad  [31mnews"), "\(fake.logLines)")
         #expect(center.takeRequests() == [.kind("fake/panel")])  // both, coalesced by the center
         #expect(fake.logLines.contains { $0.hasPrefix("debug: fake → {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"") })
         #expect(fake.logLines.contains("debug: fake ← {\"jsonrpc\":\"2.0\",\"method\":\"reloadTimelines\",\"params\":{\"kind\":\"panel\"}}"))
@@ -153,7 +153,7 @@ struct ExtensionHostTests {
         let error = await #expect(throws: ExtensionError.self) { try await fake.timeline() }
         #expect(error?.description.hasPrefix("the extension stopped: sent a line that is not JSON") == true)
         #expect(fake.host.status.protocolErrors == 1 && !fake.host.status.isRunning)
-        #expect(await eventually { fake.logLines.contains { $0.hasPrefix("error: fake: sent a line that is not JSON") && $0.contains("(protocol error)") } })
+        #expect(await fake.logged { $0.hasPrefix("error: fake: sent a line that is not JSON") && $0.contains("(protocol error)") })
         // The line is quoted, made printable, without --debug (issue 22, item 13).
         #expect(fake.logLines.contains { $0.hasPrefix("error: fake: sent a line that is not JSON")
                     && $0.contains(#"): "Traceback (most recent call last):  [31moops" (protocol error)"#) }, "\(fake.logLines)")
@@ -197,9 +197,10 @@ struct ExtensionHostTests {
         defer { fake.close() }
         _ = try await fake.timeline()
         let pid = try #require(fake.host.status.pid)
-        #expect(await eventually(within: 5) { !fake.host.status.isRunning })
-        #expect(await eventually(within: 5) { fake.spawner.reapExited().contains { $0.0.pid == pid && $0.1 == .exited(0) } })
-        #expect(fake.logLines.contains("info: fake: idle for 1 s; shutting down"))
+        // Logged once it is detached from the host.
+        #expect(await fake.logged("info: fake: idle for 1 s; shutting down", within: 5))
+        #expect(!fake.host.status.isRunning)
+        #expect(await fake.exit(of: pid, within: 5) == .exited(0))
         // --debug logs the host's shutdown request like any other message it sends.
         #expect(fake.logLines.contains { $0.hasPrefix("debug: fake → {\"jsonrpc\":\"2.0\",\"id\":") && $0.hasSuffix("\"method\":\"shutdown\"}") },
                 "\(fake.logLines)")
@@ -235,7 +236,7 @@ struct ExtensionHostTests {
         case .configReload: fake.host.stop()
         case .quit, .quitDuringIdleExit:
             if stop == .quitDuringIdleExit {
-                #expect(await eventually(within: 5) { !fake.host.status.isRunning }, "detached at its idle exit")
+                #expect(await fake.logged("info: fake: idle for 1 s; shutting down", within: 5), "detached at its idle exit")
             }
             let started = ContinuousClock.now
             fake.runtime.stopAll(graceSeconds: 0.2)
@@ -251,7 +252,7 @@ struct ExtensionHostTests {
         defer { fake.close() }
         let request = Task { () async throws(ExtensionError) -> JSONValueSummary in try await fake.timeline() }
         // Its reader logged the answer to `initialize`: it runs (and has named itself).
-        #expect(await eventually(within: 2) { fake.logLines.contains { $0.hasPrefix("debug: fake ← ") } })
+        #expect(await fake.logged(within: 2) { $0.hasPrefix("debug: fake ← ") })
         let before = readerThreadTicks()
         #expect(!before.isEmpty)
         await #expect(throws: ExtensionError.timedOut(seconds: 3)) { try await request.value }

@@ -85,13 +85,16 @@ struct ExtensionReliabilityTests {
 
     @Test("cancelling a request's task ends its wait at once with .cancelled (also when cancelled before it was sent); it is forgotten")
     func cancelledRequests() async throws {
-        let fake = try FakeExtension(script: "hangs.sh", limits: #"{"requestSeconds": 10}"#)
+        let fake = try FakeExtension(script: "hangs.sh", limits: #"{"requestSeconds": 10}"#, debug: true)
         defer { fake.close() }
         // The timeline requests pending (not `initialize`, which may still be on its way).
         let pending = { fake.host.state.withLock { $0.connection }?.state.withLock { $0.pending.values.filter { $0.label.hasPrefix("timeline") }.count } }
         let request = Task { () async -> Result<JSONValueSummary, ExtensionError> in
             do throws(ExtensionError) { return .success(try await fake.timeline()) } catch { return .failure(error) }
         }
+        // The timeline sent, and initialize answered (pending alone once counted 1 with only
+        // initialize in flight, and the cancelled request was then still on its way).
+        #expect(await fake.sent("timeline"))
         #expect(await eventually { pending() == 1 })
         let started = ContinuousClock.now
         request.cancel()
@@ -109,16 +112,17 @@ struct ExtensionReliabilityTests {
 
     @Test("a request that timed out is logged; r on its panel relaunches the hung extension, other reloads keep it")
     func userReloadRelaunchesAHungExtension() async throws {
-        let fake = try FakeExtension(script: "hangs.sh", limits: #"{"requestSeconds": 1}"#)
+        let clock = TestExtensionClock()
+        let fake = try FakeExtension(script: "hangs.sh", limits: #"{"requestSeconds": 1}"#, debug: true, clock: clock)
         defer { fake.close() }
-        await #expect(throws: ExtensionError.timedOut(seconds: 1)) { try await fake.timeline() }
-        #expect(await eventually { fake.logLines.contains("error: fake: timeline for panel#1 timed out after 1 s") }, "\(fake.logLines)")
+        #expect(await timingOut(fake, clock) == .timedOut(seconds: 1))
+        #expect(fake.logLines.contains("error: fake: timeline for panel#1 timed out after 1 s"), "\(fake.logLines)")
         let pid = try #require(fake.host.status.pid)
         // A scheduled reload keeps the process (the backoff and idle exit decide).
-        await #expect(throws: ExtensionError.timedOut(seconds: 1)) { try await fake.timeline() }
+        #expect(await timingOut(fake, clock) == .timedOut(seconds: 1))
         #expect(fake.host.status.launches == 1 && fake.host.status.pid == pid)
         // r: a new process; the hung one is stopped.
-        await #expect(throws: ExtensionError.timedOut(seconds: 1)) { try await fake.timeline(userInitiated: true) }
+        #expect(await timingOut(fake, clock, userInitiated: true) == .timedOut(seconds: 1))
         #expect(fake.host.status.launches == 2 && fake.host.status.pid != pid)
         #expect(await fake.exit(of: pid, within: 5) != nil)
         #expect(fake.host.status.crashesInARow == 0)
@@ -140,7 +144,7 @@ struct ExtensionReliabilityTests {
             return delivered.withLock { $0 } == 3000
         }, "\(delivered.withLock { $0 }) delivered")
         #expect(peak <= 2, "\(peak) delivery threads at once")
-        #expect(await eventually { fake.logLines.contains("info: fake stderr: answered 3000") })
+        #expect(await fake.logged("info: fake stderr: answered 3000"))
         #expect(fake.host.status.launches == 1)
         #expect(await eventually { deliveryThreads() == 0 }, "the delivery thread ends when there is nothing to deliver")
     }
@@ -158,7 +162,7 @@ struct ExtensionReliabilityTests {
             let url = try #require(URL(string: "http://127.0.0.1:9/file\(index)"))
             _ = rig.manager.session(identifier: "ext.fake.s\(index)").downloadTask(with: url)
         }
-        #expect(await eventually(within: 60) { rig.transport.runningIDs.count == count })
+        #expect(await rig.transport.wait(within: 60) { $0.runningIDs.count == count })
         // Every transfer runs, so the running ids and the started requests are in the same order.
         for (id, request) in zip(rig.transport.runningIDs, rig.transport.startedRequests) {
             let body = Array("body of \(request.url)".utf8)
@@ -182,42 +186,50 @@ struct ExtensionReliabilityTests {
         // One delivers; the one before may still be ending (it found the queue empty, cleared
         // the flag and returns) when the next starts: two at most, never one per session.
         #expect(peak <= 2, "\(peak) delivery threads at once")
-        #expect(await eventually { rig.fake.logLines.contains("info: fake stderr: answered 3000") }, "\(rig.fake.logLines.suffix(5))")
+        #expect(await rig.fake.logged("info: fake stderr: answered 3000"), "\(rig.fake.logLines.suffix(5))")
         #expect(rig.fake.logLines.filter { $0.contains("events not answered") }.isEmpty)
         #expect(rig.fake.host.status.launches == 1)
     }
 
     @Test("a request sent by the completion of one that timed out times out on time too (its deadline wakes the reader)")
     func requestSentAsAnotherTimesOut() async throws {
-        let fake = try FakeExtension(script: "hangs.sh", limits: #"{"requestSeconds": 1, "idleExitSeconds": 60}"#)
+        let clock = TestExtensionClock()
+        let fake = try FakeExtension(script: "hangs.sh", limits: #"{"requestSeconds": 1, "idleExitSeconds": 60}"#, debug: true, clock: clock)
         defer { fake.close() }
-        await #expect(throws: ExtensionError.timedOut(seconds: 1)) { try await fake.timeline() }
+        #expect(await timingOut(fake, clock) == .timedOut(seconds: 1))
         let connection = try #require(fake.host.state.withLock { $0.connection })
-        let second = Mutex<Result<JSONValue, ExtensionError>?>(nil)
-        let started = ContinuousClock.now
+        let second = Latch<Result<JSONValue, ExtensionError>>()
         // The first completion runs on the reader thread as it expires requests.
         _ = connection.send("timeline", params: nil) { _ in
-            _ = connection.send("timeline", params: nil) { result in second.withLock { $0 = result } }
+            _ = connection.send("timeline", params: nil) { result in second.fulfil(result) }
         }
-        #expect(await eventually(within: 5) { second.withLock { $0 } != nil })
-        #expect(second.withLock { $0.map { "\($0)" } } == "failure(timed out after 1 s)")
-        #expect(ContinuousClock.now - started < .seconds(3))
+        #expect(await fake.sent("timeline", count: 2))
+        clock.advance(by: 1)
+        // Sent as the first expires, its deadline a second later is what the reader waits for next.
+        #expect(await fake.sent("timeline", count: 3))
+        #expect(await clock.waiter(at: 3), "asked: \(clock.asked)")
+        clock.advance(by: 1)
+        // The reader expires it as it sees the clock move: waited for on the real clock, bounded.
+        let result = second.wait(until: SystemExtensionClock().now + 5 * TestTimeScale.factor, clock: SystemExtensionClock())
+        #expect(result.map { "\($0)" } == "failure(timed out after 1 s)")
     }
 
     @Test("a delivery that times out holds those queued behind it too, at once, for the next launch")
     func timedOutDeliveryHoldsTheQueue() async throws {
-        let fake = try FakeExtension(script: "hangs.sh", limits: #"{"requestSeconds": 1}"#)
+        let clock = TestExtensionClock()
+        let fake = try FakeExtension(script: "hangs.sh", limits: #"{"requestSeconds": 1}"#, debug: true, clock: clock)
         defer { fake.close() }
         let delivered = Mutex(0)
-        let started = ContinuousClock.now
         for index in 0..<5 {
             let event = RPCMessage.object([("task", .integer(index)), ("status", .string("downloaded"))])
             fake.host.startDelivery(SessionDelivery(identifier: "s\(index)", events: [event], files: [],
                                                     completion: { delivered.withLock { $0 += 1 } }))
         }
         // One timeout (1 s), not five in a row.
-        #expect(await eventually(within: 3) { fake.host.state.withLock { $0.held.count } == 5 })
-        #expect(ContinuousClock.now - started < .seconds(3))
+        #expect(await fake.sent("sessionEvents"))
+        clock.advance(by: 1)
+        #expect(await fake.logged { $0.hasPrefix("error: fake: session s0 events not answered") })
+        #expect(clock.elapsed == 1)
         #expect(fake.host.state.withLock { $0.held.map(\.identifier) } == ["s0", "s1", "s2", "s3", "s4"])
         #expect(fake.logLines.contains("error: fake: sessionEvents of session s0 timed out after 1 s"), "\(fake.logLines)")
         #expect(fake.logLines.contains("error: fake: session s0 events not answered (timed out after 1 s); delivered again on its next launch, with 4 more queued behind them"),
@@ -246,6 +258,23 @@ struct ExtensionReliabilityTests {
         #expect(await eventually { fake.logLines.contains { $0.contains("session board events not answered") } }, "\(fake.logLines)")
         #expect(fake.host.state.withLock { state in state.held.count == 1 && (state.heldSince ?? 0) > monotonicNow() - 10 })
         #expect(fake.host.status.launches == 1)
+    }
+
+    /// Sends a timeline request (the fake with `debug`) and lets it time out in simulated time:
+    /// waits until it is pending, then moves the clock on by its `requestSeconds` (1 s).
+    private func timingOut(_ fake: FakeExtension, _ clock: TestExtensionClock, userInitiated: Bool = false) async -> ExtensionError? {
+        let sent = fake.logLines.filter { $0.hasPrefix("debug: fake → {") && $0.contains(#""method":"timeline""#) }.count
+        let request = Task { () async -> ExtensionError? in
+            do throws(ExtensionError) { _ = try await fake.timeline(userInitiated: userInitiated) } catch { return error }
+            return nil
+        }
+        // Pending (its deadline set) once its line is logged; the reader notices the clock move.
+        guard await fake.sent("timeline", count: sent + 1) else {
+            request.cancel()
+            return await request.value
+        }
+        clock.advance(by: 1)
+        return await request.value
     }
 
     /// Bytes waiting in the pipe whose write end is `descriptor`.

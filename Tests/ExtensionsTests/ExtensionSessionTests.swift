@@ -67,10 +67,10 @@ struct ExtensionSessionTests {
         let rig = try SessionRig(limits: #"{"requestSeconds": 2}"#)
         defer { rig.close() }
         _ = try await rig.timeline(url: "http://127.0.0.1:9/board.json")
-        #expect(await eventually { rig.transport.startedRequests.map(\.url) == ["http://127.0.0.1:9/board.json"] })
-        #expect(await eventually { rig.fake.logLines.contains { $0.hasPrefix("info: fake stderr: download answered: ") && $0.contains(#""result":{"task":"#) } })
+        #expect(await rig.transport.wait { $0.startedRequests.map(\.url) == ["http://127.0.0.1:9/board.json"] })
+        #expect(await rig.fake.logged { $0.hasPrefix("info: fake stderr: download answered: ") && $0.contains(#""result":{"task":"#) })
         try rig.finishDownload("BOARD 42")
-        #expect(await eventually { rig.fake.logLines.contains("info: fake stderr: body: BOARD 42") })
+        #expect(await rig.fake.logged("info: fake stderr: body: BOARD 42"))
         #expect(await eventually { rig.manager.pendingEvents.isEmpty })
         let events = rig.fake.logLines.first { $0.contains("events (launch 1)") } ?? ""
         #expect(events.contains(#""description":"the board","url":"http://127.0.0.1:9/board.json","status":"downloaded","file":""#), "\(events)")
@@ -82,12 +82,14 @@ struct ExtensionSessionTests {
         let rig = try SessionRig(limits: #"{"requestSeconds": 2}"#)
         defer { rig.close() }
         _ = try await rig.timeline(url: "http://127.0.0.1:9/board.json")
-        #expect(await eventually { rig.transport.runningIDs.count == 1 })
+        #expect(await rig.transport.wait { $0.runningIDs.count == 1 })
         let pid = try #require(rig.fake.host.status.pid)
         kill(pid, SIGKILL)
-        #expect(await eventually { !rig.fake.host.status.isRunning })
+        // The crash is logged as the host detaches the process.
+        #expect(await rig.fake.logged("error: fake: exited; relaunch in 1 s at the earliest"))
+        #expect(!rig.fake.host.status.isRunning)
         try rig.finishDownload("BOARD 9")
-        #expect(await eventually { rig.fake.logLines.contains("info: fake stderr: body: BOARD 9") })
+        #expect(await rig.fake.logged("info: fake stderr: body: BOARD 9"))
         #expect(await eventually { rig.manager.pendingEvents.isEmpty })
         #expect(rig.fake.host.status.launches == 2)
     }
@@ -97,14 +99,15 @@ struct ExtensionSessionTests {
         let rig = try SessionRig(limits: #"{"requestSeconds": 1, "idleExitSeconds": 2}"#, silentFirst: true)
         defer { rig.close() }
         _ = try await rig.timeline(url: "http://127.0.0.1:9/board.json")
-        #expect(await eventually { rig.transport.runningIDs.count == 1 })
+        #expect(await rig.transport.wait { $0.runningIDs.count == 1 })
         try rig.finishDownload("BOARD 7")
-        #expect(await eventually { rig.fake.logLines.contains { $0.contains("session board events not answered (timed out after 1 s)") } })
+        #expect(await rig.fake.logged { $0.contains("session board events not answered (timed out after 1 s)") })
         #expect(rig.manager.pendingEvents.count == 1)
         // It goes idle and exits; its next launch (a panel's reload) gets the events again.
-        #expect(await eventually { !rig.fake.host.status.isRunning })
+        #expect(await rig.fake.logged("info: fake: idle for 2 s; shutting down"))
+        #expect(!rig.fake.host.status.isRunning)
         _ = try await rig.timeline(url: nil)
-        #expect(await eventually { rig.fake.logLines.contains("info: fake stderr: body: BOARD 7") })
+        #expect(await rig.fake.logged("info: fake stderr: body: BOARD 7"))
         #expect(await eventually { rig.manager.pendingEvents.isEmpty })
         #expect(rig.fake.host.status.launches == 2)
     }
@@ -116,7 +119,7 @@ struct ExtensionSessionTests {
         let widget = ExtensionWidgets.configuration(fake.manifest.widgets[0], host: fake.host)
         let provider = try widget.makeProvider(["url": .string("http://127.0.0.1:9/x")], WidgetEnvironment(now: { Date() }))
         _ = try await provider.timeline(in: TimelineProviderContext(family: .small, size: CellSize(columns: 20, rows: 5)))
-        #expect(await eventually { fake.logLines.contains { $0.contains("background sessions are off in this mode") } })
+        #expect(await fake.logged { $0.contains("background sessions are off in this mode") })
         #expect(fake.host.status.isRunning && fake.host.status.protocolErrors == 0)
     }
 }

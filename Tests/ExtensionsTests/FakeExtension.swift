@@ -19,17 +19,18 @@ final class FakeExtension: Sendable {
     let manifest: ExtensionManifest
     let runtime: ExtensionRuntime
     let spawner = ProcessSpawner()
-    private let lines = Mutex<[String]>([])
+    private let log = RecordedEvents<String>()
 
     var host: ExtensionHost { runtime.hosts[0] }
-    var logLines: [String] { lines.withLock { $0 } }
+    var logLines: [String] { log.values }
     var stateDirectory: String { scratch.path + "/state" }
 
     /// - Parameters:
     ///   - script: a file in `Fixtures/`.
     ///   - limits: the manifest's `limits` object, as JSON text.
+    ///   - clock: the runtime's clock (a `TestExtensionClock` for simulated time).
     init(script: String, name: String = "fake", limits: String = #"{"requestSeconds": 2, "idleExitSeconds": 30}"#,
-         widgets: String? = nil, debug: Bool = false) throws {
+         widgets: String? = nil, debug: Bool = false, clock: any ExtensionClock = SystemExtensionClock()) throws {
         scratch = try ScratchDirectory()
         let folder = scratch.path + "/" + name
         mkdir(folder, 0o755)
@@ -41,9 +42,33 @@ final class FakeExtension: Sendable {
             """
         try scratch.write("\(name)/extension.json", text)
         manifest = try ExtensionManifestParser.parse(Array(text.utf8), file: folder + "/extension.json", directory: folder)
-        runtime = ExtensionRuntime(manifests: [manifest], debug: debug)
-        runtime.setLog { [weak self] level, message in self?.lines.withLock { $0.append("\(level.rawValue): \(message)") } }
+        runtime = ExtensionRuntime(manifests: [manifest], debug: debug, clock: clock)
+        runtime.setLog { [weak self] level, message in self?.append("\(level.rawValue): \(message)") }
         runtime.hosts[0].bind(spawner: spawner, environment: ["PATH": "/usr/bin:/bin"], stateDirectory: scratch.path + "/state")
+    }
+
+    private func append(_ line: String) { log.append(line) }
+
+    /// Waits until the log has a line that `matches` (or had one), at most `seconds` of real
+    /// time: the line's arrival ends the wait, no polling.
+    func logged(within seconds: Double = 10, _ matches: @escaping @Sendable (String) -> Bool) async -> Bool {
+        await log.wait(within: seconds) { $0.contains(where: matches) }
+    }
+
+    /// Waits until the log has `count` lines that `matches`, at most `seconds` of real time.
+    func logged(count: Int, within seconds: Double = 10, _ matches: @escaping @Sendable (String) -> Bool) async -> Bool {
+        await log.wait(within: seconds) { $0.lazy.filter(matches).count >= count }
+    }
+
+    /// With `debug`: waits until the host has sent its `count`th `method` request (it is pending,
+    /// its deadline set, once the line is logged).
+    func sent(_ method: String, count: Int = 1, within seconds: Double = 10) async -> Bool {
+        await logged(count: count, within: seconds) { $0.hasPrefix("debug: \(self.manifest.name) → {") && $0.contains("\"method\":\"\(method)\"") }
+    }
+
+    /// `logged` for one exact line.
+    func logged(_ line: String, within seconds: Double = 10) async -> Bool {
+        await logged(within: seconds) { $0 == line }
     }
 
     /// Stops what still runs, reaps it, removes the files.

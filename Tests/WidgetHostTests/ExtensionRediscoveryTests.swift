@@ -186,7 +186,7 @@ struct ExtensionRediscoveryTests {
         try ReloadRig.write(rig.scratch, name: "dl", script: "downloads.sh")
         #expect(rig.reload() == ExtensionRuntime.Changes(added: ["dl"]))
         _ = try await rig.timeline("dl/panel", options: ["url": .string("http://127.0.0.1:9/board.json")])
-        #expect(await eventually { rig.transport.runningIDs.count == 1 })
+        #expect(await rig.transport.wait { $0.runningIDs.count == 1 })
         let request = try #require(rig.transport.startedRequests.last)
         let id = try #require(rig.transport.runningIDs.first)
         let fd = open(request.destinationPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)

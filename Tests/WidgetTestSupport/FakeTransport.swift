@@ -29,12 +29,21 @@ public final class FakeTransport: HTTPTransport {
     }
 
     private let state = Mutex(State())
+    /// One value per start, cancel and finish: what `wait` re-checks its condition on.
+    private let changes = RecordedEvents<Bool>()
 
     public init() {}
 
+    /// Waits (bounded) until `condition` holds of the transport; each start, cancel and finish
+    /// checks it again: the change itself ends the wait, no polling.
+    public func wait(within seconds: Double = 10, until condition: @escaping @Sendable (FakeTransport) -> Bool) async -> Bool {
+        await changes.wait(within: seconds) { [unowned self] _ in condition(self) }
+    }
+
     @discardableResult
     public func start(_ request: TransferRequest, events: @escaping @Sendable (TransferEvent) -> Void) -> TransferID {
-        state.withLock { s in
+        defer { changes.append(true) }
+        return state.withLock { s in
             let id = TransferID(rawValue: s.nextID)
             s.nextID += 1
             let started = Started(id: id, request: request, events: events)
@@ -51,6 +60,7 @@ public final class FakeTransport: HTTPTransport {
             s.cancelled.append(id)
             return started
         }
+        changes.append(true)
         started?.events(.finished(.cancelled))
     }
 
@@ -112,6 +122,7 @@ public final class FakeTransport: HTTPTransport {
             s.waits[id] = nil
             return s.running.removeValue(forKey: id)
         }) else { return false }
+        changes.append(true)
         started.events(.finished(result))
         return true
     }

@@ -89,14 +89,14 @@ struct TextTests {
         write(directory + "/other.txt", "x")
         replaceByRename(directory + "/other.log", "y")
         unlink(directory + "/other.txt")
-        // The watcher's thread reads them at once; give it a moment to (wrongly) react.
-        try await Task.sleep(for: .milliseconds(300))
+        // The event: the watcher's thread has read and handled them all (it sleeps in read again).
+        #expect(await eventually { watcherThreadsAsleepInRead() })
         #expect(reloads.load(ordering: .relaxed) == 0, "other files in the directory cost no reload")
         // Then the marker: the watched file replaced by rename (the temporary's own events are noise too).
         replaceByRename(directory + "/notes.txt", "two")
         #expect(await eventually { reloads.load(ordering: .relaxed) >= 1 })
         // The rename is one event for notes.txt; nothing for the noise.
-        try await Task.sleep(for: .milliseconds(200))
+        #expect(await eventually { watcherThreadsAsleepInRead() })
         #expect(reloads.load(ordering: .relaxed) == 1)
     }
 
@@ -222,6 +222,27 @@ private func threadNames() -> [String] {
         names.append(String(comm.prefix { $0 != "\n" }))
     }
     return names
+}
+
+/// Whether every `wh-watch` thread of this process sleeps in read(2) (state S, syscall 0 on
+/// x86_64): it has read and handled every inotify event queued so far. Events are queued (and
+/// the reader made runnable, state R) before the write, rename or unlink that caused them
+/// returns, so once they are, a sleeping reader has handled them.
+private func watcherThreadsAsleepInRead() -> Bool {
+    guard let tasks = opendir("/proc/self/task") else { return false }
+    defer { closedir(tasks) }
+    var found = false
+    while let entry = readdir(tasks) {
+        let tid = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        guard tid.first?.isNumber == true, let comm = try? FileContents.text(at: "/proc/self/task/\(tid)/comm"),
+              comm == FileWatcher.threadName + "\n" else { continue }
+        guard let stat = try? FileContents.text(at: "/proc/self/task/\(tid)/stat"), let close = stat.lastIndex(of: ")"),
+              stat[stat.index(after: close)...].split(separator: " ").first == "S",
+              let syscall = try? FileContents.text(at: "/proc/self/task/\(tid)/syscall"),
+              syscall.split(separator: " ").first == "0" else { return false }
+        found = true
+    }
+    return found
 }
 
 private func TextWidget_text(_ buffer: CellBuffer) -> String {

@@ -24,11 +24,13 @@ extension ExtensionConnection {
                 state.readerWakesAt = min(idleAt, state.pending.values.map(\.deadline).min() ?? .infinity)
                 return (idleAt, state.readerWakesAt)
             }
-            let timeout = wakeAt - monotonicNow()
+            // The system clock: poll's own timeout. A simulated one: its wake-up, via the eventfd.
+            let wait = clock.waitTimeout(until: wakeAt) { [weak self] in self?.wakeReaderThread() }
             var fds = [pollfd(fd: output, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: wakeReader, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: outbox.withLock { $0.waitingDescriptor }, events: Int16(POLLOUT), revents: 0)]
-            let ready = poll(&fds, 3, timeout <= 0 ? 0 : Int32(min(timeout * 1000, 86_400_000).rounded(.up)))
+            let ready = poll(&fds, 3, Self.pollMilliseconds(wait.seconds))
+            wait.timer?.cancel()
             if ready < 0 {
                 if errno == EINTR { continue }
                 end = .crash("cannot read from the extension: \(String(cString: strerror(errno)))", protocolError: false)
@@ -37,9 +39,9 @@ extension ExtensionConnection {
             if fds[1].revents != 0 { drainWakeUps() }
             if fds[2].revents != 0 { outbox.withLock { $0.flush() } }
             if fds[0].revents == 0 {
-                guard monotonicNow() >= idleAt - 0.001 else { continue }
+                guard clock.now >= idleAt - 0.001 else { continue }
                 guard beginIdleShutdown() else {
-                    refusedAt = monotonicNow()
+                    refusedAt = clock.now
                     continue
                 }
                 end = .expected
@@ -91,18 +93,31 @@ extension ExtensionConnection {
     /// Waits up to `seconds` for the extension's stdout to reach EOF (discarding what it
     /// still says); true at EOF.
     private func waitForEOF(seconds: Double) -> Bool {
-        let deadline = monotonicNow() + seconds
+        let deadline = clock.now + seconds
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
-            var fds = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
-            let left = max(0, deadline - monotonicNow())
-            let ready = poll(&fds, 1, Int32((left * 1000).rounded(.up)))
+            let wait = clock.waitTimeout(until: deadline) { [weak self] in self?.wakeReaderThread() }
+            var fds = [pollfd(fd: output, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: wakeReader, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&fds, 2, Self.pollMilliseconds(wait.seconds))
+            wait.timer?.cancel()
             if ready < 0 && errno == EINTR { continue }
-            guard ready > 0 else { return false }
+            if ready < 0 { return false }
+            if fds[1].revents != 0 { drainWakeUps() }
+            guard fds[0].revents != 0 else {
+                if clock.now >= deadline { return false }
+                continue
+            }
             let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
             if count == 0 { return true }
             if count < 0 && errno != EINTR && errno != EAGAIN { return true }
         }
+    }
+
+    /// `poll`'s timeout for a wait of `seconds` (nil: none), rounded up, at most a day.
+    static func pollMilliseconds(_ seconds: Double?) -> Int32 {
+        guard let seconds else { return -1 }
+        return seconds <= 0 ? 0 : Int32(min(seconds * 1000, 86_400_000).rounded(.up))
     }
 
     /// With nothing pending since `idleExitSeconds`: detach from the host, ask the extension
@@ -143,7 +158,7 @@ extension ExtensionConnection {
                 if let answer = try callbacks.incoming(method, params, id) {
                     post(answer)
                 }
-                state.withLock { $0.lastActivity = monotonicNow() }
+                state.withLock { $0.lastActivity = clock.now }
                 return nil
             } catch {
                 return error.message

@@ -53,7 +53,7 @@ final class ExtensionConnection: Sendable {
     struct Pending {
         /// What the log calls it: `timeline for today#1`.
         let label: String
-        /// When it times out (monotonic seconds).
+        /// When it times out (on `clock`).
         let deadline: Double
         let complete: @Sendable (Result<JSONValue, ExtensionError>) -> Void
     }
@@ -92,6 +92,8 @@ final class ExtensionConnection: Sendable {
     let generation: UInt64
     let limits: ExtensionLimits
     let name: String
+    /// Times the deadlines, the idle exit and the shutdown steps (the host's).
+    let clock: any ExtensionClock
     // The connection's own, shared with its reading half (ExtensionConnection+Reading.swift).
     let callbacks: Callbacks
     /// Stdin's write end, owned by `outbox` (kept here for tests to look at the pipe).
@@ -107,8 +109,10 @@ final class ExtensionConnection: Sendable {
     let outbox: Mutex<Outbox>
 
     /// Takes over `process`'s pipes.
-    init(process: SpawnedProcess, generation: UInt64, name: String, limits: ExtensionLimits, callbacks: Callbacks) {
+    init(process: SpawnedProcess, generation: UInt64, name: String, limits: ExtensionLimits, clock: any ExtensionClock,
+         callbacks: Callbacks) {
         self.process = process
+        self.clock = clock
         self.generation = generation
         self.name = name
         self.limits = limits
@@ -120,7 +124,7 @@ final class ExtensionConnection: Sendable {
         if input >= 0 { _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK) }
         outbox = Mutex(Outbox(descriptor: input))
         wakeReader = wh_eventfd()
-        state = Mutex(State(lastActivity: monotonicNow()))
+        state = Mutex(State(lastActivity: clock.now))
     }
 
     deinit {
@@ -156,7 +160,7 @@ final class ExtensionConnection: Sendable {
             if state.closing, state.abortReason == nil, !state.stopRequested { return .idle }
             let id = state.nextID
             state.nextID += 1
-            let now = monotonicNow()
+            let now = clock.now
             let deadline = now + Double(limits.requestSeconds)
             state.pending[id] = Pending(label: label, deadline: deadline, complete: complete)
             state.lastActivity = now
@@ -195,9 +199,9 @@ final class ExtensionConnection: Sendable {
     func callBlocking(_ method: String, params: JSONValue?) -> Result<JSONValue, ExtensionError>? {
         let latch = Latch<Result<JSONValue, ExtensionError>>()
         // The reader thread times the request out; this wait's own deadline is a backstop.
-        let deadline = monotonicNow() + Double(limits.requestSeconds) + 1
+        let deadline = clock.now + Double(limits.requestSeconds) + 1
         guard let id = send(method, params: params, complete: { latch.fulfil($0) }) else { return nil }
-        let answer = latch.wait(until: deadline)
+        let answer = latch.wait(until: deadline, clock: clock)
         if let answer, case .success = answer { return answer }
         abandon(id)
         return answer ?? .failure(.timedOut(seconds: limits.requestSeconds))
@@ -231,7 +235,7 @@ final class ExtensionConnection: Sendable {
             guard state.pending.removeValue(forKey: id) != nil else { return }
             state.abandoned.append(id)
             if state.abandoned.count > 256 { state.abandoned.removeFirst(128) }
-            state.lastActivity = monotonicNow()
+            state.lastActivity = clock.now
         }
     }
 
@@ -277,16 +281,16 @@ final class ExtensionConnection: Sendable {
         process.signalGroup(SIGTERM)
         guard first else { return }
         let started = DetachedThread.start(name: "wh-ext-stop") { [self] in
-            killUnlessEnded(by: monotonicNow() + Self.shutdownStepSeconds, after: "\(Int(Self.shutdownStepSeconds)) s")
+            killUnlessEnded(by: clock.now + Self.shutdownStepSeconds, after: "\(Int(Self.shutdownStepSeconds)) s")
         }
         // No thread to wait with: no grace either, rather than a process that may never end.
         if !started { process.signalGroup(SIGKILL) }
     }
 
-    /// Waits until the process has ended or `deadline` (monotonic seconds) has passed; past it,
+    /// Waits until the process has ended or `deadline` (on `clock`) has passed; past it,
     /// SIGKILL to the group (logged: "still running `wait` after SIGTERM").
     func killUnlessEnded(by deadline: Double, after wait: String) {
-        guard endLatch.wait(until: deadline) == nil else { return }
+        guard endLatch.wait(until: deadline, clock: clock) == nil else { return }
         callbacks.log(.info, "\(name): still running \(wait) after SIGTERM; SIGKILL")
         process.signalGroup(SIGKILL)
     }
@@ -296,7 +300,7 @@ final class ExtensionConnection: Sendable {
     func markClosingIfIdle() -> Bool {
         state.withLock { state in
             guard state.pending.isEmpty, !state.closing,
-                  monotonicNow() >= state.lastActivity + Double(limits.idleExitSeconds) - 0.001 else { return false }
+                  clock.now >= state.lastActivity + Double(limits.idleExitSeconds) - 0.001 else { return false }
             state.closing = true
             return true
         }
@@ -316,7 +320,7 @@ final class ExtensionConnection: Sendable {
     /// given up on (a late answer, dropped), nil for an id that is not pending (a violation).
     func takePending(_ id: Int) -> (@Sendable (Result<JSONValue, ExtensionError>) -> Void)?? {
         state.withLock { state in
-            state.lastActivity = monotonicNow()
+            state.lastActivity = clock.now
             if let pending = state.pending.removeValue(forKey: id) {
                 state.timedOut = false  // it answers: not hung
                 return .some(pending.complete)
@@ -331,7 +335,7 @@ final class ExtensionConnection: Sendable {
     /// Fails the requests whose deadline has passed with `.timedOut` (each logged). Called by
     /// the reader thread.
     func expireRequests() {
-        let now = monotonicNow()
+        let now = clock.now
         let expired = state.withLock { state -> [(Int, Pending)] in
             let expired = state.pending.filter { $0.value.deadline <= now }.sorted { $0.key < $1.key }
             for (id, _) in expired {

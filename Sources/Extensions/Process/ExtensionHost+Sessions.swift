@@ -147,7 +147,7 @@ extension ExtensionHost {
             state.withLock { state in
                 state.delivering = false
                 state.held += state.deliveries
-                if state.heldSince == nil { state.heldSince = monotonicNow() }
+                if state.heldSince == nil { state.heldSince = runtime.clock.now }
                 state.deliveries.removeAll()
             }
         }
@@ -164,6 +164,20 @@ extension ExtensionHost {
         }
     }
 
+    /// Waits `seconds` on the host's clock (the relaunch backoff) on the delivery thread, or
+    /// until a stop (the host quitting, a config reload: false, hold the events) or a reset
+    /// (`R`: true, try now) ends the wait. False at once when stopped since `stopsBefore`.
+    private func waitOutBackoff(seconds: Int, stopsBefore: UInt64) -> Bool {
+        let wait = Latch<Bool>()
+        guard state.withLock({ state -> Bool in
+            guard state.stops == stopsBefore else { return false }
+            state.backoffWait = wait
+            return true
+        }) else { return false }
+        defer { state.withLock { if $0.backoffWait === wait { $0.backoffWait = nil } } }
+        return wait.wait(until: runtime.clock.now + Double(seconds), clock: runtime.clock) ?? true
+    }
+
     /// Sends `sessionEvents` (launching the extension if need be), blocking the delivery
     /// thread; acknowledges the events only once it answers, else holds them for its next
     /// launch — with those queued behind them when it timed out (they would wait as long).
@@ -173,6 +187,7 @@ extension ExtensionHost {
         // (this thread waits it out: it has work, it is not idle); an extension that takes
         // the events and does not answer gets them again on its next launch.
         var attempt = 0
+        let stops = state.withLock { $0.stops }
         while true {
             attempt += 1
             do throws(ExtensionError) {
@@ -190,8 +205,7 @@ extension ExtensionHost {
                 case _ where quitting:
                     break
                 case .restarting(_, let seconds) where attempt <= Self.maximumCrashes:
-                    usleep(UInt32(min(max(seconds, 1), 60)) * 1_000_000)
-                    continue
+                    if waitOutBackoff(seconds: min(max(seconds, 1), 60), stopsBefore: stops) { continue }
                 case .stopped, .launchFailed:
                     if attempt <= Self.maximumCrashes { continue }
                 default:
@@ -199,7 +213,7 @@ extension ExtensionHost {
                 }
                 let held = state.withLock { state -> Int in
                     state.held.append(delivery)
-                    if state.heldSince == nil { state.heldSince = monotonicNow() }
+                    if state.heldSince == nil { state.heldSince = runtime.clock.now }
                     state.unanswered = error
                     // After a timeout (or at the quit) those queued behind wait for the next launch too.
                     var holdsQueue = quitting

@@ -75,6 +75,11 @@ public final class ExtensionHost: Sendable {
         var deliveries: [SessionDelivery] = []
         /// Whether the delivery thread (`wh-ext-deliver`, one per extension at most) runs.
         var delivering = false
+        /// What the delivery thread waits on through a relaunch backoff: a stop ends it with
+        /// false (the events are held), a reset (`R`) with true (it tries again at once).
+        var backoffWait: Latch<Bool>?
+        /// Stops so far: a stop before the delivery thread began its wait ends it too.
+        var stops: UInt64 = 0
     }
 
     /// Why the last `sessionEvents` failed (an error answer, a timeout, a crash), until one is
@@ -146,11 +151,13 @@ public final class ExtensionHost: Sendable {
 
     /// Clears a failed state and the backoff (the user pressed `R`, the config was reloaded).
     public func resetFailures() {
-        state.withLock { state in
+        let waiting = state.withLock { state -> Latch<Bool>? in
             state.failed = false
             state.crashesInARow = 0
             state.relaunchAfter = 0
+            return state.backoffWait
         }
+        waiting?.fulfil(true)
     }
 
     /// Takes a changed manifest (a config reload): the running process, started from the old
@@ -177,16 +184,19 @@ public final class ExtensionHost: Sendable {
     }
 
     /// Stops the process now if one runs (SIGTERM to its group, stdin closed; SIGKILL 2 s
-    /// later if it has not ended), and any still ending after its idle exit.
+    /// later if it has not ended), and any still ending after its idle exit. A session
+    /// delivery waiting out a relaunch backoff stops waiting and holds its events.
     public func stop() { _ = stopConnections() }
 
     /// `stop()`, returning the connections stopped.
     func stopConnections(quitting: Bool = false) -> [ExtensionConnection] {
-        let connections = state.withLock { state -> [ExtensionConnection] in
+        let (connections, waiting) = state.withLock { state -> ([ExtensionConnection], Latch<Bool>?) in
             defer { state.connection = nil }
             if quitting { state.quitting = true }
-            return (state.connection.map { [$0] } ?? []) + state.retiring
+            state.stops += 1
+            return ((state.connection.map { [$0] } ?? []) + state.retiring, state.backoffWait)
         }
+        waiting?.fulfil(false)
         for connection in connections { connection.stop() }
         return connections
     }
@@ -207,7 +217,7 @@ public final class ExtensionHost: Sendable {
             case .success(let value):
                 let retry = state.withLock { state -> [SessionDelivery] in
                     state.crashesInARow = 0
-                    return Self.heldDueAgain(&state, now: monotonicNow())
+                    return Self.heldDueAgain(&state, now: runtime.clock.now)
                 }
                 for delivery in retry { startDelivery(delivery) }
                 return value
@@ -278,7 +288,7 @@ public final class ExtensionHost: Sendable {
                 state.retiring.append(connection)
                 hung = connection
             }
-            let now = monotonicNow()
+            let now = runtime.clock.now
             if now < state.relaunchAfter, !userInitiated {
                 throw .restarting(reason: state.lastFailure ?? "crashed", inSeconds: Int((state.relaunchAfter - now).rounded(.up)))
             }
@@ -323,7 +333,7 @@ public final class ExtensionHost: Sendable {
         }
         let connection = ExtensionConnection(
             process: process, generation: state.generation, name: name, limits: state.manifest.limits,
-            callbacks: callbacks(kinds: state.manifest.widgets.map(\.manifest.kind)))
+            clock: runtime.clock, callbacks: callbacks(kinds: state.manifest.widgets.map(\.manifest.kind)))
         guard connection.start() else {
             throw launchFailed(&state, "cannot start a reader thread")
         }
@@ -400,7 +410,7 @@ public final class ExtensionHost: Sendable {
             runtime.log(.error, "\(name): \(reason); failed \(state.crashesInARow) times in a row; the host gave up: not relaunched until r on one of its panels, R, or a config reload")
         } else {
             let backoff = min(Self.maximumBackoffSeconds, Double(1 << min(state.crashesInARow - 1, 10)))
-            state.relaunchAfter = monotonicNow() + backoff
+            state.relaunchAfter = runtime.clock.now + backoff
             runtime.log(.error, "\(name): \(reason)\(protocolError ? " (protocol error)" : ""); relaunch in \(Int(backoff)) s at the earliest")
         }
     }

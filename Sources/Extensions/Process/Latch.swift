@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// A one-shot result that a thread waits for with a deadline on the monotonic clock: a
+/// A one-shot result that a thread waits for with a deadline on the host's `ExtensionClock`: a
 /// connection's end (for its SIGKILL), or the answer to a session delivery's request on the
 /// extension's delivery thread. A task awaits its answer in an `AnswerSlot` instead.
 final class Latch<Value: Sendable>: @unchecked Sendable {
@@ -38,15 +38,27 @@ final class Latch<Value: Sendable>: @unchecked Sendable {
         return true
     }
 
-    /// The value, waiting until `deadline` (monotonic seconds) at most; nil when it passed.
-    func wait(until deadline: Double) -> Value? {
+    /// The value, waiting until `deadline` on `clock` at most; nil when it passed.
+    func wait(until deadline: Double, clock: any ExtensionClock) -> Value? {
+        let timer = clock.wake(at: deadline) { [self] in
+            pthread_mutex_lock(mutex)
+            pthread_cond_broadcast(condition)
+            pthread_mutex_unlock(mutex)
+        }
+        defer { timer?.cancel() }
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         var when = timespec()
         when.tv_sec = Int(deadline.rounded(.down))
         when.tv_nsec = Int((deadline - deadline.rounded(.down)) * 1e9)
         while value == nil {
-            if pthread_cond_timedwait(condition, mutex, &when) == ETIMEDOUT { break }
+            if timer == nil {
+                if pthread_cond_timedwait(condition, mutex, &when) == ETIMEDOUT { break }
+            } else {
+                // A simulated clock: its wake-up (taking the mutex) ends the wait.
+                if clock.now >= deadline { break }
+                pthread_cond_wait(condition, mutex)
+            }
         }
         return value
     }
