@@ -81,6 +81,7 @@ static inline void wh_set_thread_name(const char *name) { prctl(PR_SET_NAME, nam
 static inline void wh_limit_malloc_arenas(int count) { mallopt(M_ARENA_MAX, count); }
 // glibc 2.34+ / 2.29+ declare these only under _GNU_SOURCE, which Swift's Glibc module lacks.
 extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *, int);
+extern int posix_spawn_file_actions_addtcsetpgrp_np(posix_spawn_file_actions_t *, int);
 extern int pipe2(int fds[2], int flags);
 extern int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *__restrict, const char *__restrict);
 
@@ -96,6 +97,11 @@ static inline int wh_rename_exchange(const char *a, const char *b) {
 static inline int wh_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
 
 /// The child closes every descriptor from `from` up before it runs the program.
+// The child makes its own process group the terminal's foreground one before it execs (glibc
+// 2.35+), so nothing it prints or reads happens while the terminal still belongs to the host.
+static inline int wh_spawn_add_foreground(posix_spawn_file_actions_t *actions, int terminal) {
+    return posix_spawn_file_actions_addtcsetpgrp_np(actions, terminal);
+}
 static inline int wh_spawn_add_closefrom(posix_spawn_file_actions_t *actions, int from) {
     return posix_spawn_file_actions_addclosefrom_np(actions, from);
 }

@@ -32,6 +32,13 @@ public enum ForegroundProcess {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         wh_spawn_add_closefrom(&actions, 3)
+        let isTerminal = isatty(terminal) == 1
+        // The child takes the terminal itself, before it runs: the parent's tcsetpgrp below
+        // comes after posix_spawn returns, and a program that printed and read before it (a
+        // Ctrl-C the user typed then) had its keys go to the host's group instead.
+        // Only when the terminal is ours to hand over (the host's group is its foreground one):
+        // otherwise the child's tcsetpgrp would fail the spawn.
+        if isTerminal, tcgetpgrp(terminal) == getpgrp() { wh_spawn_add_foreground(&actions, terminal) }
 
         var pid: pid_t = 0
         // Recorded as the host's own child: `OrphanReaper` leaves it to the `waitpid` below.
@@ -43,7 +50,6 @@ public enum ForegroundProcess {
         }
         guard result == 0 else { throw ProcessSpawner.Failure(call: "cannot run \(arguments[0])", code: result) }
 
-        let isTerminal = isatty(terminal) == 1
         let host = getpgrp()
         // Blocked so that taking the terminal back from the background does not stop us.
         var ttou = sigset_t()
