@@ -121,7 +121,10 @@ struct DashboardEndToEndTests {
         session.waitForDashboard(focused: "Beta ☕ ベータ", boxes: 3)
 
         try session.tmux.sendText("?")
-        let help = session.tmux.waitFor(description: "the help box") { anyRow($0, containsAll: "┌ Keys") }
+        // The whole box: a capture can catch the terminal mid-frame, its top border drawn only.
+        let help = session.tmux.waitFor(description: "the help box") { screen in
+            anyRow(screen, containsAll: "┌ Keys") && anyRow(screen, containsAll: "q", "quit") && anyRow(screen, containsAll: "Tab", "next")
+        }
         #expect(anyRow(help, containsAll: "Tab", "next"), "\(text(help))")
         #expect(anyRow(help, containsAll: "q", "quit"), "\(text(help))")
         try session.tmux.sendText("x")
