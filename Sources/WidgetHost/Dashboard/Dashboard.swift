@@ -1,3 +1,4 @@
+import DateTime
 import FoundationEssentials
 import TerminalUI
 import WidgetCore
@@ -37,6 +38,8 @@ final class Dashboard {
     let glyphs: GlyphSet
     private let layout = GridLayout()
     private let statusClock: WidgetInstanceID
+    /// The zone the status bar's clock reads its minutes in (the host's: `$TZ`, /etc/localtime).
+    private let statusZone: ZoneInfo
     /// The last panel frames laid out, for spatial focus moves.
     private var panelFrames: [Rect] = []
     /// When the stacks' wake-up is armed: a stack member's relevance runs out (its
@@ -69,8 +72,8 @@ final class Dashboard {
         self.themes = themes.isEmpty ? [Theme.default] : themes
         // The status bar's clock is a minute timeline like any other: its wake-ups coincide
         // with the panels' minute boundaries and cost nothing in between.
-        let zone = ZoneInfo.local(environment: environment)
-        let provider = ClockProvider(zone: zone, style: ClockStyle(), now: { [clock = driver.clock] in clock.now })
+        statusZone = ZoneInfo.local(environment: environment)
+        let provider = MinuteTimelineProvider(now: { [clock = driver.clock] in clock.now })
         statusClock = driver.add(kind: "widgethost.status-clock", family: .small, size: .zero,
                                  provider: AnyTimelineProvider(provider), pausable: false, listed: false)
         driver.onChange = { [weak self] ids in self?.timelinesChanged(ids) }
@@ -324,7 +327,11 @@ final class Dashboard {
 
     /// The status bar's current time text ("14:05"), from its minute timeline.
     var statusTime: String {
-        (driver.status(of: statusClock)?.entry as? ClockEntry)?.time ?? ""
+        guard let minute = driver.status(of: statusClock)?.entry as? MinuteEntry, minute.date != .distantPast else { return "" }
+        let t = CivilTime(unixSeconds: Int64(minute.date.timeIntervalSince1970.rounded(.down)),
+                          offset: statusZone.offset(at: minute.date).seconds)
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(two(t.hour)):\(two(t.minute))"
     }
 
     var frames: [Rect] { panelFrames }
