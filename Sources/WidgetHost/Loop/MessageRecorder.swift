@@ -33,6 +33,16 @@ final class MessageRecorder {
     init?(path: String, maximumBytes: Int = MessageRecorder.defaultMaximumBytes) {
         Self.refusal = nil
         self.maximumBytes = maximumBytes
+        // Said plainly before opening (a FIFO would answer ENXIO, "no such device or address").
+        var existing = stat()
+        if lstat(path, &existing) == 0 {
+            switch existing.st_mode & S_IFMT {
+            case S_IFREG: break
+            case S_IFLNK: Self.refusal = "it is a symbolic link"
+            default: Self.refusal = "not a regular file"
+            }
+            if Self.refusal != nil { return nil }
+        }
         // O_NONBLOCK: a FIFO without a reader fails at once (ENXIO) instead of blocking here.
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         guard fd >= 0 else { return nil }
