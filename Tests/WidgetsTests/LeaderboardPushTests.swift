@@ -38,9 +38,10 @@ struct LeaderboardPushTests {
         let streams = FakeStreams()
         let center = PushCenter { url, updates in streams.open(url, updates) }
         let (eventsA, eventsB, status) = (PushCallCounter(), PushCallCounter(), PushCallCounter())
-        center.subscribe(url: events, key: "a", onEvent: { eventsA.add() }, onStatus: { status.add() })
-        center.subscribe(url: events, key: "b", onEvent: { eventsB.add() }, onStatus: {})
-        center.subscribe(url: events, key: "a", onEvent: { eventsA.add() }, onStatus: { status.add() })
+        var a: PushCenter.Subscription? = center.subscribe(url: events, key: "a", onEvent: { eventsA.add() }, onStatus: { status.add() })
+        var b: PushCenter.Subscription? = center.subscribe(url: events, key: "b", onEvent: { eventsB.add() }, onStatus: {})
+        // The same panel rebuilt (a config reload): subscribed again before the old one lets go.
+        var rebuilt: PushCenter.Subscription? = center.subscribe(url: events, key: "a", onEvent: { eventsA.add() }, onStatus: { status.add() })
         #expect(streams.urls == [events])
         #expect(!center.isLive(events))
         streams.send(.connected)
@@ -52,14 +53,20 @@ struct LeaderboardPushTests {
         #expect(!center.isLive(events))
         #expect(status.count == 2, "up, then down once")
 
-        // A config change: "b" stays, so the stream stays; then none, and it is closed.
-        center.retain(keys: ["b"])
-        #expect(streams.closed.isEmpty)
+        // The old "a" lets go: the rebuilt one still holds the key, one handler per key.
+        a = nil
         streams.send(.event(ServerSentEvent(type: "board", data: "{}", lastEventID: "3"), collapsed: 1))
-        #expect((eventsA.count, eventsB.count) == (1, 2))
-        center.retain(keys: [])
+        #expect((eventsA.count, eventsB.count) == (2, 2))
+        // A config change removes the "a" panel (its provider goes): "b" stays, so the stream
+        // stays; then "b" goes too, and the stream is closed.
+        rebuilt = nil
+        #expect(streams.closed.isEmpty)
+        streams.send(.event(ServerSentEvent(type: "board", data: "{}", lastEventID: "4"), collapsed: 1))
+        #expect((eventsA.count, eventsB.count) == (2, 3))
+        b = nil
         #expect(streams.closed == [events])
         #expect(center.urls.isEmpty)
+        withExtendedLifetime((a, b, rebuilt)) {}
     }
 
     @Test("while the stream is live polling slows to the safety interval and the footer says live; down: refreshSeconds and polling")
@@ -72,8 +79,9 @@ struct LeaderboardPushTests {
         var state = LeaderboardState()
         state.received(LeaderboardDecoder.Result(board: rosterBoard, skipped: 0), at: at(0))
         #expect(store.save(state, session: "leaderboard"))
-        LeaderboardWidget.subscribe(push: URL(string: events)!, url: URL(string: "http://127.0.0.1:9/leaderboard")!,
-                                    session: "leaderboard", services: services)
+        let subscription = LeaderboardWidget.subscribe(push: URL(string: events)!, url: URL(string: "http://127.0.0.1:9/leaderboard")!,
+                                                       session: "leaderboard", services: services)
+        defer { withExtendedLifetime(subscription) {} }
         let provider = LeaderboardProvider(push: URL(string: events)!, url: URL(string: "http://127.0.0.1:9/leaderboard")!,
                                            refreshSeconds: 10, session: "leaderboard", maxRows: 10, services: services,
                                            now: { at(0) })

@@ -15,6 +15,27 @@ public final class PushCenter: Sendable {
     private struct Subscriber {
         var onEvent: @Sendable () -> Void
         var onStatus: @Sendable () -> Void
+        /// Subscriptions held under this key (a panel rebuilt by a config reload subscribes
+        /// again before its old provider lets go).
+        var holders = 1
+    }
+
+    /// One subscription, held by the panel's provider for its life: when the last holder of a
+    /// key lets go the key is dropped, and a URL left with no key has its stream closed — a
+    /// panel removed by a config reload takes its stream with it, without the host knowing
+    /// which widgets push.
+    public final class Subscription: Sendable {
+        private let center: PushCenter
+        private let url: String
+        private let key: String
+
+        fileprivate init(center: PushCenter, url: String, key: String) {
+            self.center = center
+            self.url = url
+            self.key = key
+        }
+
+        deinit { center.release(url: url, key: key) }
     }
 
     private struct Source {
@@ -41,16 +62,18 @@ public final class PushCenter: Sendable {
         }
     }
 
-    /// Subscribes `key` to `url` (replacing its handlers if it was); the first subscriber of a
-    /// URL opens its stream.
+    /// Subscribes `key` to `url` (replacing its handlers if it was) for as long as the returned
+    /// subscription is held; the first subscriber of a URL opens its stream.
     public func subscribe(url: String, key: String, onEvent: @escaping @Sendable () -> Void,
-                          onStatus: @escaping @Sendable () -> Void) {
+                          onStatus: @escaping @Sendable () -> Void) -> Subscription {
         let isNew = sources.withLock { s -> Bool in
             let isNew = s[url] == nil
-            s[url, default: Source()].subscribers[key] = Subscriber(onEvent: onEvent, onStatus: onStatus)
+            let holders = (s[url]?.subscribers[key]?.holders ?? 0) + 1
+            s[url, default: Source()].subscribers[key] = Subscriber(onEvent: onEvent, onStatus: onStatus, holders: holders)
             return isNew
         }
-        guard isNew else { return }
+        let subscription = Subscription(center: self, url: url, key: key)
+        guard isNew else { return subscription }
         let close = open(url) { [weak self] update in self?.received(update, url: url) }
         let orphan = sources.withLock { s -> Bool in
             guard s[url] != nil else { return true }
@@ -58,25 +81,24 @@ public final class PushCenter: Sendable {
             return false
         }
         if orphan { close() }
+        return subscription
     }
 
-    /// Keeps only the subscribers whose key is in `keys` (after a config change); a URL left
-    /// with none has its stream closed.
-    public func retain(keys: Set<String>) {
-        let closing = sources.withLock { s -> [@Sendable () -> Void] in
-            var closing: [@Sendable () -> Void] = []
-            for (url, var source) in s {
-                source.subscribers = source.subscribers.filter { keys.contains($0.key) }
-                if source.subscribers.isEmpty {
-                    s[url] = nil
-                    if let close = source.close { closing.append(close) }
-                } else {
-                    s[url] = source
-                }
+    /// One holder of `key` let go; the last one drops it, and the stream of a URL left with no
+    /// key is closed.
+    private func release(url: String, key: String) {
+        let close = sources.withLock { s -> (@Sendable () -> Void)? in
+            guard var source = s[url], var subscriber = source.subscribers[key] else { return nil }
+            subscriber.holders -= 1
+            source.subscribers[key] = subscriber.holders > 0 ? subscriber : nil
+            guard source.subscribers.isEmpty else {
+                s[url] = source
+                return nil
             }
-            return closing
+            s[url] = nil
+            return source.close
         }
-        for close in closing { close() }
+        close?()
     }
 
     /// URLs with an open (or reconnecting) stream.

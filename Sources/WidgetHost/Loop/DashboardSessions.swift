@@ -83,8 +83,6 @@ final class DashboardSessions {
     /// uses any more are neither resumed nor routed, and the others resume.
     func configApplied(_ config: DashboardConfig, widgets: BoundWidgets, log: HostLog?) {
         extensions.resetFailures()
-        registry.retain(Self.leaderboardSessions(in: config))
-        push?.retain(keys: Self.leaderboardPushKeys(in: config))
         routed.widgets = widgets.widgets
         resumeTasks(widgets: widgets, log: log)
     }
@@ -110,27 +108,6 @@ final class DashboardSessions {
     func close() {
         extensions.stopAll()
         manager?.close()
-    }
-
-    /// The background sessions the config's leaderboard panels use.
-    static func leaderboardSessions(in config: DashboardConfig) -> Set<String> {
-        let members = config.panels.flatMap { $0.isStack ? $0.children : [$0] }
-        return Set(members.filter { $0.kind == LeaderboardWidget.kind }.compactMap { member in
-            if case .string(let session)? = member.options["session"] { return session }
-            return LeaderboardWidget.defaultSession
-        })
-    }
-
-    /// The `PushCenter` keys of the config's leaderboard panels with a `push` option.
-    static func leaderboardPushKeys(in config: DashboardConfig) -> Set<String> {
-        let members = config.panels.flatMap { $0.isStack ? $0.children : [$0] }
-        return Set(members.filter { $0.kind == LeaderboardWidget.kind }.compactMap { member -> String? in
-            guard case .string(let push)? = member.options["push"], let pushURL = URL(string: push),
-                  case .string(let url)? = member.options["url"], let boardURL = URL(string: url) else { return nil }
-            var session = LeaderboardWidget.defaultSession
-            if case .string(let named)? = member.options["session"] { session = named }
-            return LeaderboardWidget.pushKey(push: pushURL, url: boardURL, session: session)
-        })
     }
 }
 

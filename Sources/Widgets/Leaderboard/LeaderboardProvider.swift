@@ -28,6 +28,19 @@ public struct LeaderboardProvider: TimelineProvider {
     public var maxRows: Int
     let services: WidgetServices
     let now: @Sendable () -> Date
+    /// What the panel holds while it exists: its session's registration and its push
+    /// subscription, let go with the provider (a panel removed by a config reload).
+    var leases: Leases? = nil
+
+    /// The registrations a panel's provider holds (see `LeaderboardSessionRegistry.Lease`).
+    public final class Leases: Sendable {
+        let session: LeaderboardSessionRegistry.Lease
+        let push: PushCenter.Subscription?
+        public init(session: LeaderboardSessionRegistry.Lease, push: PushCenter.Subscription?) {
+            self.session = session
+            self.push = push
+        }
+    }
 
     public func placeholder(in context: Context) -> LeaderboardEntry {
         LeaderboardEntry(date: .distantPast, board: nil, maxRows: maxRows)

@@ -25,19 +25,21 @@ public enum LeaderboardWidget {
                 }
                 let session = options.session
                 try validate(session: session)
-                registry.register(session: session, url: url)
+                let registration = registry.register(session: session, url: url)
+                var subscription: PushCenter.Subscription?
                 var push: URL?
                 if let text = options.push {
                     guard let pushURL = URL(string: text), pushURL.scheme == "http" || pushURL.scheme == "https" else {
                         throw OptionError("push must be an http or https URL")
                     }
                     push = pushURL
-                    subscribe(push: pushURL, url: url, session: session, services: services)
+                    subscription = subscribe(push: pushURL, url: url, session: session, services: services)
                 }
                 return AnyTimelineProvider(LeaderboardProvider(push: push,
                     url: url, refreshSeconds: min(max(1, options.refreshSeconds), maximumRefreshSeconds),
                     session: session, maxRows: min(max(1, options.maxRows), LeaderboardDecoder.maximumHeroes),
-                    services: services, now: environment.now))
+                    services: services, now: environment.now,
+                    leases: LeaderboardProvider.Leases(session: registration, push: subscription)))
             },
             view: PanelView.typed(LeaderboardView.view)
         )
@@ -57,9 +59,9 @@ extension LeaderboardWidget {
     /// leaderboard and hero widgets through `WidgetCenter`, one reload per event rather than
     /// one to start the fetch and one to show it — and the stream going up or down reloads the
     /// leaderboard, so its footer says `live` or `polling` and its polling interval changes.
-    static func subscribe(push: URL, url: URL, session: String, services: WidgetServices) {
-        guard let center = services.push else { return }
-        center.subscribe(url: push.absoluteString, key: pushKey(push: push, url: url, session: session), onEvent: {
+    static func subscribe(push: URL, url: URL, session: String, services: WidgetServices) -> PushCenter.Subscription? {
+        guard let center = services.push else { return nil }
+        return center.subscribe(url: push.absoluteString, key: pushKey(push: push, url: url, session: session), onEvent: {
             guard let manager = services.sessions, services.sessionsUnavailableReason == nil else { return }
             _ = manager.session(identifier: session).downloadTask(with: url, taskDescription: "board")
         }, onStatus: {
