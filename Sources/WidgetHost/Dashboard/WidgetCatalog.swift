@@ -48,11 +48,11 @@ public struct Catalog: Sendable {
         ConfigValidator(manifests: manifests, isKnownTimeZone: isKnownTimeZone)
     }
 
-    /// Every widget bound to the host's services; `registry` collects the leaderboard
-    /// sessions the panels use.
-    public func bind(services: WidgetServices = .none,
-                     registry: LeaderboardSessionRegistry = LeaderboardSessionRegistry()) -> BoundWidgets {
-        let binding = WidgetDefinition.Binding(services: services, leaderboardSessions: registry)
+    /// Every widget bound to the host's services, sharing one binding (what widgets share
+    /// with each other, such as the sessions the leaderboard's panels hold, is the binding's:
+    /// the host names none of it).
+    public func bind(services: WidgetServices = .none) -> BoundWidgets {
+        let binding = WidgetDefinition.Binding(services: services)
         return BoundWidgets(widgets: definitions.map { $0.widget(binding) })
     }
 }

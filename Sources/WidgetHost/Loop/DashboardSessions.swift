@@ -6,14 +6,13 @@ import WidgetCore
 import Widgets
 
 /// The running dashboard's background work outside the loop: the session manager (or why it
-/// is off), the leaderboard's session registry and push streams, and the extensions' processes.
+/// is off), the push streams, and the extensions' processes.
 ///
 /// Opened once at start-up (`open`); `configApplied` keeps them in step with a reloaded config.
 @MainActor
 final class DashboardSessions {
     let manager: BackgroundSessionManager?
     let push: PushCenter?
-    let registry = LeaderboardSessionRegistry()
     let extensions: ExtensionRuntime
     /// What widgets get of the host's I/O, with the transport in it.
     let widgetIO: WidgetIO

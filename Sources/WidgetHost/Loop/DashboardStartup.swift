@@ -107,7 +107,7 @@ enum DashboardStartup {
         extensions.setCenter(driver.center)
         let services = WidgetServices(sessions: sessions.manager, stateDirectory: stateDirectory, center: driver.center,
                                       now: { clock.now }, push: sessions.push, io: sessions.widgetIO)
-        let widgets = catalog.bind(services: services, registry: sessions.registry)
+        let widgets = catalog.bind(services: services)
 
         let themes = Theme.cycle(current: setup.theme)
         let dashboard = Dashboard(driver: driver, size: terminal.size, glyphs: terminal.glyphs, themes: themes.list,
