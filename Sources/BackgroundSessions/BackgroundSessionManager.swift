@@ -112,6 +112,8 @@ public final class BackgroundSessionManager: Sendable {
         var resultsInFlight = 0
         var nextMemoryID = 1
         var closed = false
+        /// Called when the manager is next idle (`whenIdle`).
+        var idleWaiters: [SendableAction] = []
     }
 
     public let stateDirectory: String
@@ -130,7 +132,7 @@ public final class BackgroundSessionManager: Sendable {
     let retention: Retention
     let hooks: Hooks
     private let lock: StateDirectoryLock?
-    let state: Mutex<State>
+    let state: LockedState
 
     /// The journal's path under a state directory.
     public static func journalPath(stateDirectory: String) -> String { FilePaths.join(stateDirectory, "sessions.sqlite") }
@@ -214,7 +216,7 @@ public final class BackgroundSessionManager: Sendable {
         self.retention = retention
         self.hooks = hooks
         self.lock = lock
-        self.state = Mutex(State())
+        self.state = LockedState(State())
     }
 
     /// A router over the host's widget configurations: the first handler that matches.
@@ -298,7 +300,7 @@ public final class BackgroundSessionManager: Sendable {
 
     /// True when nothing runs and no event waits (nor a result on its way to the journal).
     public var isIdle: Bool {
-        state.withLock { s in s.running.isEmpty && s.resultsInFlight == 0 && !s.delivery.hasPending }
+        state.withLock { $0.isIdle }
     }
 
     /// Stops delivering, finishes the journal writes queued so far, closes the journal and

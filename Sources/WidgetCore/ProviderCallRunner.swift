@@ -1,59 +1,60 @@
+import Synchronization
+
 /// Runs provider calls as tasks, for a `TimelineDriver` and whoever runs its `.start` and
 /// `.cancel` effects (the dashboard's program): each call runs off the main actor on the
-/// provider executor (or on the main queue for a provider on the loop), and its answer comes
-/// back as one hop to the main actor, after which the task ends.
+/// provider executor (or on the main queue for a provider on the loop), and its answer is
+/// handed to `answer` on the thread that produced it — the program posts it to its loop's
+/// mailbox (`LoopMailbox`) — after which the task ends.
 ///
-/// It holds only the tasks, to cancel them and to wait for them (`TimelineDriver.settle`);
-/// which call runs, and which answer counts, is the driver's.
+/// It holds only the tasks, to cancel them and to wait for them; which call runs, and which
+/// answer counts, is the driver's, which says when an answer was taken (`ended(_:)`).
 @MainActor
 public final class ProviderCallRunner {
     private struct Running {
-        var task: Task<Void, Never>
+        var task: Task<Void, Never>?
         var generation: UInt64
     }
 
     private var running: [WidgetInstanceID: Running] = [:]
     private let providerExecutor: (any TaskExecutor)?
-    private let hop: @Sendable (@escaping @Sendable @MainActor () -> Void) -> Void
+    /// Answers handed over so far (any thread), so a wait knows whether it brought any.
+    private let answersGiven = AnswerCount()
 
-    init(providerExecutor: (any TaskExecutor)?, hop: @escaping @Sendable (@escaping @Sendable @MainActor () -> Void) -> Void) {
+    init(providerExecutor: (any TaskExecutor)?) {
         self.providerExecutor = providerExecutor
-        self.hop = hop
     }
 
-    /// Starts `call`; `answer` gets its answer on the main actor.
-    public func start(_ call: ProviderCall, answer: @escaping @Sendable @MainActor (ProviderAnswer) -> Void) {
+    /// Starts `call`; `answer` gets its answer once, on the thread that has it (the loop's own
+    /// for a provider that answers on the loop).
+    public func start(_ call: ProviderCall, answer give: @escaping @Sendable (ProviderAnswer) -> Void) {
+        let answer: @Sendable (ProviderAnswer) -> Void = { [answersGiven] in
+            answersGiven.value.withLock { $0 += 1 }
+            give($0)
+        }
         let request = call.request
         let provider = call.provider
         let context = call.context
+        running[request.instance] = Running(task: nil, generation: request.generation)
         // A provider that can answer this call on the loop at once does (`timelineOnLoop`): the
-        // answer is taken as a message of the main actor's own queue — no thread is woken.
+        // answer goes to the mailbox now — no task, no thread woken.
         if !call.onLoop, let timeline = provider.timelineOnLoop(in: context) {
-            let task = Task { @MainActor [weak self] in
-                self?.ended(request)
-                answer(ProviderAnswer(request: request, result: .success(timeline)))
-            }
-            running[request.instance] = Running(task: task, generation: request.generation)
+            answer(ProviderAnswer(request: request, result: .success(timeline)))
             return
         }
-        let hop = self.hop
         // An instance on the loop runs its provider on the main queue's thread from start to
         // answer: no other thread is woken.
         let executor: (any TaskExecutor)? = call.onLoop ? MainQueueExecutor.shared : providerExecutor
-        let task = Task(executorPreference: executor) { [weak self] in
+        let task = Task(executorPreference: executor) {
             let result: Result<AnyTimeline, any Error>
             do {
                 result = .success(try await provider.timeline(in: context))
             } catch {
                 result = .failure(error)
             }
-            // One message to the main actor, and the task ends here: `await answer(…)` would
-            // come back to the provider's executor afterwards, waking its thread once more
-            // per reload for nothing.
-            hop {
-                self?.ended(request)
-                answer(ProviderAnswer(request: request, result: result))
-            }
+            // One message for the loop, and the task ends here: `await` on the main actor would
+            // come back to the provider's executor afterwards, waking its thread once more per
+            // reload for nothing.
+            answer(ProviderAnswer(request: request, result: result))
         }
         running[request.instance] = Running(task: task, generation: request.generation)
     }
@@ -61,13 +62,25 @@ public final class ProviderCallRunner {
     /// Cancels the instance's running call (`Task.cancel()`: a provider that awaits, or checks
     /// `Task.isCancelled`, stops); its answer still comes, and is dropped by its generation.
     public func cancel(_ id: WidgetInstanceID) {
-        running[id]?.task.cancel()
+        running[id]?.task?.cancel()
     }
 
-    /// The task of the instance's running call, to wait for it.
-    func task(of id: WidgetInstanceID) -> Task<Void, Never>? { running[id]?.task }
-
-    private func ended(_ request: ReloadRequest) {
+    /// The answer of `request` was taken: its task is forgotten.
+    public func ended(_ request: ReloadRequest) {
         if running[request.instance]?.generation == request.generation { running[request.instance] = nil }
     }
+
+    /// Answers handed over so far (from any thread): a wait compares it before and after.
+    public var answersGivenCount: UInt64 { answersGiven.value.withLock { $0 } }
+
+    /// Waits until the calls of `ids` (all when nil) that run now have answered: their answers
+    /// are then in the mailbox.
+    public func waitForRunningCalls(of ids: Set<WidgetInstanceID>? = nil) async {
+        for task in running.filter({ ids?.contains($0.key) ?? true }).compactMap(\.value.task) { await task.value }
+    }
+}
+
+/// A count of answers given, shared with the tasks that give them.
+private final class AnswerCount: Sendable {
+    let value = Mutex<UInt64>(0)
 }

@@ -36,16 +36,19 @@ public final class TimelineDriver {
     public struct Host {
         /// Runs (or queues) one effect.
         public var perform: (TimelineEffect) -> Void
-        /// A provider's answer, on the main actor: the host calls `receive(_:)` in its turn.
-        public var answered: (ProviderAnswer) -> Void
-        /// `WidgetCenter` requests, taken on the main actor: the host calls `apply(_:)` in its turn.
-        public var requested: ([WidgetCenter.Request]) -> Void
+        /// Takes what other threads posted (a provider's answer, "the `WidgetCenter` has
+        /// requests") into the host's loop's mailbox; called from any thread. The host calls
+        /// `receive(_:)` and `apply(_:)` in its turn.
+        public var post: @Sendable (TimelineInput) -> Void
+        /// Applies the host's mail now, on the main actor (`settle()` asks, having waited for
+        /// answers to be posted).
+        public var takeMail: () -> Void
 
-        public init(perform: @escaping (TimelineEffect) -> Void, answered: @escaping (ProviderAnswer) -> Void,
-                    requested: @escaping ([WidgetCenter.Request]) -> Void) {
+        public init(perform: @escaping (TimelineEffect) -> Void, post: @escaping @Sendable (TimelineInput) -> Void,
+                    takeMail: @escaping () -> Void) {
             self.perform = perform
-            self.answered = answered
-            self.requested = requested
+            self.post = post
+            self.takeMail = takeMail
         }
     }
 
@@ -68,32 +71,33 @@ public final class TimelineDriver {
     /// not yet returned) still ran; started when it returns.
     private var held: [WidgetInstanceID: ReloadRequest] = [:]
     private var batchDepth = 0
+    /// The standalone driver's inputs from other threads (an attached host posts to its own):
+    /// a standalone driver is its own loop, its mail taken by a task on the main actor.
+    private lazy var ownMailbox = LoopMailbox<TimelineInput>(signal: { [weak self] in
+        Task { @MainActor in self?.takeMail() }
+    })
 
     /// - Parameters:
-    ///   - hop: how a wake-up from another thread reaches the main actor; the host passes a
-    ///     main-queue hop, the default uses a task.
     ///   - providerExecutor: where provider calls run; nil: Swift's global executor. The
     ///     dashboard passes a `ThreadTaskExecutor` with a few threads (see there why).
     public init(
         clock: any WidgetClock,
         configuration: SchedulerConfiguration = .init(),
         center: WidgetCenter = WidgetCenter(),
-        providerExecutor: (any TaskExecutor)? = nil,
-        hop: @escaping @Sendable (@escaping @Sendable @MainActor () -> Void) -> Void = { body in Task { @MainActor in body() } }
+        providerExecutor: (any TaskExecutor)? = nil
     ) {
         self.clock = clock
         self.center = center
-        calls = ProviderCallRunner(providerExecutor: providerExecutor, hop: hop)
+        calls = ProviderCallRunner(providerExecutor: providerExecutor)
         scheduler = TimelineScheduler(configuration: configuration)
-        center.connect { [weak self] in
-            hop { self?.centerWoke() }
-        }
+        center.connect { [ownMailbox] in ownMailbox.post(.centerRequests) }
     }
 
     /// Hands the driver's effects and inputs to `host` from now on: the standalone wake-up is
     /// cancelled and the one due is armed by the host instead.
     public func attach(_ host: Host) {
         self.host = host
+        center.connect(wake: { [post = host.post] in post(.centerRequests) })
         timer?.cancel()
         timer = nil
         if let armedDate { host.perform(.arm(armedDate)) }
@@ -196,31 +200,44 @@ public final class TimelineDriver {
         tick()
     }
 
-    /// `WidgetCenter` has requests: applied here, or sent to the host as its message.
-    private func centerWoke() {
-        let requests = center.takeRequests()
-        guard !requests.isEmpty else { return }
-        if let host { host.requested(requests) } else { apply(requests) }
-    }
-
-    /// Waits until no provider call is running (for tests and headless snapshots).
-    public func settle() async {
-        centerWoke()
-        while let (id, generation) = running.first {
-            await calls.task(of: id)?.value
-            // The answer comes to the main actor as a message after the task ends (`hop`).
-            while running[id] == generation { await Task.yield() }
-            centerWoke()
+    /// Applies one input taken from a mailbox (the standalone driver's own, or the host's).
+    public func take(_ input: TimelineInput) {
+        switch input {
+        case .answered(let answer): receive(answer)
+        case .centerRequests: apply(center.takeRequests())
         }
     }
 
-    /// Waits until none of `ids` has a provider call running (for tests: the others may block).
-    public func settle(_ ids: Set<WidgetInstanceID>) async {
-        centerWoke()
-        while let (id, generation) = running.first(where: { ids.contains($0.key) }) {
-            await calls.task(of: id)?.value
-            while running[id] == generation { await Task.yield() }
-            centerWoke()
+    /// The driver's own mail (answers of calls started before a host attached: the status
+    /// bar's clock's first), then the attached host's, applied now.
+    private func takeMail() {
+        guard let host else {
+            for input in ownMailbox.take() { take(input) }
+            return
+        }
+        // Through the host's mailbox: an answer is the host's message like any other (its log
+        // records it).
+        for input in ownMailbox.take() { host.post(input) }
+        host.takeMail()
+    }
+
+    /// Waits until no provider call is running and every answer is taken (for tests and
+    /// headless snapshots): waits for the calls' tasks, whose answers are then in the mailbox,
+    /// takes them, and again for the calls they started. No polling.
+    public func settle() async {
+        await settle(nil)
+    }
+
+    /// Waits until none of `ids` (nil: any) has a provider call running (for tests: the
+    /// others may block).
+    public func settle(_ ids: Set<WidgetInstanceID>?) async {
+        // Until a round brings no answer: one taken from the mailbox may start another call
+        // (answered at once on the loop, or by a task waited for here).
+        while true {
+            let given = calls.answersGivenCount
+            takeMail()
+            await calls.waitForRunningCalls(of: ids)
+            if calls.answersGivenCount == given { return }
         }
     }
 
@@ -263,6 +280,7 @@ public final class TimelineDriver {
     public func receive(_ answer: ProviderAnswer) {
         let request = answer.request
         let id = request.instance
+        calls.ended(request)
         if running[id] == request.generation { running[id] = nil }
         let now = clock.now
         let accepted: Bool
@@ -285,10 +303,9 @@ public final class TimelineDriver {
     public func run(_ effect: TimelineEffect) {
         switch effect {
         case .start(let call):
-            calls.start(call) { [weak self] answer in
-                guard let self else { return }
-                if let host { host.answered(answer) } else { receive(answer) }
-            }
+            calls.start(call, answer: { [post = host?.post, ownMailbox] answer in
+                (post ?? ownMailbox.post)(.answered(answer))
+            })
         case .cancel(let id):
             calls.cancel(id)
         case .arm(let date):

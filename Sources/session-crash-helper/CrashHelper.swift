@@ -1,4 +1,5 @@
 import BackgroundSessions
+import Dispatch
 import FoundationEssentials
 import Glibc
 import WidgetCore
@@ -65,13 +66,11 @@ enum CrashHelper {
             // finishes (events recorded meanwhile are kept until routed).
             manager.eventRouter = { identifier in handler.matches(identifier) ? handler : nil }
             manager.routePendingEvents()
-            let deadline = ContinuousClock.now + .seconds(60)
-            while !manager.isIdle {
-                guard ContinuousClock.now < deadline else {
-                    say("timeout")
-                    exit(1)
-                }
-                usleep(5_000)
+            let idle = DispatchSemaphore(value: 0)
+            manager.whenIdle { idle.signal() }
+            guard idle.wait(timeout: .now() + 60) == .success else {
+                say("timeout")
+                exit(1)
             }
             manager.close()
             say("idle")

@@ -59,6 +59,38 @@ struct BackgroundSessionsTests {
         #expect(task.state == .completed && manager.isIdle)
     }
 
+    @Test("whenIdle is called once the download ran and its event was acknowledged, not before; at once when idle")
+    func whenIdleWaitsForTheAcknowledgement() async throws {
+        let answer = DispatchSemaphore(value: 0)
+        let (server, base) = try loopbackServer {
+            $0.route("/board") { _ in
+                _ = answer.wait(timeout: .now() + .seconds(10))
+                return .json(body)
+            }
+        }
+        defer { server.stop() }
+        let manager = try makeManager()
+        defer { manager.close(); removeTree(manager.stateDirectory) }
+        let delegate = RecordingDelegate()
+        manager.eventRouter = widgetRouter(manager, delegate: delegate, calls: Counter()) { _ in true }
+        let atOnce = Mutex(false)
+        manager.whenIdle { atOnce.withLock { $0 = true } }
+        #expect(atOnce.withLock { $0 }, "an idle manager calls at once")
+        _ = manager.session(identifier: "board").downloadTask(with: URL(string: base + "/board")!)
+        let idle = Wakeup()
+        let called = Mutex(0)
+        manager.whenIdle {
+            called.withLock { $0 += 1 }
+            idle.ring()
+        }
+        answer.signal()
+        #expect(await delegate.lines(count: 3))
+        #expect(called.withLock { $0 } == 0, "the event waits for its completion handler")
+        delegate.callCompletion()
+        await idle.wait()
+        #expect(manager.isIdle && called.withLock { $0 } == 1)
+    }
+
     @Test("a 304 is delivered as notModified")
     func notModified() async throws {
         let (server, base) = try loopbackServer { $0.route("/board") { _ in .json(body) } }

@@ -224,6 +224,7 @@ extension ExtensionHost {
                 }
                 runtime.log(.error, "\(name): session \(delivery.identifier) events not answered (\(error)); delivered again on its next launch"
                             + (held > 0 ? ", with \(held) more queued behind them" : ""))
+                eventsUnansweredBell.ring()
                 return
             }
         }

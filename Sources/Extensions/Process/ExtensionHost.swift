@@ -85,6 +85,9 @@ public final class ExtensionHost: Sendable {
     /// Why the last `sessionEvents` failed (an error answer, a timeout, a crash), until one is
     /// answered: `extension run` reports it rather than waiting for events that stay held.
     public var unansweredEvents: ExtensionError? { state.withLock { $0.unanswered } }
+    /// Rung when session events go unanswered (`unansweredEvents` is set): what waits for
+    /// downloads to finish (`extension run`, `preview`) checks again instead of polling.
+    public let eventsUnansweredBell = Wakeup()
 
     /// The extension's name (`NAME` of `NAME/KIND`): a host serves one name for its life.
     public let name: String

@@ -57,7 +57,7 @@ enum ExtensionRunCommand {
             kind: options.kind, family: options.family, options: options.options,
             contentSize: options.size.map { CellSize(columns: $0.columns, rows: $0.rows) }, snapshot: options.snapshot,
             isPreview: options.snapshot, waitSeconds: Double(2 * host.manifest.limits.requestSeconds + 10), prefix: prefix,
-            abandonWait: { host.unansweredEvents.map(EventsUnanswered.init) })
+            abandonWait: ({ host.unansweredEvents.map(EventsUnanswered.init) }, host.eventsUnansweredBell))
         let result = await PreviewCommand.fetch(request, environment: environment, catalog: setup.catalog, now: now, io: io)
         func failure(_ status: Int32, _ message: String) -> CommandOutput {
             let log = kept.withLock { $0 }.map { "  \($0)\n" }.joined()

@@ -30,9 +30,10 @@ enum PreviewCommand {
         var waitSeconds = 10.0
         /// Starts each error line (`widgethost preview: `).
         var prefix: String
-        /// Asked while downloads are waited for: an error ends the wait at once, as the
-        /// provider's failure (an extension that answered its `sessionEvents` with an error).
-        var abandonWait: (@Sendable () -> (any Error)?)? = nil
+        /// Asked while downloads are waited for, and again whenever `bell` rings: an error ends
+        /// the wait at once, as the provider's failure (an extension that answered its
+        /// `sessionEvents` with an error).
+        var abandonWait: (check: @Sendable () -> (any Error)?, bell: Wakeup)? = nil
     }
 
     /// What `fetch` got: the widget, its panel and the timeline (a snapshot is a timeline of one
@@ -63,7 +64,7 @@ enum PreviewCommand {
                               snapshot: options.snapshot, prefix: "widgethost preview: ")
         if ExtensionRediscovery.isExtensionKind(options.kind), let name = options.kind.split(separator: "/", maxSplits: 1).first,
            let host = extensions?.host(named: String(name)) {
-            request.abandonWait = { host.unansweredEvents.map(ExtensionRunCommand.EventsUnanswered.init) }
+            request.abandonWait = ({ host.unansweredEvents.map(ExtensionRunCommand.EventsUnanswered.init) }, host.eventsUnansweredBell)
         }
         switch await fetch(request, environment: environment, catalog: catalog, now: now, io: io) {
         case .success(let fetched):
@@ -122,14 +123,15 @@ enum PreviewCommand {
             }
             answer = await ask()
             guard !sessions.isIdle else { return }
-            while !sessions.isIdle {
-                if let error = request.abandonWait?() {
+            var abandoned = false
+            await sessions.wait(until: {
+                if let error = request.abandonWait?.check() {
                     answer = .failure(error)
-                    return
+                    abandoned = true
                 }
-                try? await Task.sleep(for: .milliseconds(20))
-            }
-            answer = await ask()
+                return abandoned || sessions.isIdle
+            }, wakeup: request.abandonWait?.bell ?? Wakeup())
+            if !abandoned { answer = await ask() }
         }
         guard answered, let answer else { return .failure(.timedOut(request.waitSeconds)) }
         switch answer {

@@ -19,6 +19,10 @@ protocol DashboardHost: AnyObject {
 /// as messages. A message sent while one is being applied (the driver reporting a change
 /// during a reload, say) waits its turn instead of re-entering `update`. Everything is on the
 /// main actor; the one wake-up of each kind is a timer of the dashboard's clock.
+///
+/// What other threads have for the loop — provider answers, actions' ends, "the
+/// `WidgetCenter` has requests" — is posted to the program's `mailbox` and taken in the loop's
+/// turn (`takeMail()`); that is the only way work of ours reaches the loop's thread.
 @MainActor
 final class DashboardProgram {
     let dashboard: Dashboard
@@ -32,16 +36,43 @@ final class DashboardProgram {
     /// Replaying a `MessageLog`: the effects that bring messages are left out, and answers
     /// or requests that still come from work started before are dropped — the log has them.
     var isReplaying = false
+    /// The loop's inbox for other threads (see above).
+    let mailbox: LoopMailbox<LoopMail>
 
-    init(dashboard: Dashboard, host: any DashboardHost) {
+    /// - Parameter wakeLoop: how the loop learns that mail came (called on the posting thread
+    ///   when the mailbox stops being empty; the loop then calls `takeMail()`): the terminal's
+    ///   loop writes the eventfd it sleeps on. Nil: a task on the main actor takes it (a
+    ///   headless dashboard, tests).
+    init(dashboard: Dashboard, host: any DashboardHost, wakeLoop: (@Sendable () -> Void)? = nil) {
         self.dashboard = dashboard
         self.host = host
+        let taker = MailTaker()
+        mailbox = LoopMailbox(signal: wakeLoop ?? { Task { @MainActor in taker.program?.takeMail() } })
+        taker.program = self
         dashboard.send = { [weak self] message in self?.send(message) }
         dashboard.driver.attach(TimelineDriver.Host(
             perform: { [weak self] effect in self?.timelineEffect(effect) },
-            answered: { [weak self] answer in self?.receive(.providerAnswered(answer)) },
-            requested: { [weak self] requests in self?.receive(.reloadsRequested(requests)) }
+            post: { [mailbox] input in
+                switch input {
+                case .answered(let answer): mailbox.post(.message(.providerAnswered(answer)))
+                case .centerRequests: mailbox.post(.centerRequests)
+                }
+            },
+            takeMail: { [weak self] in self?.takeMail() }
         ))
+    }
+
+    /// Applies what other threads posted, in the order they posted it.
+    func takeMail() {
+        for mail in mailbox.take() {
+            switch mail {
+            case .message(let message):
+                receive(message)
+            case .centerRequests:
+                let requests = dashboard.driver.center.takeRequests()
+                if !requests.isEmpty { receive(.reloadsRequested(requests)) }
+            }
+        }
     }
 
     /// Applies `message` (and whatever it leads to) now, unless a message is being applied,
@@ -116,7 +147,7 @@ final class DashboardProgram {
         case .armRelevanceWake(let date):
             relevanceWake = arm(relevanceWake, at: date, sending: .relevanceExpired)
         case .runAction(let action):
-            ActionRunner.run(action, clock: driver.clock) { [weak self] message in self?.receive(message) }
+            ActionRunner.run(action, clock: driver.clock) { [mailbox] message in mailbox.post(.message(message)) }
         default:
             host.perform(effect, in: self)
         }
@@ -130,4 +161,19 @@ final class DashboardProgram {
             MainActor.assumeIsolated { self?.receive(message) }
         }
     }
+}
+
+/// What other threads post to the dashboard's loop (`DashboardProgram.mailbox`).
+enum LoopMail: Sendable {
+    /// A message to apply in turn: a provider's answer, an action's end.
+    case message(DashboardMessage)
+    /// The `WidgetCenter` has requests: taken from it on the loop and applied as one
+    /// `.reloadsRequested`.
+    case centerRequests
+}
+
+/// Lets the mailbox's default signal find its program, which it is made before.
+@MainActor
+private final class MailTaker: Sendable {
+    weak var program: DashboardProgram?
 }

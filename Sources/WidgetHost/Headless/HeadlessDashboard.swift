@@ -108,26 +108,25 @@ package final class HeadlessDashboard {
         send(.clockSet)
     }
 
-    /// Waits until no provider call runs, no download runs and no session event waits, at most
-    /// `seconds`; true when everything settled in time.
+    /// Waits until no provider call runs, no download runs, no session event waits and no
+    /// answer waits in the mailbox, at most `seconds`; true when everything settled in time.
     ///
-    /// Downloads finish on the network thread and come back as `WidgetCenter` reloads, so this
-    /// checks in short steps.
+    /// Downloads finish on the network thread and come back as `WidgetCenter` reloads through
+    /// the loop's mailbox: it waits for those, and for the sessions going idle, never polls.
     package func settle(within seconds: Double) async -> Bool {
         // A replaying dashboard starts nothing (its inputs are the log's): nothing to wait for,
         // and a call the driver chose but did not start would be waited for forever.
         guard !program.isReplaying else { return true }
-        return await finishes(within: seconds) { [driver = dashboard.driver, sessions = binding.sessions] in
-            var quietRounds = 0
-            while quietRounds < 2 {
+        return await finishes(within: seconds) { [driver = dashboard.driver, sessions = binding.sessions, mailbox = program.mailbox] in
+            await sessions.wait(until: {
                 await driver.settle()
-                quietRounds = sessions.isIdle && driver.runningProviderCalls == 0 ? quietRounds + 1 : 0
-                try? await Task.sleep(for: .milliseconds(20))
-            }
+                return sessions.isIdle && mailbox.isEmpty
+            }, wakeup: mailbox.arrivals)
         }
     }
 
-    /// Waits until no provider call runs (providers answer on other threads); no polling.
+    /// Waits until no provider call runs (providers answer on other threads) and their answers
+    /// are applied; no polling.
     package func settleProviders() async {
         guard !program.isReplaying else { return }  // see `settle(within:)`
         await dashboard.driver.settle()

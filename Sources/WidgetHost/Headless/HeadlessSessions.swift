@@ -72,6 +72,18 @@ final class HeadlessSessions: Sendable {
     /// True when no download runs and no event waits.
     var isIdle: Bool { manager?.isIdle ?? true }
 
+    /// Waits until `quiet()` says so, asking again whenever something it may depend on
+    /// changed: these sessions went idle, or `wakeup` rang (mail for the loop, an extension
+    /// giving up on its events). The one wait of the pilot, `snapshot`, `preview` and
+    /// `extension run`; no polling. Bounded by the caller (`finishes(within:)`).
+    @MainActor
+    func wait(until quiet: () async -> Bool, wakeup: Wakeup) async {
+        while !(await quiet()) {
+            manager?.whenIdle { wakeup.ring() }
+            await wakeup.wait()
+        }
+    }
+
     func close() {
         manager?.close()
         try? FileManager.default.removeItem(atPath: directory)

@@ -83,9 +83,14 @@ enum DashboardStartup {
         let loop: MainLoop
         let clock: LoopClock
         let terminal: CursesBackend
+        // What other threads post for the loop (`DashboardProgram.mailbox`) rings an eventfd
+        // the loop sleeps on; the program is made below.
+        let door = MailDoor()
+        let wakeLoop: @Sendable () -> Void
         do {
             loop = try MainLoop()
             clock = try LoopClock(loop: loop, wallClock: io.clock)
+            wakeLoop = try loop.doorbell { door.program?.takeMail() }
             terminal = try CursesBackend(theme: setup.theme, environment: environment.variables)
         } catch {
             bundledServer?.stop()
@@ -98,8 +103,7 @@ enum DashboardStartup {
 
         let driver = TimelineDriver(
             clock: clock, configuration: SchedulerConfiguration(setup.config), center: center,
-            providerExecutor: ThreadTaskExecutor(maximumThreads: providerThreads, name: "wh-provider"),
-            hop: { body in DispatchQueue.main.async { MainActor.assumeIsolated { body() } } }
+            providerExecutor: ThreadTaskExecutor(maximumThreads: providerThreads, name: "wh-provider")
         )
         let sessions = DashboardSessions.open(io: io, stateDirectory: stateDirectory, clock: clock, extensions: extensions, log: log)
         for problem in extensionProblems { log?.error("extension skipped: \(problem)") }
@@ -130,7 +134,11 @@ enum DashboardStartup {
         }
         let effects = TerminalEffects(terminal: terminal, io: io, log: log, sessions: sessions, reloader: reloader,
                                       bundledServer: bundledServer)
-        let program = DashboardProgram(dashboard: dashboard, host: effects)
+        let program = DashboardProgram(dashboard: dashboard, host: effects, wakeLoop: wakeLoop)
+        door.program = program
+        loop.onTurnEnd = { [weak effects, weak program] in
+            if let effects, let program { effects.presentIfAsked(program.dashboard) }
+        }
         clock.onClockChange = { [weak program] in program?.send(.clockSet) }
         if let recorder {
             recorder.start = clock.now
@@ -140,4 +148,10 @@ enum DashboardStartup {
         sessions.start(widgets: widgets, log: log)
         return .success(DashboardParts(loop: loop, clock: clock, program: program, effects: effects, reloader: reloader, log: log))
     }
+}
+
+/// Lets the loop's doorbell find the program, which is made after it.
+@MainActor
+private final class MailDoor {
+    weak var program: DashboardProgram?
 }

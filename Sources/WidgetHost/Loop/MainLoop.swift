@@ -9,8 +9,9 @@ import Synchronization
 import WidgetCore
 
 /// The dashboard's event loop: the main thread sleeping in `epoll_wait` until a descriptor is
-/// ready — stdin, a signalfd, one wall-clock timerfd, inotify, and the main dispatch queue's
-/// wake-up descriptor.
+/// ready — stdin, a signalfd, one wall-clock timerfd, inotify, the mailbox's eventfd (what
+/// other threads post: `doorbell`), and the main dispatch queue's wake-up descriptor (Swift's
+/// own jobs for the main actor: the on-loop provider executor, the async entry point).
 ///
 /// Why not `dispatchMain()` and Dispatch sources: on Linux, Dispatch sources and timers are
 /// serviced by a manager thread from Dispatch's worker pool, and the first worker thread
@@ -24,6 +25,9 @@ final class MainLoop {
     private var handlers: [Int32: @MainActor () -> Void] = [:]
     private let mainQueueFD: Int32
     private let drainMainQueue: @convention(c) (UnsafeMutableRawPointer?) -> Void
+    /// Runs after the handlers of one `epoll_wait`'s ready descriptors: however many changes
+    /// one turn brings, the frame is drawn once, here.
+    var onTurnEnd: () -> Void = {}
 
     /// Creates the loop; fails when the kernel or Dispatch does not offer what it needs.
     init() throws(LoopError) {
@@ -65,6 +69,22 @@ final class MainLoop {
         _ = wh_epoll_add(epoll, fd, UInt64(UInt32(bitPattern: fd)))
     }
 
+    /// An eventfd the loop watches: the returned closure (any thread) rings it, and `handler`
+    /// runs in the loop's next turn, once however many rings came (a mailbox's signal).
+    func doorbell(_ handler: @escaping @MainActor () -> Void) throws(LoopError) -> @Sendable () -> Void {
+        let fd = wh_eventfd()
+        guard fd >= 0 else { throw .system("eventfd", errno) }
+        watch(fd) {
+            var count: UInt64 = 0
+            _ = read(fd, &count, 8)
+            handler()
+        }
+        return {
+            var one: UInt64 = 1
+            _ = write(fd, &one, 8)
+        }
+    }
+
     /// Stops watching `fd` (the caller closes it).
     func unwatch(_ fd: Int32) {
         handlers[fd] = nil
@@ -74,6 +94,7 @@ final class MainLoop {
     /// Runs forever; handlers end the process when it should end.
     func run() -> Never {
         drainMainQueue(nil)  // work queued before the loop started
+        onTurnEnd()
         var ready = [UInt64](repeating: 0, count: 16)
         while true {
             let count = wh_epoll_wait(epoll, &ready, Int32(ready.count), -1)
@@ -85,6 +106,7 @@ final class MainLoop {
                 let fd = Int32(truncatingIfNeeded: ready[index])
                 handlers[fd]?()
             }
+            onTurnEnd()
         }
     }
 

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Dispatch
 import HostProcesses
 import LeaderboardServer
 import TerminalUI
@@ -32,10 +31,10 @@ final class TerminalEffects: DashboardHost {
     func perform(_ effect: DashboardEffect, in program: DashboardProgram) {
         switch effect {
         case .present:
-            schedulePresent(program.dashboard)
+            framePending = true  // drawn at the loop turn's end (`presentIfAsked`)
         case .setTheme(let theme):
             terminal.setTheme(theme)
-            schedulePresent(program.dashboard)
+            framePending = true  // drawn at the loop turn's end (`presentIfAsked`)
         case .runInTerminal(let arguments, let member, let action):
             let failure = runInTerminal(arguments, program: program)
             program.send(.actionFinished(member, action: action, failure: failure))
@@ -58,16 +57,12 @@ final class TerminalEffects: DashboardHost {
         }
     }
 
-    /// However many changes one loop turn brings, one `render()` and one `doupdate` follow.
-    private func schedulePresent(_ dashboard: Dashboard) {
-        guard !framePending else { return }
-        framePending = true
-        DispatchQueue.main.async {
-            MainActor.assumeIsolated {
-                self.framePending = false
-                self.present(dashboard)
-            }
-        }
+    /// Draws the frame asked for during the loop's turn, if one was (`MainLoop.onTurnEnd`):
+    /// however many changes one turn brings, one `render()` and one `doupdate` follow.
+    func presentIfAsked(_ dashboard: Dashboard) {
+        guard framePending else { return }
+        framePending = false
+        present(dashboard)
     }
 
     func present(_ dashboard: Dashboard) {
