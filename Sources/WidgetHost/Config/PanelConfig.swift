@@ -26,8 +26,9 @@ public struct PanelConfig: Sendable, Equatable {
         self.children = children
     }
 
-    /// The widgets the panel shows: a stack's children, else the panel itself.
-    public var members: [PanelConfig] { kind == StackWidget.kind ? children : [self] }
+    /// The widgets the panel shows: a stack's children, else the panel itself (only a stack
+    /// has children).
+    public var members: [PanelConfig] { children.isEmpty ? [self] : children }
 
     /// Whether the panel is a stack: more than one widget, one at a time
     /// (`StackDefinition.isStack`, the dashboard's meaning too).
