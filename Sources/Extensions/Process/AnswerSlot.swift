@@ -1,5 +1,6 @@
 import JSONTree
 import Synchronization
+import WidgetCore
 
 /// The answer to one request, where its caller meets it: a provider's task awaits it
 /// (`value()`, holding no thread), a session delivery blocks its own thread on it (`wait()`).
@@ -23,8 +24,9 @@ final class AnswerSlot: Sendable {
     /// What a blocked thread waits on: given the same first value.
     private let latch = Latch<Answer>()
     /// Forgets the request at its connection (set once it is sent): a caller that gives up
-    /// (a failure, a cancellation) lets a late answer be dropped quietly.
-    private let abandon = Mutex<(@Sendable () -> Void)?>(nil)
+    /// (a failure, a cancellation) lets a late answer be dropped quietly. A `SendableAction`,
+    /// not a bare closure, in the Mutex (see its doc: a closure read back nests a thunk).
+    private let abandon = Mutex<SendableAction?>(nil)
     private let requestSeconds: Int
     private let clock: any ExtensionClock
     /// A blocked thread's backstop: the reader thread times the request out a second before.
@@ -40,7 +42,7 @@ final class AnswerSlot: Sendable {
 
     /// The request went out: `abandon` forgets it at its connection.
     func sent(abandon forget: @escaping @Sendable () -> Void) {
-        abandon.withLock { $0 = forget }
+        abandon.withLock { $0 = SendableAction(forget) }
     }
 
     /// Gives the value unless one was given; resumes the awaiting task or the blocked thread.
@@ -96,7 +98,7 @@ final class AnswerSlot: Sendable {
 
     /// `answer`, the request given up at its connection when it failed.
     private func settled(_ answer: Answer) -> Answer {
-        if case .failure = answer { abandon.withLock { $0 }?() }
+        if case .failure = answer { abandon.withLock { $0 }?.run() }
         return answer
     }
 }
