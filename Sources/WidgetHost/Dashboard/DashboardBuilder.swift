@@ -50,7 +50,7 @@ enum DashboardBuilder {
 
     static func title(of panel: PanelConfig, widgets: BoundWidgets) -> String {
         if let title = panel.title { return title }
-        if panel.members != [panel] { return panel.members.map { title(of: $0, widgets: widgets) }.joined(separator: " · ") }
+        if panel.members != [panel] { return StackDefinition.title(ofMembers: panel.members.map { title(of: $0, widgets: widgets) }) }
         guard let manifest = widgets.widget(kind: panel.kind)?.manifest else { return panel.kind }
         return title(of: panel, manifest: manifest)
     }

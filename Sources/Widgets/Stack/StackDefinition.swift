@@ -32,6 +32,10 @@ public struct StackDefinition: Sendable {
     /// What `widgets` says of its members.
     public var membersDoc: String { "\"\(membersKey)\": the widgets, each with kind and options" }
 
+    /// The title of a stack without one: its members' titles (each its `title`, else its
+    /// kind's title option, else its display name) joined by " · ": "Top rangers · Asia/Tokyo".
+    public static func title(ofMembers titles: [String]) -> String { titles.joined(separator: " · ") }
+
     /// The member elements written at `path` (`membersKey`); none, and the reason added to
     /// `problems`, when they are missing, empty, too many or not an array.
     public func members(_ value: JSONValue?, at path: ConfigPath, problems: inout [ConfigDiagnostic]) -> [JSONValue] {
