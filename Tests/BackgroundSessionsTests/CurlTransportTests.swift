@@ -242,7 +242,7 @@ struct CurlTransportTests {
         let dir = ScratchDirectory()
         let failure = try #require(await downloadFailure(base + "/big", with: transport, into: dir.path))
         #expect(failure.kind == .bodyTooLarge && failure.attempts == 1)
-        #expect(failure.reason == "body larger than 1 KB")
+        #expect(failure.reason == "body larger than 1 KiB")
         #expect(dir.fileNames.isEmpty)
     }
 

@@ -260,6 +260,29 @@ struct ExtensionReliabilityTests {
         #expect(fake.host.status.launches == 1)
     }
 
+    @Test("held session events go again once due when a later delivery is answered, as when a panel's request is: both kinds of request settle their answer in one place")
+    func heldEventsRetriedAfterADelivery() async throws {
+        let fake = try FakeExtension(script: "answers-events.sh")
+        defer { fake.close() }
+        let delivered = Mutex<[String]>([])
+        func delivery(_ identifier: String) -> SessionDelivery {
+            let event = RPCMessage.object([("task", .integer(1)), ("status", .string("downloaded"))])
+            return SessionDelivery(identifier: identifier, events: [event], files: [],
+                                   completion: { delivered.withLock { $0.append(identifier) } })
+        }
+        // Running (launched by a first delivery): a launch sends held events anyway.
+        fake.host.startDelivery(delivery("first"))
+        #expect(await eventually { delivered.withLock { $0 } == ["first"] })
+        fake.host.state.withLock { state in
+            state.held = [delivery("held")]
+            state.heldSince = monotonicNow() - 31
+        }
+        fake.host.startDelivery(delivery("next"))
+        #expect(await eventually { delivered.withLock { $0 } == ["first", "next", "held"] }, "\(delivered.withLock { $0 })")
+        #expect(fake.host.state.withLock { $0.held.isEmpty })
+        #expect(fake.host.status.launches == 1)
+    }
+
     /// Sends a timeline request (the fake with `debug`) and lets it time out in simulated time:
     /// waits until it is pending, then moves the clock on by its `requestSeconds` (1 s).
     private func timingOut(_ fake: FakeExtension, _ clock: TestExtensionClock, userInitiated: Bool = false) async -> ExtensionError? {

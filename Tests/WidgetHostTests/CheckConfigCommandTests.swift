@@ -30,6 +30,18 @@ struct CheckConfigCommandTests {
             """))
     }
 
+    @Test("a stack of one panel is fine, with a warning that it is shown as that panel")
+    func stackOfOne() {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.write("one.json", #"{"panels": [{"kind": "stack", "panels": [{"kind": "clock", "options": {"timeZone": "UTC"}}]}]}"#)
+        #expect(check(file) == CommandOutput(exitCode: 0, standardOutput: """
+            \(file): ok
+            \(file): panels[0].panels: warning: a stack of one panel is shown as that panel; add panels to rotate, or write it without the stack
+
+            """))
+    }
+
     @Test("every error goes to stderr prefixed with the path, exit 2")
     func errors() {
         let directory = TemporaryDirectory()

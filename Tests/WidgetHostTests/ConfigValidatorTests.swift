@@ -49,6 +49,24 @@ struct ConfigValidatorTests {
         #expect(stack.children[1].options["refreshSeconds"] == .integer(10))
     }
 
+    @Test("a stack of one panel is that panel (the stack's family and title, else its own), with a warning: one meaning of stack everywhere")
+    func stackOfOne() throws {
+        let result = try report(#"""
+            {"panels": [{"kind": "stack", "panels": [{"kind": "clock", "title": "Here", "options": {"timeZone": "UTC"}}]},
+                        {"kind": "stack", "family": "large", "title": "Mine", "panels": [{"kind": "leaderboard", "options": {"url": "http://h"}}]}]}
+            """#)
+        #expect(result.errors.isEmpty)
+        #expect(result.warnings.map(\.description) == [
+            "panels[0].panels: a stack of one panel is shown as that panel; add panels to rotate, or write it without the stack",
+            "panels[1].panels: a stack of one panel is shown as that panel; add panels to rotate, or write it without the stack",
+        ])
+        let config = try #require(result.config)
+        #expect(config.panels[0].kind == "clock" && config.panels[0].family == .medium && config.panels[0].title == "Here")
+        #expect(config.panels[0].options["timeZone"] == .string("UTC"))
+        #expect(config.panels[1].kind == "leaderboard" && config.panels[1].family == .large && config.panels[1].title == "Mine")
+        #expect(!config.panels[0].isStack && config.panels[0].children.isEmpty)
+    }
+
     @Test("a panel without family gets its kind's default family; minimumReloadSeconds defaults to 5")
     func defaultFamily() throws {
         let config = try #require(try report(#"{"panels": [{"kind": "clock"}, {"kind": "stack", "panels": [{"kind": "clock"}]}]}"#).config)

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import JSONTree
 import TerminalUI
 import Testing
 import WidgetCore
@@ -185,6 +186,37 @@ struct SmartStackTests {
             "└──────────────────────────────────────┘",
             " widgethost │ Oc… 08:00  ? help  q quit",
         ])
+    }
+
+    @Test("a stack of one, validated or built by hand, is shown as its widget: the same frame, no title row, no position, [ ] do nothing")
+    func stackOfOne() async throws {
+        let clock = ManualClock(now: at(0))
+        func dashboard(_ panel: PanelConfig) -> Dashboard {
+            let driver = TimelineDriver(clock: clock)
+            let environment = WidgetEnvironment(now: { clock.now }, variables: ["TZ": "UTC"], center: driver.center)
+            let dashboard = Dashboard(driver: driver, size: TerminalSize(columns: 40, rows: 7), glyphs: .unicode,
+                                      themes: [Theme.default], environment: ["TZ": "UTC"])
+            dashboard.runUnderTest()
+            driver.batch {
+                dashboard.setPanels(DashboardBuilder.panels(for: DashboardConfig(panels: [panel]),
+                                                            widgets: Catalog.builtin().bind(), driver: driver, environment: environment))
+            }
+            return dashboard
+        }
+        let json = #"{"panels": [{"kind": "stack", "panels": [{"kind": "clock", "title": "Here", "options": {"timeZone": "UTC"}}]}]}"#
+        let report = Catalog.builtin().validator(isKnownTimeZone: { _ in true }).validate(try JSONParser().parse(json))
+        let validated = try #require(report.config?.panels.first)
+        #expect(validated.kind == "clock" && !validated.isStack)
+        let byHand = PanelConfig(kind: "stack", family: .medium, children: [validated])
+        #expect(!byHand.isStack && byHand.members == [validated])
+        let plain = dashboard(validated)
+        let stacked = dashboard(byHand)
+        await plain.driver.settle()
+        await stacked.driver.settle()
+        #expect(stacked.panels[0].members.count == 1 && !stacked.panels[0].isStack && stacked.panels[0].title == "Here")
+        stacked.press(.character("]"))
+        #expect(TextBackend.lines(stacked.render()) == TextBackend.lines(plain.render()))
+        #expect(TextBackend.lines(plain.render())[0].hasPrefix("┌ Here ─"))
     }
 
     @Test("? lists [ and ]")

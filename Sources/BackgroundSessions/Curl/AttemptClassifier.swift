@@ -1,5 +1,6 @@
 import CCurl
 import Glibc
+import WidgetCore
 
 /// What an attempt ended with, as the network thread read it from curl and the transfer: plain
 /// values, so the classification can be tested without a handle or a server.
@@ -59,7 +60,7 @@ enum AttemptClassifier {
     private static func classifyIgnoringMethod(_ r: AttemptReport, configuration: CurlTransportConfiguration,
                                                wallNow: Double) -> Verdict {
         if r.bodyTooLarge || r.code == CURLE_FILESIZE_EXCEEDED {
-            return .fail(.bodyTooLarge, "body larger than \(TransportText.bytes(configuration.maxBodyBytes))")
+            return .fail(.bodyTooLarge, "body larger than \(ByteCountText.exact(configuration.maxBodyBytes))")
         }
         if let fileError = r.fileError { return .fail(.fileSystem, fileError) }
 

@@ -1,4 +1,4 @@
-/// How the transport writes durations, sizes and HTTP statuses in its failure reasons.
+/// How the transport writes durations and HTTP statuses (sizes: `ByteCountText.exact`) in its failure reasons.
 /// Pure; every function total (a server may ask for any wait).
 enum TransportText {
     /// Whole milliseconds, rounded up; 0 for negative durations, `Int.max` for ones too long
@@ -19,13 +19,6 @@ enum TransportText {
         if ms < 1000 { return "\(ms) ms" }
         if ms % 1000 == 0 { return "\(ms / 1000) s" }
         return "\(Double(ms) / 1000) s"
-    }
-
-    /// "1 MB", "64 KB", "1500 bytes" (binary units).
-    static func bytes(_ n: Int) -> String {
-        if n >= 1 << 20 && n % (1 << 20) == 0 { return "\(n >> 20) MB" }
-        if n >= 1 << 10 && n % (1 << 10) == 0 { return "\(n >> 10) KB" }
-        return "\(n) bytes"
     }
 
     /// The phrase of a status the server sent without one ("" for statuses not listed).

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import HostProcesses
+import WidgetCore
 
 /// Reading an extension's stdout (messages, the idle exit, the requests' deadlines, writing
 /// what its stdin did not take at once) and stderr (the log), each on a thread of its own (see
@@ -67,7 +68,7 @@ extension ExtensionConnection {
                 buffer += chunk[start..<index]
                 start = index + 1
                 if buffer.count > Self.maximumLineBytes {
-                    end = .crash("sent a line longer than 1 MiB", protocolError: true)
+                    end = .crash("sent a line longer than \(ByteCountText.exact(Self.maximumLineBytes))", protocolError: true)
                     break reading
                 }
                 if let violation = handle(line: buffer) {
@@ -78,7 +79,7 @@ extension ExtensionConnection {
             }
             buffer += chunk[start..<count]
             if buffer.count > Self.maximumLineBytes {
-                end = .crash("sent a line longer than 1 MiB", protocolError: true)
+                end = .crash("sent a line longer than \(ByteCountText.exact(Self.maximumLineBytes))", protocolError: true)
                 break
             }
         }

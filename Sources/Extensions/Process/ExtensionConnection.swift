@@ -20,9 +20,9 @@ import Synchronization
 /// adds `wh-ext-stop` for 2 s (the SIGKILL).
 ///
 /// Nothing waits on the extension while holding a thread of the host's: writes queue what the
-/// pipe does not take; `call` suspends its task until the reader thread gives the answer, the
-/// extension's end, or the timeout (`requestSeconds`, logged); only `callBlocking` (a session
-/// delivery, on the extension's own delivery thread) blocks.
+/// pipe does not take; a request's `AnswerSlot` gets the answer, the extension's end, or the
+/// timeout (`requestSeconds`, logged) from the reader thread; a provider's task awaits it
+/// suspended, only a session delivery (on the extension's own delivery thread) blocks on it.
 final class ExtensionConnection: Sendable {
     /// What ended a connection, for the host.
     enum End: Sendable {
@@ -191,42 +191,17 @@ final class ExtensionConnection: Sendable {
         return method
     }
 
-    /// Sends a request and waits for its answer (at most `requestSeconds`), blocking the
-    /// calling thread (never the loop's, never a provider's): for an extension's session
-    /// deliveries, on its delivery thread.
+    /// Sends a request; its answer comes in the slot returned — the answer, the extension's
+    /// end, or `.timedOut` at `requestSeconds` (timed by the reader thread) —, which the caller
+    /// awaits (a provider's task) or blocks on (a session delivery). A caller that gives up
+    /// forgets the request here (`abandon`).
     ///
     /// - Returns: nil when the connection takes no more requests (relaunch and try again).
-    func callBlocking(_ method: String, params: JSONValue?) -> Result<JSONValue, ExtensionError>? {
-        let latch = Latch<Result<JSONValue, ExtensionError>>()
-        // The reader thread times the request out; this wait's own deadline is a backstop.
-        let deadline = clock.now + Double(limits.requestSeconds) + 1
-        guard let id = send(method, params: params, complete: { latch.fulfil($0) }) else { return nil }
-        let answer = latch.wait(until: deadline, clock: clock)
-        if let answer, case .success = answer { return answer }
-        abandon(id)
-        return answer ?? .failure(.timedOut(seconds: limits.requestSeconds))
-    }
-
-    /// Sends a request and awaits its answer (at most `requestSeconds`, timed by the reader
-    /// thread); cancelling the task ends the wait. The task is suspended meanwhile: it holds no
-    /// thread, so requests to a hung extension never starve the provider threads.
-    ///
-    /// - Returns: nil when the connection takes no more requests (relaunch and try again).
-    func call(_ method: String, params: JSONValue?) async -> Result<JSONValue, ExtensionError>? {
-        let slot = AnswerSlot()
-        let id = Mutex<Int?>(nil)
-        let answer = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                slot.attach(continuation)
-                guard let sent = send(method, params: params, complete: { slot.fulfil($0) }) else { return slot.fulfil(nil) }
-                id.withLock { $0 = sent }
-            }
-        } onCancel: {
-            slot.fulfil(.failure(.cancelled))
-        }
-        guard let answer else { return nil }
-        if case .failure = answer, let sent = id.withLock({ $0 }) { abandon(sent) }
-        return answer
+    func request(_ method: String, params: JSONValue?) -> AnswerSlot? {
+        let slot = AnswerSlot(requestSeconds: limits.requestSeconds, clock: clock)
+        guard let id = send(method, params: params, complete: { slot.fulfil($0) }) else { return nil }
+        slot.sent { [weak self] in self?.abandon(id) }
+        return slot
     }
 
     /// Forgets request `id` (its caller gave up); a late answer is dropped without complaint.

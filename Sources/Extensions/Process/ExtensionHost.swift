@@ -206,29 +206,48 @@ public final class ExtensionHost: Sendable {
 
     // MARK: Requests
 
-    /// Sends `method` with `params` and waits for the answer's `result`.
+    /// Sends `method` with `params` and awaits the answer's `result` (the task suspended,
+    /// holding no thread).
     ///
     /// - Parameter userInitiated: a user's reload also retries a failed extension and skips
     ///   the relaunch backoff.
     /// - Throws: `ExtensionError` (timed out, stopped, failed, the extension's own error).
     public func request(_ method: String, params: JSONValue?, userInitiated: Bool = false) async throws(ExtensionError) -> JSONValue {
-        // A connection that began its idle exit just as we took it: relaunch once.
+        let answer = try start(method, params: params, userInitiated: userInitiated)
+        return try settle(await answer.value())
+    }
+
+    /// `request` for a thread of the host's own (session deliveries), blocking it.
+    func requestBlocking(_ method: String, params: JSONValue?) throws(ExtensionError) -> JSONValue {
+        try settle(start(method, params: params, userInitiated: false).wait())
+    }
+
+    /// The one request path, whoever waits for the answer: a connection (launched, or
+    /// relaunched after a crash or a hang, by `connectionForRequest`) takes the request.
+    private func start(_ method: String, params: JSONValue?, userInitiated: Bool) throws(ExtensionError) -> AnswerSlot {
+        // A connection that began its idle exit just as we took it: relaunch.
         for _ in 0..<3 {
             let connection = try connectionForRequest(userInitiated: userInitiated)
-            guard let result = await connection.call(method, params: params) else { continue }
-            switch result {
-            case .success(let value):
-                let retry = state.withLock { state -> [SessionDelivery] in
-                    state.crashesInARow = 0
-                    return Self.heldDueAgain(&state, now: runtime.clock.now)
-                }
-                for delivery in retry { startDelivery(delivery) }
-                return value
-            case .failure(let error):
-                throw gaveUp(error)
-            }
+            if let answer = connection.request(method, params: params) { return answer }
         }
         throw .stopped("it kept shutting down while a request was sent")
+    }
+
+    /// What an answer does to the host, whoever waited for it: an answer ends the crashes in
+    /// a row and sends held session events again when they are due (`heldDueAgain`); a
+    /// failure is thrown (as `.failed` when the host gave up).
+    private func settle(_ answer: AnswerSlot.Answer) throws(ExtensionError) -> JSONValue {
+        switch answer {
+        case .success(let value):
+            let retry = state.withLock { state -> [SessionDelivery] in
+                state.crashesInARow = 0
+                return Self.heldDueAgain(&state, now: runtime.clock.now)
+            }
+            for delivery in retry { startDelivery(delivery) }
+            return value
+        case .failure(let error):
+            throw gaveUp(error)
+        }
     }
 
     /// How long held session events wait before a process that answers again gets them again.
@@ -246,22 +265,6 @@ public final class ExtensionHost: Sendable {
             state.heldSince = nil
         }
         return state.held
-    }
-
-    /// `request` for a thread of the host's own (session deliveries), blocking it.
-    func requestBlocking(_ method: String, params: JSONValue?) throws(ExtensionError) -> JSONValue {
-        for _ in 0..<3 {
-            let connection = try connectionForRequest(userInitiated: false)
-            guard let result = connection.callBlocking(method, params: params) else { continue }
-            switch result {
-            case .success(let value):
-                state.withLock { $0.crashesInARow = 0 }
-                return value
-            case .failure(let error):
-                throw gaveUp(error)
-            }
-        }
-        throw .stopped("it kept shutting down while a request was sent")
     }
 
     /// The crash that made the host give up (the last of `maximumCrashes` in a row) reaches its

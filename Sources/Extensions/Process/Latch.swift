@@ -4,7 +4,7 @@ import Glibc
 
 /// A one-shot result that a thread waits for with a deadline on the host's `ExtensionClock`: a
 /// connection's end (for its SIGKILL), or the answer to a session delivery's request on the
-/// extension's delivery thread. A task awaits its answer in an `AnswerSlot` instead.
+/// extension's delivery thread (it blocks on a request's `AnswerSlot` through one).
 final class Latch<Value: Sendable>: @unchecked Sendable {
     // The pthread objects live at fixed addresses (they must not move once initialised).
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)

@@ -10,7 +10,7 @@ public enum WidgetsCommand {
     /// The widest line of the listing, in columns.
     public static let width = 100
 
-    /// The listing for `catalog`, in catalogue order, followed by the built-in stack.
+    /// The listing for `catalog`, in catalogue order, followed by its stack (`StackDefinition`).
     public static func run(catalog: Catalog) -> CommandOutput {
         var out = ""
         for manifest in catalog.manifests {
@@ -25,10 +25,10 @@ public enum WidgetsCommand {
                 out += wrapped("  key \(action.key): \(action.title)", indent: "    ")
             }
         }
-        out += wrapped("\(ConfigValidator.stackKind): Smart Stack. Several widgets in one panel, the most relevant shown; "
-                       + "[ and ] flip through them.", indent: "    ")
-        out += wrapped("  families: all (default \(ConfigValidator.defaultStackFamily.rawValue)); "
-                       + "\"panels\": the widgets, each with kind and options", indent: "    ")
+        let stack = catalog.stack.manifest
+        out += wrapped("\(stack.kind): \(stack.displayName). \(stack.description)", indent: "    ")
+        let families = stack.supportedFamilies == WidgetFamily.allCases ? "all" : stack.supportedFamilies.map(\.rawValue).joined(separator: ", ")
+        out += wrapped("  families: \(families) (default \(stack.defaultFamily.rawValue)); \(catalog.stack.membersDoc)", indent: "    ")
         return CommandOutput(exitCode: 0, standardOutput: out)
     }
 

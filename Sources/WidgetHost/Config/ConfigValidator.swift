@@ -12,19 +12,15 @@ import Widgets
 ///
 /// Pure and synchronous apart from the time-zone lookup, which is injectable.
 public struct ConfigValidator: Sendable {
-    /// The built-in kind that shows several widgets in one panel, one at a time (a Smart Stack).
-    public static let stackKind = "stack"
     /// Most panels a dashboard may have.
     public static let maximumPanels = 64
-    /// Most widgets one stack may hold.
-    public static let maximumStackPanels = 16
     /// Longest title, in Unicode scalars.
     public static let maximumTitleLength = 200
-    /// The family of a stack that does not name one.
-    public static let defaultStackFamily = WidgetFamily.medium
 
     /// The registered kinds, in registration order (for messages and `widgethost widgets`).
     public let manifests: [WidgetManifest]
+    /// The Smart Stack: its kind, default family and rules (`StackDefinition`).
+    public let stack: StackDefinition
     private let byKind: [String: WidgetManifest]
     private let isKnownTimeZone: @Sendable (String) -> Bool
 
@@ -32,9 +28,10 @@ public struct ConfigValidator: Sendable {
     ///
     /// - Parameters:
     ///   - manifests: the kinds the host can build; a repeated kind keeps the first.
+    ///   - stack: the container kind (the catalogue's).
     ///   - isKnownTimeZone: whether a well-formed zone name exists; nil uses the system's tz
     ///     database (`/usr/share/zoneinfo`).
-    public init(manifests: [WidgetManifest],
+    public init(manifests: [WidgetManifest], stack: StackDefinition = StackWidget.definition,
                 isKnownTimeZone: (@Sendable (String) -> Bool)? = nil) {
         var byKind: [String: WidgetManifest] = [:]
         var kept: [WidgetManifest] = []
@@ -43,6 +40,7 @@ public struct ConfigValidator: Sendable {
             kept.append(manifest)
         }
         self.manifests = kept
+        self.stack = stack
         self.byKind = byKind
         self.isKnownTimeZone = isKnownTimeZone ?? OptionType.knownTimeZones()
     }
@@ -169,9 +167,9 @@ public struct ConfigValidator: Sendable {
         }
         let errorsBefore = report.errors.count
         let inStack = stackFamily != nil
-        let allowed = inStack ? ["kind", "title", "options"] : ["kind", "family", "title", "options", "panels"]
+        let allowed = inStack ? ["kind", "title", "options"] : ["kind", "family", "title", "options", stack.membersKey]
         // Keys with a message of their own below are left out of the generic unknown-key check.
-        let specific: Set<String> = inStack ? ["family", "panels"] : []
+        let specific: Set<String> = inStack ? ["family", stack.membersKey] : []
         reportUnknownKeys(in: object, at: path, allowed: allowed, skipping: specific, what: "key", into: &report)
 
         // kind
@@ -182,9 +180,9 @@ public struct ConfigValidator: Sendable {
         case nil:
             report.errors.append(ConfigDiagnostic(path: kindPath, message: "missing required key: the widget kind"))
         case .string(let kind)?:
-            if kind == Self.stackKind {
+            if kind == stack.manifest.kind {
                 if inStack {
-                    report.errors.append(ConfigDiagnostic(path: kindPath, message: "a stack cannot contain another stack"))
+                    report.errors.append(stack.nested(at: kindPath))
                 } else {
                     isStack = true
                 }
@@ -201,11 +199,10 @@ public struct ConfigValidator: Sendable {
 
         // family
         let familyPath = path.appending(key: "family")
-        var family = stackFamily ?? (isStack ? Self.defaultStackFamily : manifest?.defaultFamily)
+        var family = stackFamily ?? (isStack ? stack.manifest.defaultFamily : manifest?.defaultFamily)
         if let value = object["family"] {
             if inStack {
-                report.errors.append(ConfigDiagnostic(path: familyPath,
-                    message: "a panel in a stack takes the stack's family; remove 'family'"))
+                report.errors.append(stack.memberFamily(at: familyPath))
             } else if case .string(let name) = value, let parsed = WidgetFamily(rawValue: name) {
                 family = parsed
                 if let manifest, !manifest.supportedFamilies.contains(parsed) {
@@ -219,8 +216,7 @@ public struct ConfigValidator: Sendable {
                 report.errors.append(ConfigDiagnostic(path: familyPath, message: message))
             }
         } else if let stackFamily, let manifest, !manifest.supportedFamilies.contains(stackFamily) {
-            report.errors.append(ConfigDiagnostic(path: kindPath,
-                message: "'\(manifest.kind)' does not support its stack's family '\(stackFamily)'; it supports \(Self.list(manifest.supportedFamilies))"))
+            report.errors.append(stack.unsupported(manifest, family: stackFamily, at: kindPath))
         }
 
         // title
@@ -245,20 +241,18 @@ public struct ConfigValidator: Sendable {
         var options: [String: WidgetOptions.Value] = [:]
         var children: [PanelConfig] = []
         let optionsPath = path.appending(key: "options")
-        let panelsPath = path.appending(key: "panels")
+        let panelsPath = path.appending(key: stack.membersKey)
         if isStack {
             if object.contains("options") {
-                report.errors.append(ConfigDiagnostic(path: optionsPath,
-                    message: "a stack has no options; put options on the panels inside it"))
+                report.errors.append(stack.options(at: optionsPath))
             }
-            children = stackChildren(object["panels"], at: panelsPath, family: family ?? Self.defaultStackFamily,
+            children = stackChildren(object[stack.membersKey], at: panelsPath, family: family ?? stack.manifest.defaultFamily,
                                      minimumReloadSeconds: minimumReloadSeconds, into: &report)
         } else {
-            if object.contains("panels"), !inStack {
-                report.errors.append(ConfigDiagnostic(path: panelsPath,
-                    message: "only a stack has 'panels'; use \"kind\": \"stack\""))
-            } else if object.contains("panels") {
-                report.errors.append(ConfigDiagnostic(path: panelsPath, message: "a stack cannot contain another stack"))
+            if object.contains(stack.membersKey), !inStack {
+                report.errors.append(stack.membersOutside(at: panelsPath))
+            } else if object.contains(stack.membersKey) {
+                report.errors.append(stack.nested(at: panelsPath))
             }
             if let manifest {
                 options = self.options(object["options"] ?? .object(JSONObject()), for: manifest, at: optionsPath,
@@ -267,34 +261,20 @@ public struct ConfigValidator: Sendable {
         }
 
         guard report.errors.count == errorsBefore, let family else { return nil }
-        let kind = isStack ? Self.stackKind : manifest?.kind ?? ""
+        if isStack, let only = children.first, let fold = stack.folds(memberCount: children.count, at: panelsPath) {
+            // One meaning of stack: a stack of one is its widget, here as on the dashboard.
+            report.warnings.append(fold)
+            return PanelConfig(kind: only.kind, family: family, title: title ?? only.title, options: only.options)
+        }
+        let kind = isStack ? stack.manifest.kind : manifest?.kind ?? ""
         return PanelConfig(kind: kind, family: family, title: title, options: WidgetOptions(options), children: children)
     }
 
     private func stackChildren(_ value: JSONValue?, at path: ConfigPath, family: WidgetFamily,
                                minimumReloadSeconds: Int, into report: inout ConfigReport) -> [PanelConfig] {
-        switch value {
-        case nil:
-            report.errors.append(ConfigDiagnostic(path: path, message: "missing required key: the panels of the stack"))
-            return []
-        case .array(let elements)?:
-            if elements.isEmpty {
-                report.errors.append(ConfigDiagnostic(path: path, message: "expected at least one panel in the stack, got an empty array"))
-                return []
-            }
-            if elements.count > Self.maximumStackPanels {
-                report.errors.append(ConfigDiagnostic(path: path,
-                    message: "expected at most \(Self.maximumStackPanels) panels in a stack, got \(elements.count)"))
-                return []
-            }
-            return elements.enumerated().compactMap { index, element in
-                panel(element, at: path.appending(index: index), stackFamily: family,
-                      minimumReloadSeconds: minimumReloadSeconds, into: &report)
-            }
-        case let other?:
-            report.errors.append(ConfigDiagnostic(path: path,
-                message: "expected an array of panels, got \(other.shortDescription)"))
-            return []
+        stack.members(value, at: path, problems: &report.errors).enumerated().compactMap { index, element in
+            panel(element, at: path.appending(index: index), stackFamily: family,
+                  minimumReloadSeconds: minimumReloadSeconds, into: &report)
         }
     }
 
@@ -343,7 +323,7 @@ public struct ConfigValidator: Sendable {
     }
 
     private func kindHint(for kind: String, allowStack: Bool) -> String {
-        let kinds = manifests.map(\.kind) + (allowStack ? [Self.stackKind] : [])
+        let kinds = manifests.map(\.kind) + (allowStack ? [stack.manifest.kind] : [])
         if let suggestion = EditDistance.suggestion(for: kind, among: kinds) { return "; did you mean '\(suggestion)'?" }
         return kinds.isEmpty ? "; no widget kinds are registered" : "; known kinds: " + kinds.joined(separator: ", ")
     }

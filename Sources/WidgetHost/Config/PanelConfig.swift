@@ -1,11 +1,13 @@
 import WidgetCore
+import Widgets
 
 /// One validated panel of the dashboard.
 ///
 /// `options` holds every option the config gave plus the defaults of those it did not, decoded
 /// to the types of the widget's manifest, so a widget can read its options without knowing the
-/// defaults. A `stack` panel has no options
-/// and one `children` entry per widget in the stack, each with the stack's family.
+/// defaults. A `stack` panel has no options and one `children` entry per widget in the stack,
+/// each with the stack's family; a validated config's stacks have two or more (a stack of one
+/// is validated into its widget: `StackDefinition`).
 public struct PanelConfig: Sendable, Equatable {
     public var kind: String
     public var family: WidgetFamily
@@ -24,6 +26,11 @@ public struct PanelConfig: Sendable, Equatable {
         self.children = children
     }
 
-    /// Whether this panel is the built-in `stack`.
-    public var isStack: Bool { kind == ConfigValidator.stackKind }
+    /// The widgets the panel shows: a stack's children, else the panel itself (only a stack
+    /// has children).
+    public var members: [PanelConfig] { children.isEmpty ? [self] : children }
+
+    /// Whether the panel is a stack: more than one widget, one at a time
+    /// (`StackDefinition.isStack`, the dashboard's meaning too).
+    public var isStack: Bool { StackDefinition.isStack(memberCount: members.count) }
 }

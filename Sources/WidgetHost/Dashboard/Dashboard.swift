@@ -274,26 +274,18 @@ final class Dashboard {
 
     // MARK: Smart Stacks
 
-    /// Shows in each stack its most relevant member (`TimelineScheduler.relevance(of:now:)`;
-    /// ties keep the member shown), unless the user flipped it by hand and no relevance has
-    /// changed since; then arms a wake-up for the first relevance that runs out.
+    /// Shows in each stack the member its `StackRotation` chooses for its members' relevances
+    /// now, then arms a wake-up for the first relevance that runs out.
     func updateStacks() {
         let now = driver.clock.now
         var expiry: Date?
         for index in panels.indices where panels[index].isStack {
-            // A relevance running out is a change too, also for a stack flipped by hand.
-            for member in panels[index].members {
-                guard let entry = driver.status(of: member.id)?.entry, let relevance = entry.relevance,
-                      relevance.duration > 0, relevance.duration.isFinite else { continue }
-                let end = entry.date.addingTimeInterval(relevance.duration)
-                if end > now, expiry.map({ end < $0 }) ?? true { expiry = end }
+            let members = panels[index].members
+            if let end = StackRotation.nextExpiry(of: members.map { driver.status(of: $0.id)?.entry }, after: now),
+               expiry.map({ end < $0 }) ?? true {
+                expiry = end
             }
-            let relevances = panels[index].members.map { driver.scheduler.relevance(of: $0.id, now: now) }
-            if let held = panels[index].heldRelevances {
-                if held == relevances { continue }
-                panels[index].heldRelevances = nil
-            }
-            panels[index].shown = DashboardPanel.mostRelevant(relevances, current: panels[index].shown)
+            panels[index].rotation.update(relevances: members.map { driver.scheduler.relevance(of: $0.id, now: now) })
         }
         guard expiry != stackWakeDate else { return }
         stackWakeDate = expiry
@@ -316,10 +308,8 @@ final class Dashboard {
     /// a member's relevance changes.
     private func flipFocusedStack(by step: Int) {
         guard panels.indices.contains(focus), panels[focus].isStack else { return }
-        let count = panels[focus].members.count
-        panels[focus].shown = ((panels[focus].shown + step) % count + count) % count
         let now = driver.clock.now
-        panels[focus].heldRelevances = panels[focus].members.map { driver.scheduler.relevance(of: $0.id, now: now) }
+        panels[focus].rotation.flip(by: step, relevances: panels[focus].members.map { driver.scheduler.relevance(of: $0.id, now: now) })
         scrollOffset = 0
     }
 

@@ -22,7 +22,7 @@ enum DashboardBuilder {
             if let index = reusable.firstIndex(where: { $0.config == panelConfig }) {
                 return reusable.remove(at: index)
             }
-            let memberConfigs = panelConfig.isStack ? panelConfig.children : [panelConfig]
+            let memberConfigs = panelConfig.members
             var panel = DashboardPanel(title: title(of: panelConfig, widgets: widgets), family: panelConfig.family, members: [],
                                        config: panelConfig)
             for memberConfig in memberConfigs {
@@ -50,7 +50,7 @@ enum DashboardBuilder {
 
     static func title(of panel: PanelConfig, widgets: BoundWidgets) -> String {
         if let title = panel.title { return title }
-        if panel.isStack { return panel.children.map { title(of: $0, widgets: widgets) }.joined(separator: " · ") }
+        if panel.members != [panel] { return StackDefinition.title(ofMembers: panel.members.map { title(of: $0, widgets: widgets) }) }
         guard let manifest = widgets.widget(kind: panel.kind)?.manifest else { return panel.kind }
         return title(of: panel, manifest: manifest)
     }

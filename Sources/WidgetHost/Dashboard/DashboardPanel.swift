@@ -21,31 +21,22 @@ struct DashboardPanel {
     var setupError: String?
     /// The config it was built from: a reloaded config reuses panels whose config is unchanged.
     var config: PanelConfig?
-    /// A stack (Smart Stack): the member shown now.
-    var shown = 0
-    /// A stack flipped by hand (`[`, `]`): its members' relevances at the flip. The manual
-    /// choice holds while they stay the same; the next change gives the choice back to
-    /// relevance. Nil: relevance chooses.
-    var heldRelevances: [Float?]?
+    /// A stack: which member is shown, flipped by hand or chosen by relevance (`StackRotation`).
+    var rotation = StackRotation()
 
-    /// A stack of several widgets, showing one at a time.
-    var isStack: Bool { members.count > 1 }
+    /// A stack: more than one widget, shown one at a time (`StackDefinition.isStack`; a
+    /// config's stack of one is built as its widget).
+    var isStack: Bool { StackDefinition.isStack(memberCount: members.count) }
+
+    /// A stack's member shown now (0 for a single widget).
+    var shown: Int { rotation.shown }
 
     /// The member on screen: the only one, or the stack's shown one.
     var shownMember: Member? { members.indices.contains(shown) ? members[shown] : members.first }
 
     /// Which of N a stack shows (" 2/3"); empty for a single widget.
-    var position: String { isStack ? " \(shown + 1)/\(members.count)" : "" }
+    var position: String { isStack ? rotation.position(of: members.count) : "" }
 
     /// The panel's title with the stack's position ("Heroes 2/3"), as the status bar shows it.
     var displayTitle: String { title + position }
-
-    /// The member a Smart Stack shows for these relevances (a member without one counts as
-    /// 0): the most relevant; on a tie the current one stays, else the first of the tied.
-    static func mostRelevant(_ relevances: [Float?], current: Int) -> Int {
-        let scores = relevances.map { $0 ?? 0 }
-        guard let best = scores.max() else { return 0 }
-        if scores.indices.contains(current), scores[current] == best { return current }
-        return scores.firstIndex(of: best) ?? 0
-    }
 }

@@ -8,13 +8,17 @@ import Widgets
 /// kinds from here. A repeated kind keeps the first.
 public struct Catalog: Sendable {
     public let definitions: [WidgetDefinition]
+    /// The container kind (the Smart Stack): its manifest and config rules.
+    public let stack: StackDefinition
 
-    public init(_ definitions: [WidgetDefinition]) {
+    public init(_ definitions: [WidgetDefinition], stack: StackDefinition = StackWidget.definition) {
         var seen: Set<String> = []
         self.definitions = definitions.filter { seen.insert($0.manifest.kind).inserted }
+        self.stack = stack
     }
 
-    /// The built-in widgets. Adding a kind: its folder in `Sources/Widgets/` and one line here.
+    /// The built-in widgets and the stack. Adding a kind: its folder in `Sources/Widgets/` and
+    /// one line here.
     public static func builtin() -> Catalog {
         Catalog([
             ClockWidget.definition,
@@ -25,13 +29,13 @@ public struct Catalog: Sendable {
             CommandWidget.definition,
             TextWidget.definition,
             HTTPJSONWidget.definition,
-        ])
+        ], stack: StackWidget.definition)
     }
 
     /// This catalogue followed by `more` (extension kinds, `NAME/KIND`); a kind already
     /// present keeps the first.
     public func adding(_ more: [WidgetDefinition]) -> Catalog {
-        Catalog(definitions + more)
+        Catalog(definitions + more, stack: stack)
     }
 
     /// The manifests, in catalogue order.
@@ -45,7 +49,7 @@ public struct Catalog: Sendable {
     ///
     /// - Parameter isKnownTimeZone: nil uses the system's tz database.
     public func validator(isKnownTimeZone: (@Sendable (String) -> Bool)? = nil) -> ConfigValidator {
-        ConfigValidator(manifests: manifests, isKnownTimeZone: isKnownTimeZone)
+        ConfigValidator(manifests: manifests, stack: stack, isKnownTimeZone: isKnownTimeZone)
     }
 
     /// Every widget bound to the host's services, sharing one binding (what widgets share

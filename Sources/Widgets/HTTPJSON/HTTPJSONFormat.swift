@@ -1,5 +1,6 @@
 import FoundationEssentials
 import JSONTree
+import WidgetCore
 
 /// How an `http-json` field shows its value (the `format` of a field).
 ///
@@ -29,9 +30,9 @@ public enum HTTPJSONFormat: String, Sendable, CaseIterable {
     public func format(_ value: JSONValue, now: Date) -> String {
         let text: String
         switch (self, value) {
-        case (.number, _): text = Self.number(value).map { Self.grouped($0, decimals: 2) } ?? Self.text(value)
-        case (.percent, _): text = Self.number(value).map { Self.grouped($0 * 100, decimals: 1) + "%" } ?? Self.text(value)
-        case (.bytes, _): text = Self.number(value).map(Self.bytes) ?? Self.text(value)
+        case (.number, _): text = Self.number(value).map { DecimalText.grouped($0, decimals: 2) } ?? Self.text(value)
+        case (.percent, _): text = Self.number(value).map { DecimalText.grouped($0 * 100, decimals: 1) + "%" } ?? Self.text(value)
+        case (.bytes, _): text = Self.number(value).map(ByteCountText.readable) ?? Self.text(value)
         case (.duration, _):
             guard let seconds = Self.number(value) else { text = Self.text(value); break }
             text = seconds < 0 ? "-" + DurationText.duration(-seconds) : DurationText.duration(seconds)
@@ -64,43 +65,6 @@ public enum HTTPJSONFormat: String, Sendable, CaseIterable {
         case .number(let number) where number.isFinite: return number
         default: return nil
         }
-    }
-
-    /// `value` with `,` between thousands and at most `decimals` decimals (trailing zeros
-    /// dropped); beyond ±10^15 (where doubles stop holding cents) its plain text.
-    static func grouped(_ value: Double, decimals: Int) -> String {
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        guard value.isFinite, abs(value) < 1e15, let scaled = Int64(exactly: (abs(value) * scale).rounded()) else {
-            return value.isFinite ? String(value) : "—"
-        }
-        let unit = Int64(scale)
-        let whole = scaled / unit
-        var fraction = String(scaled % unit)
-        fraction = String(repeating: "0", count: max(0, decimals - fraction.count)) + fraction
-        while fraction.hasSuffix("0") { fraction.removeLast() }
-        var digits = Array(String(whole))
-        var groupedDigits = ""
-        while digits.count > 3 {
-            groupedDigits = "," + String(digits.suffix(3)) + groupedDigits
-            digits.removeLast(3)
-        }
-        groupedDigits = String(digits) + groupedDigits
-        let sign = value < 0 && scaled != 0 ? "-" : ""
-        return sign + groupedDigits + (fraction.isEmpty ? "" : "." + fraction)
-    }
-
-    static func bytes(_ value: Double) -> String {
-        let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"]
-        var amount = abs(value)
-        var unit = 0
-        while amount >= 1024, unit < units.count - 1 {
-            amount /= 1024
-            unit += 1
-        }
-        let sign = value < 0 ? "-" : ""
-        if unit == 0 { return sign + grouped(amount, decimals: 0) + " B" }
-        return sign + grouped(amount, decimals: amount < 10 ? 1 : 0) + " " + units[unit]
     }
 
     /// A moment: seconds since 1970 (years 1…9999 only), or ISO 8601 text

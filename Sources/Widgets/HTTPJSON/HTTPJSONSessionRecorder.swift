@@ -16,7 +16,7 @@ struct HTTPJSONSessionRecorder: FetchSessionRecorder {
     func received(_ body: Data?, session: String, url: URL, at date: Date) {
         guard let body else {
             store.update(session: session, url: url) { state in
-                state.rejected("the answer is larger than \(HTTPJSONStore.maximumBodyBytes / 1024) KiB", at: date)
+                state.rejected("the answer is larger than \(ByteCountText.exact(HTTPJSONStore.maximumBodyBytes))", at: date)
                 state.attemptURL = url.absoluteString
             }
             return

@@ -50,10 +50,10 @@ public enum SystemWidget {
         meters.append(("CPU", entry.cpu ?? 0, entry.cpu.map(percent) ?? "…"))
         if let memory = entry.memory {
             meters.append(("Mem", memory.usedFraction,
-                           small ? percent(memory.usedFraction) : "\(bytes(memory.used))/\(bytes(memory.total))"))
+                           small ? percent(memory.usedFraction) : "\(ByteCountText.compact(memory.used))/\(ByteCountText.compact(memory.total))"))
             if memory.swapTotal > 0 {
                 meters.append(("Swap", memory.swapUsedFraction,
-                               small ? percent(memory.swapUsedFraction) : "\(bytes(memory.swapUsed))/\(bytes(memory.swapTotal))"))
+                               small ? percent(memory.swapUsedFraction) : "\(ByteCountText.compact(memory.swapUsed))/\(ByteCountText.compact(memory.swapTotal))"))
             }
         }
         let nameWidth = 4
@@ -149,18 +149,5 @@ public enum SystemWidget {
         let scaled = Int((value * Double(scale)).rounded())
         let fraction = "\(scaled % scale)"
         return "\(scaled / scale)." + String(repeating: "0", count: digits - fraction.count) + fraction
-    }
-
-    /// Bytes in binary units: "512B", "980K", "6.2G", "15G", "1.5T".
-    static func bytes(_ count: UInt64) -> String {
-        let units = ["B", "K", "M", "G", "T", "P", "E"]
-        var value = Double(count)
-        var unit = 0
-        while value >= 1000, unit < units.count - 1 {
-            value /= 1024
-            unit += 1
-        }
-        if unit == 0 { return "\(count)B" }
-        return (value < 10 ? fixed(value, digits: 1) : "\(Int(value.rounded()))") + units[unit]
     }
 }

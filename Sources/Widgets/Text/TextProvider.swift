@@ -63,7 +63,7 @@ struct TextProvider: TimelineProvider {
             switch Self.readFile(path, limit: Self.maximumFileBytes) {
             case .success(let (bytes, complete)):
                 let text = Self.fitted(Self.tidy(String(decoding: bytes, as: UTF8.self)))
-                return TextEntry(date: date, text: text, notice: complete ? nil : "only the first 1 MiB is shown", wrap: wrap)
+                return TextEntry(date: date, text: text, notice: complete ? nil : "only the first \(ByteCountText.exact(Self.maximumFileBytes)) is shown", wrap: wrap)
             case .failure(let error):
                 let notice = error.code == ENOENT ? "no file at \(path)" : "cannot read \(path): \(error)"
                 return TextEntry(date: date, text: "", notice: notice, isError: true, wrap: wrap)
