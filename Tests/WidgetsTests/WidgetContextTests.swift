@@ -92,7 +92,7 @@ struct WidgetContextTests {
         withExtendedLifetime((provider, silent)) {}
     }
 
-    @Test("the leaderboard's session leases live in the context all widgets were bound with; hero reads the same registry")
+    @Test("the leaderboard's session leases live in the context its definition was bound with, released with the provider")
     func sessionLeasesThroughTheContext() throws {
         let context = WidgetContext.none
         let leaderboard = LeaderboardWidget.definition.widget(context)
@@ -107,5 +107,20 @@ struct WidgetContextTests {
         rebuilt = nil
         #expect(!context.leaderboardSessions.contains("main"), "the panel removed: no panel's session any more")
         withExtendedLifetime((first, rebuilt)) {}
+    }
+
+    @Test("hero's heal finds the board of a leaderboard bound with the same context, and only that one")
+    func heroReadsTheSharedRegistry() async throws {
+        let context = WidgetContext.none
+        let panel = try LeaderboardWidget.definition.widget(context).makeProvider(["url": .string(board), "session": .string("main")])
+        let heal = WidgetActionContext(key: "+", options: ["name": .string("Spouty"), "session": .string("main")])
+        func failure(_ hero: TerminalWidget) async -> String {
+            guard case .task(let perform)? = hero.actionPerformers["+"] else { return "no + action" }
+            do { try await perform(heal); return "healed" } catch { return "\(error)" }
+        }
+        // Same context: the board's URL is found, and the POST is refused only for want of a transport.
+        #expect(await failure(HeroWidget.definition.widget(context)) == "no network in this mode")
+        #expect(await failure(HeroWidget.definition.widget(.none)) == "no leaderboard panel fetches session 'main'")
+        withExtendedLifetime(panel) {}
     }
 }
