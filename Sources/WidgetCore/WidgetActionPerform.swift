@@ -19,18 +19,17 @@ public enum WidgetActionPerform: Sendable {
     case terminal(@Sendable (WidgetActionContext) throws -> [String])
 }
 
-/// What a perform knows: the panel's options and the host's environment.
+/// What a perform knows: the key and the panel's options (what the host lends, the widget's
+/// definition captured when it was bound).
 public struct WidgetActionContext: Sendable {
     /// The key pressed.
     public var key: String
     /// The panel's validated options.
     public var options: WidgetOptions
-    public var environment: WidgetEnvironment
 
-    public init(key: String, options: WidgetOptions, environment: WidgetEnvironment) {
+    public init(key: String, options: WidgetOptions) {
         self.key = key
         self.options = options
-        self.environment = environment
     }
 }
 

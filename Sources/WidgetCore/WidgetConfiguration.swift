@@ -5,12 +5,15 @@ import FoundationEssentials
 ///
 /// WidgetCore knows nothing of terminals, so the view's output type is a parameter: the
 /// terminal front end uses a type that draws into its cell buffer. `makeProvider` receives
-/// the panel's options (already validated by the config layer) and the host's environment, and
-/// may throw (with a message for the user) for options that only make sense together.
+/// the panel's options (already validated by the config layer) and may throw (with a message
+/// for the user) for options that only make sense together. What the host lends a widget
+/// (clock, center, state, sessions) is not WidgetCore's: the widget's definition receives it
+/// once, as one `WidgetContext` (module Widgets), and its factory closes over it
+/// (docs/decisions.md, "One context").
 public struct WidgetConfiguration<View: Sendable>: Sendable {
     /// What the widget declares about itself: kind, names, families, options, pausing.
     public var manifest: WidgetManifest
-    public var makeProvider: @Sendable (WidgetOptions, WidgetEnvironment) throws -> AnyTimelineProvider
+    public var makeProvider: @Sendable (WidgetOptions) throws -> AnyTimelineProvider
     /// Turns an entry into what the front end shows.
     public var view: @Sendable (any TimelineEntry, WidgetViewContext) -> View
     /// Handlers for background-session events, tried in order (see `onBackgroundSessionEvents`).
@@ -35,7 +38,7 @@ public struct WidgetConfiguration<View: Sendable>: Sendable {
 
     public init(
         manifest: WidgetManifest,
-        makeProvider: @escaping @Sendable (WidgetOptions, WidgetEnvironment) throws -> AnyTimelineProvider,
+        makeProvider: @escaping @Sendable (WidgetOptions) throws -> AnyTimelineProvider,
         view: @escaping @Sendable (any TimelineEntry, WidgetViewContext) -> View
     ) {
         self.manifest = manifest
@@ -49,7 +52,7 @@ public struct WidgetConfiguration<View: Sendable>: Sendable {
         displayName: String,
         description: String = "",
         supportedFamilies: [WidgetFamily] = WidgetFamily.allCases,
-        makeProvider: @escaping @Sendable (WidgetOptions, WidgetEnvironment) throws -> AnyTimelineProvider,
+        makeProvider: @escaping @Sendable (WidgetOptions) throws -> AnyTimelineProvider,
         view: @escaping @Sendable (any TimelineEntry, WidgetViewContext) -> View
     ) {
         self.init(manifest: WidgetManifest(kind: kind, displayName: displayName, description: description,
@@ -210,25 +213,5 @@ public struct WidgetViewContext: Sendable, Equatable {
         self.family = family
         self.size = size
         self.isPlaceholder = isPlaceholder
-    }
-}
-
-/// What the host lends a provider: its notion of now and where the widget may keep data.
-public struct WidgetEnvironment: Sendable {
-    /// The host's clock (a fixed moment for snapshots, the wall clock when running).
-    public var now: @Sendable () -> Date
-    /// The process environment (for `TZ` and the like).
-    public var variables: [String: String]
-    /// The state directory (containers live under it); nil when the host runs without one.
-    public var stateDirectory: String?
-    /// Lets a widget ask for reloads (its own kind, or another's).
-    public var center: WidgetCenter
-
-    public init(now: @escaping @Sendable () -> Date, variables: [String: String] = [:], stateDirectory: String? = nil,
-                center: WidgetCenter = WidgetCenter()) {
-        self.now = now
-        self.variables = variables
-        self.stateDirectory = stateDirectory
-        self.center = center
     }
 }

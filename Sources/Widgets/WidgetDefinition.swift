@@ -1,34 +1,27 @@
 import WidgetCore
 
-/// A widget kind the host can offer: its manifest, and how to build the widget bound to the
-/// host's services. The catalogue lists one per built-in widget; everything the host shows
-/// about a kind (`widgets`, `check-config`, `preview`, `--help`) comes from the manifest.
+/// A widget kind the host can offer: its manifest, what it uses of the host, and how to build
+/// the widget from the host's context. The catalogue lists one per built-in widget; everything
+/// the host shows about a kind (`widgets`, `check-config`, `preview`, `--help`) comes from here.
 public struct WidgetDefinition: Sendable {
-    /// What the host binds a widget to: its services, and the leaderboard sessions the
-    /// panels use (filled as providers are made).
-    public struct Binding: Sendable {
-        public var services: WidgetServices
-        public var leaderboardSessions: LeaderboardSessionRegistry
-
-        public init(services: WidgetServices, leaderboardSessions: LeaderboardSessionRegistry = LeaderboardSessionRegistry()) {
-            self.services = services
-            self.leaderboardSessions = leaderboardSessions
-        }
-    }
-
     public var manifest: WidgetManifest
-    private let build: @Sendable (Binding) -> TerminalWidget
+    /// The side effects its panels have on the host (sessions, push, files, processes,
+    /// network): the context `build` receives holds the handles of these only.
+    public var uses: Set<WidgetUse>
+    private let build: @Sendable (WidgetContext) -> TerminalWidget
 
     /// - Parameter build: makes the widget; its manifest is replaced by `manifest`, so the
     ///   two cannot disagree.
-    public init(manifest: WidgetManifest, build: @escaping @Sendable (Binding) -> TerminalWidget) {
+    public init(manifest: WidgetManifest, uses: Set<WidgetUse> = [], build: @escaping @Sendable (WidgetContext) -> TerminalWidget) {
         self.manifest = manifest
+        self.uses = uses
         self.build = build
     }
 
-    /// The widget bound to `binding`, carrying this definition's manifest.
-    public func widget(_ binding: Binding) -> TerminalWidget {
-        var widget = build(binding)
+    /// The widget bound to `context` (granted only this definition's uses), carrying this
+    /// definition's manifest.
+    public func widget(_ context: WidgetContext) -> TerminalWidget {
+        var widget = build(context.granting(uses))
         widget.manifest = manifest
         return widget
     }

@@ -160,7 +160,7 @@ struct BackgroundSessionsTests {
         let delegate = RecordingDelegate()
         let seen = Mutex<[String]>([])
         let config = WidgetConfiguration<String>(kind: "leaderboard", displayName: "Leaderboard",
-                                                 makeProvider: { _, _ in throw CancellationError() }, view: { _, _ in "" })
+                                                 makeProvider: { _ in throw CancellationError() }, view: { _, _ in "" })
             .onBackgroundSessionEvents(matching: { $0.hasPrefix("leaderboard.") }) { identifier, completion in
                 seen.withLock { $0.append(identifier) }
                 delegate.completion.withLock { $0 = SendableAction(completion) }

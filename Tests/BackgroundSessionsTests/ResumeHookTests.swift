@@ -6,7 +6,7 @@ import WidgetCore
 import WidgetTestSupport
 
 private func widget(_ kind: String) -> WidgetConfiguration<String> {
-    WidgetConfiguration<String>(kind: kind, displayName: kind, makeProvider: { _, _ in throw CancellationError() }, view: { _, _ in "" })
+    WidgetConfiguration<String>(kind: kind, displayName: kind, makeProvider: { _ in throw CancellationError() }, view: { _, _ in "" })
 }
 
 @Suite("Resuming tasks with the URL a widget gives (the generic hook)", .serialized)

@@ -55,7 +55,7 @@ private final class ExampleRig: Sendable {
     }
 
     func timeline(_ options: WidgetOptions) async throws -> AnyTimeline {
-        let provider = try widget.makeProvider(options, WidgetEnvironment(now: { Date() }))
+        let provider = try widget.makeProvider(options)
         return try await provider.timeline(in: TimelineProviderContext(family: .medium, size: CellSize(columns: 40, rows: 10)))
     }
 

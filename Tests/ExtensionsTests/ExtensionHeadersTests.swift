@@ -176,7 +176,7 @@ struct ExtensionHeadersTests {
         fake.host.bind(spawner: fake.spawner, environment: ["PATH": "/usr/bin:/bin"], stateDirectory: fake.stateDirectory, sessions: manager)
         let widget = ExtensionWidgets.configuration(fake.manifest.widgets[0], host: fake.host)
         manager.eventRouter = BackgroundSessionManager.router(for: { [widget] })
-        let provider = try widget.makeProvider(["url": .string(server.url + "/board.json")], WidgetEnvironment(now: { Date() }))
+        let provider = try widget.makeProvider(["url": .string(server.url + "/board.json")])
         _ = try await provider.timeline(in: TimelineProviderContext(family: .small, size: CellSize(columns: 20, rows: 5)))
         #expect(await fake.logged("info: fake stderr: body: BOARD"))
         let request = server.requests.first ?? ""
@@ -198,7 +198,7 @@ struct ExtensionHeadersTests {
         fake.host.bind(spawner: fake.spawner, environment: ["PATH": "/usr/bin:/bin"], stateDirectory: fake.stateDirectory, sessions: manager)
         let widget = ExtensionWidgets.configuration(fake.manifest.widgets[0], host: fake.host)
         manager.eventRouter = BackgroundSessionManager.router(for: { [widget] })
-        let provider = try widget.makeProvider(["url": .string(server.url + "/board.json")], WidgetEnvironment(now: { Date() }))
+        let provider = try widget.makeProvider(["url": .string(server.url + "/board.json")])
         let context = TimelineProviderContext(family: .small, size: CellSize(columns: 20, rows: 5))
         func events() -> [String] { fake.logLines.filter { $0.contains("stderr: events (launch") } }
         for round in 1...3 {

@@ -18,8 +18,8 @@ struct ExtensionProviderTests {
     func placeholder() throws {
         let fake = try FakeExtension(script: "answers.sh", widgets: Self.placeholderWidgets)
         defer { fake.close() }
-        let widget = ExtensionWidgets.configuration(fake.manifest.widgets[0], host: fake.host)
-        let provider = try widget.makeProvider(WidgetOptions(), WidgetEnvironment(now: { Date(timeIntervalSince1970: 0) }))
+        let widget = ExtensionWidgets.configuration(fake.manifest.widgets[0], host: fake.host, now: { Date(timeIntervalSince1970: 0) })
+        let provider = try widget.makeProvider(WidgetOptions())
         let entry = try #require(provider.placeholder(in: TimelineProviderContext(family: .small, size: CellSize(columns: 20, rows: 5))) as? ExtensionEntry)
         #expect(entry.view == .text([ViewNode.Span("loading", role: .placeholder)]))
         #expect(fake.host.status.launches == 0)
@@ -29,8 +29,8 @@ struct ExtensionProviderTests {
     func requestTimeout() throws {
         let fake = try FakeExtension(script: "answers.sh", limits: #"{"requestSeconds": 60}"#)
         defer { fake.close() }
-        let widget = ExtensionWidgets.configuration(fake.manifest.widgets[0], host: fake.host)
-        let provider = try widget.makeProvider(WidgetOptions(), WidgetEnvironment(now: { Date(timeIntervalSince1970: 0) }))
+        let widget = ExtensionWidgets.configuration(fake.manifest.widgets[0], host: fake.host, now: { Date(timeIntervalSince1970: 0) })
+        let provider = try widget.makeProvider(WidgetOptions())
         #expect(provider.requestTimeout == 62)
     }
 
@@ -45,8 +45,8 @@ struct ExtensionProviderTests {
     func timeline() async throws {
         let fake = try FakeExtension(script: "answers.sh")
         defer { fake.close() }
-        let widget = ExtensionWidgets.configuration(fake.manifest.widgets[0], host: fake.host)
-        let provider = try widget.makeProvider(["city": .string("Oslo")], WidgetEnvironment(now: { Date(timeIntervalSince1970: 0) }))
+        let widget = ExtensionWidgets.configuration(fake.manifest.widgets[0], host: fake.host, now: { Date(timeIntervalSince1970: 0) })
+        let provider = try widget.makeProvider(["city": .string("Oslo")])
         let timeline = try await provider.timeline(in: TimelineProviderContext(family: .small, size: CellSize(columns: 20, rows: 5)))
         #expect(timeline.entries.map(\.date) == [iso("2026-11-30T22:00:00Z"), iso("2026-11-30T22:00:00Z")])
         let first = try #require(timeline.entries.first as? ExtensionEntry)
@@ -64,12 +64,11 @@ struct ExtensionProviderTests {
     func instances() async throws {
         let fake = try FakeExtension(script: "answers.sh")
         defer { fake.close() }
-        let widget = ExtensionWidgets.configuration(fake.manifest.widgets[0], host: fake.host)
+        let widget = ExtensionWidgets.configuration(fake.manifest.widgets[0], host: fake.host, now: { Date(timeIntervalSince1970: 0) })
         let context = TimelineProviderContext(family: .small, size: CellSize(columns: 20, rows: 5))
-        let environment = WidgetEnvironment(now: { Date(timeIntervalSince1970: 0) })
-        let a = try await widget.makeProvider(["city": .string("Oslo")], environment).timeline(in: context)
-        let b = try await widget.makeProvider(["city": .string("Lima")], environment).timeline(in: context)
-        let c = try await widget.makeProvider(["city": .string("Oslo")], environment).timeline(in: context)
+        let a = try await widget.makeProvider(["city": .string("Oslo")]).timeline(in: context)
+        let b = try await widget.makeProvider(["city": .string("Lima")]).timeline(in: context)
+        let c = try await widget.makeProvider(["city": .string("Oslo")]).timeline(in: context)
         #expect((a.entries[0] as? ExtensionEntry)?.view != (b.entries[0] as? ExtensionEntry)?.view)
         #expect((a.entries[0] as? ExtensionEntry)?.view == (c.entries[0] as? ExtensionEntry)?.view)
         #expect(fake.host.status.launches == 1)
@@ -79,18 +78,17 @@ struct ExtensionProviderTests {
     func actions() async throws {
         let fake = try FakeExtension(script: "answers.sh", widgets: #"[{"kind": "panel", "displayName": "Panel", "actions": [{"key": "u", "title": "units"}, {"key": "x", "title": "refused"}]}]"#)
         defer { fake.close() }
-        let widget = ExtensionWidgets.configuration(fake.manifest.widgets[0], host: fake.host)
+        let widget = ExtensionWidgets.configuration(fake.manifest.widgets[0], host: fake.host, now: { Date(timeIntervalSince1970: 0) })
         #expect(widget.availableActions.map(\.key) == ["u", "x"])
-        let environment = WidgetEnvironment(now: { Date(timeIntervalSince1970: 0) })
-        _ = try widget.makeProvider(["city": .string("Oslo")], environment)
+        _ = try widget.makeProvider(["city": .string("Oslo")])
         guard case .task(let perform)? = widget.actionPerformers["u"], case .task(let refused)? = widget.actionPerformers["x"] else {
             Issue.record("no task performers")
             return
         }
-        try await perform(WidgetActionContext(key: "u", options: ["city": .string("Oslo")], environment: environment))
+        try await perform(WidgetActionContext(key: "u", options: ["city": .string("Oslo")]))
         #expect(fake.logLines.contains { $0.contains("action u for panel#1") }, "\(fake.logLines)")
         await #expect(throws: WidgetActionError.self) {
-            try await refused(WidgetActionContext(key: "x", options: ["city": .string("Oslo")], environment: environment))
+            try await refused(WidgetActionContext(key: "x", options: ["city": .string("Oslo")]))
         }
     }
 
@@ -98,8 +96,8 @@ struct ExtensionProviderTests {
     func snapshot() async throws {
         let fake = try FakeExtension(script: "snapshots.sh")
         defer { fake.close() }
-        let widget = ExtensionWidgets.configuration(fake.manifest.widgets[0], host: fake.host)
-        let provider = try widget.makeProvider(WidgetOptions(), WidgetEnvironment(now: { Date(timeIntervalSince1970: 0) }))
+        let widget = ExtensionWidgets.configuration(fake.manifest.widgets[0], host: fake.host, now: { Date(timeIntervalSince1970: 0) })
+        let provider = try widget.makeProvider(WidgetOptions())
         let entry = try #require(await provider.snapshot(in: TimelineProviderContext(family: .small, size: CellSize(columns: 20, rows: 5),
                                                                                       isPreview: true)) as? ExtensionEntry)
         #expect(entry.failure == nil)
@@ -113,9 +111,9 @@ struct ExtensionProviderTests {
     func snapshotFallback() async throws {
         let fake = try FakeExtension(script: "answers.sh", debug: true)
         defer { fake.close() }
-        let widget = ExtensionWidgets.configuration(fake.manifest.widgets[0], host: fake.host)
+        let widget = ExtensionWidgets.configuration(fake.manifest.widgets[0], host: fake.host, now: { Date(timeIntervalSince1970: 2_000_000_000) })
         // Long after both entries: the first one is still the snapshot, not the current one.
-        let provider = try widget.makeProvider(WidgetOptions(), WidgetEnvironment(now: { Date(timeIntervalSince1970: 2_000_000_000) }))
+        let provider = try widget.makeProvider(WidgetOptions())
         let entry = try #require(await provider.snapshot(in: TimelineProviderContext(family: .small, size: CellSize(columns: 20, rows: 5),
                                                                                       isPreview: true)) as? ExtensionEntry)
         #expect(entry.failure == nil)
@@ -131,8 +129,8 @@ struct ExtensionProviderTests {
     func badTimelineLogged() async throws {
         let fake = try FakeExtension(script: "bad-answer.sh")
         defer { fake.close() }
-        let widget = ExtensionWidgets.configuration(fake.manifest.widgets[0], host: fake.host)
-        let provider = try widget.makeProvider(WidgetOptions(), WidgetEnvironment(now: { Date(timeIntervalSince1970: 0) }))
+        let widget = ExtensionWidgets.configuration(fake.manifest.widgets[0], host: fake.host, now: { Date(timeIntervalSince1970: 0) })
+        let provider = try widget.makeProvider(WidgetOptions())
         let context = TimelineProviderContext(family: .small, size: CellSize(columns: 20, rows: 5))
         let error = await #expect(throws: ExtensionError.self) { _ = try await provider.timeline(in: context) }
         guard case .badAnswer(let problems)? = error else {
@@ -148,8 +146,8 @@ struct ExtensionProviderTests {
     func snapshotFailure() async throws {
         let fake = try FakeExtension(script: "bad-answer.sh", widgets: Self.placeholderWidgets)
         defer { fake.close() }
-        let widget = ExtensionWidgets.configuration(fake.manifest.widgets[0], host: fake.host)
-        let provider = try widget.makeProvider(WidgetOptions(), WidgetEnvironment(now: { Date(timeIntervalSince1970: 0) }))
+        let widget = ExtensionWidgets.configuration(fake.manifest.widgets[0], host: fake.host, now: { Date(timeIntervalSince1970: 0) })
+        let provider = try widget.makeProvider(WidgetOptions())
         let context = TimelineProviderContext(family: .small, size: CellSize(columns: 20, rows: 5), isPreview: true)
         let entry = try #require(await provider.snapshot(in: context) as? ExtensionEntry)
         #expect(entry.view == .text([ViewNode.Span("loading", role: .placeholder)]))

@@ -43,7 +43,7 @@ final class SessionRig: Sendable {
     func timeline(url: String?) async throws -> AnyTimeline {
         var options = WidgetOptions()
         if let url { options = ["url": .string(url)] }
-        let provider = try widget.makeProvider(options, WidgetEnvironment(now: { Date() }))
+        let provider = try widget.makeProvider(options)
         return try await provider.timeline(in: TimelineProviderContext(family: .small, size: CellSize(columns: 20, rows: 5)))
     }
 
@@ -117,7 +117,7 @@ struct ExtensionSessionTests {
         let fake = try FakeExtension(script: "downloads.sh")
         defer { fake.close() }
         let widget = ExtensionWidgets.configuration(fake.manifest.widgets[0], host: fake.host)
-        let provider = try widget.makeProvider(["url": .string("http://127.0.0.1:9/x")], WidgetEnvironment(now: { Date() }))
+        let provider = try widget.makeProvider(["url": .string("http://127.0.0.1:9/x")])
         _ = try await provider.timeline(in: TimelineProviderContext(family: .small, size: CellSize(columns: 20, rows: 5)))
         #expect(await fake.logged { $0.contains("background sessions are off in this mode") })
         #expect(fake.host.status.isRunning && fake.host.status.protocolErrors == 0)

@@ -34,7 +34,7 @@ private final class ActionProbe: Sendable {
                                       actions: [WidgetAction(key: "+", title: "add one", timeoutSeconds: 0.3),
                                                 WidgetAction(key: "e", title: "edit"),
                                                 WidgetAction(key: "r", title: "run now")])
-        return TerminalWidget(manifest: manifest, makeProvider: { _, _ in AnyTimelineProvider(Provider(probe: self)) },
+        return TerminalWidget(manifest: manifest, makeProvider: { _ in AnyTimelineProvider(Provider(probe: self)) },
                               view: { entry, _ in .centeredLines([((entry as? Entry)?.text ?? "?", CellStyle(.foreground))]) })
             .action("+") { [self] context in
                 performed.withLock { $0.append(context) }
@@ -53,10 +53,9 @@ private func makeDashboard(_ probe: ActionProbe, rows: Int = 8, clock: ManualClo
     let widget = probe.widget
     driver.batch {
         let options: WidgetOptions = ["file": .string("/tmp/notes.txt")]
-        let environment = WidgetEnvironment(now: { clock.now })
-        let id = driver.add(kind: "probe", family: .medium, size: .zero, provider: try! widget.makeProvider(options, environment))
+        let id = driver.add(kind: "probe", family: .medium, size: .zero, provider: try! widget.makeProvider(options))
         dashboard.setPanels([DashboardPanel(title: "Probe", family: .medium,
-                                            members: [.init(id: id, widget: widget, title: "Probe", options: options, environment: environment)])])
+                                            members: [.init(id: id, widget: widget, title: "Probe", options: options)])])
     }
     return dashboard
 }

@@ -30,7 +30,7 @@ private final class Probe: Sendable {
     }
 
     var widget: TerminalWidget {
-        TerminalWidget(kind: "probe", displayName: "Probe", makeProvider: { _, _ in AnyTimelineProvider(Provider(probe: self)) },
+        TerminalWidget(kind: "probe", displayName: "Probe", makeProvider: { _ in AnyTimelineProvider(Provider(probe: self)) },
                        view: { entry, context in
                            let text = (entry as? Entry)?.text ?? "?"
                            return .centeredLines([(text, CellStyle(context.isPlaceholder ? .placeholder : .foreground))])
@@ -47,7 +47,7 @@ private func makeDashboard(size: TerminalSize, probes: [(Probe, WidgetFamily, St
     // As DashboardBuilder does: inside a batch, so the first requests carry the laid-out size.
     driver.batch {
         dashboard.setPanels(probes.map { probe, family, title in
-            let id = driver.add(kind: "probe", family: family, size: .zero, provider: try! probe.widget.makeProvider(WidgetOptions(), WidgetEnvironment(now: { clock.now })))
+            let id = driver.add(kind: "probe", family: family, size: .zero, provider: try! probe.widget.makeProvider(WidgetOptions()))
             return DashboardPanel(title: title, family: family, members: [.init(id: id, widget: probe.widget, title: title)])
         })
     }
@@ -194,20 +194,20 @@ struct DashboardReloadTests {
     func reusesUnchangedPanels() async {
         let clock = ManualClock(now: at(0))
         let driver = TimelineDriver(clock: clock)
-        let environment = WidgetEnvironment(now: { clock.now }, variables: ["TZ": "UTC"], center: driver.center)
+        let widgets = Catalog.builtin().bind(WidgetContext(center: driver.center, now: { clock.now }, environment: ["TZ": "UTC"]))
         func clockPanel(_ zone: String) -> PanelConfig {
             PanelConfig(kind: "clock", family: .small, title: zone,
                         options: ["timeZone": .string(zone), "seconds": .bool(false), "hour24": .bool(true), "showDate": .bool(true)])
         }
         let first = DashboardBuilder.panels(for: DashboardConfig(panels: [clockPanel("UTC"), clockPanel("Asia/Tokyo")]),
-                                            widgets: Catalog.builtin().bind(), driver: driver, environment: environment)
+                                            widgets: widgets, driver: driver)
         let dashboard = Dashboard(driver: driver, size: TerminalSize(columns: 80, rows: 24), glyphs: .unicode,
                                   themes: [Theme.default], environment: ["TZ": "UTC"])
         dashboard.runUnderTest()
         dashboard.setPanels(first)
         await driver.settle()
         let second = DashboardBuilder.panels(for: DashboardConfig(panels: [clockPanel("UTC"), clockPanel("Europe/Berlin")]),
-                                             widgets: Catalog.builtin().bind(), driver: driver, environment: environment, reusing: dashboard.panels)
+                                             widgets: widgets, driver: driver, reusing: dashboard.panels)
         #expect(second[0].members.map(\.id) == first[0].members.map(\.id), "unchanged: the same instance")
         #expect(second[1].members.map(\.id) != first[1].members.map(\.id), "changed: a new instance")
         dashboard.setPanels(second)
@@ -219,7 +219,7 @@ struct DashboardReloadTests {
     func currentConfigurations() async {
         let clock = ManualClock(now: at(0))
         let driver = TimelineDriver(clock: clock)
-        let environment = WidgetEnvironment(now: { clock.now }, variables: ["TZ": "UTC"], center: driver.center)
+        let widgets = Catalog.builtin().bind(WidgetContext(center: driver.center, now: { clock.now }, environment: ["TZ": "UTC"]))
         let options: WidgetOptions = ["timeZone": .string("Asia/Tokyo"), "seconds": .bool(true), "hour24": .bool(true),
                                             "showDate": .bool(false)]
         let dashboard = Dashboard(driver: driver, size: TerminalSize(columns: 80, rows: 24), glyphs: .unicode,
@@ -228,7 +228,7 @@ struct DashboardReloadTests {
         driver.batch {
             dashboard.setPanels(DashboardBuilder.panels(for: DashboardConfig(panels: [
                 PanelConfig(kind: "clock", family: .medium, title: "Tokyo", options: options)]),
-                widgets: Catalog.builtin().bind(), driver: driver, environment: environment))
+                widgets: widgets, driver: driver))
         }
         await driver.settle()
         #expect(driver.center.currentConfigurations() == [

@@ -47,13 +47,13 @@ private final class ReloadRig: @unchecked Sendable {
         let setup = ExtensionSetup.discover(catalog: .builtin(), explicitDirectory: scratch.path + "/extensions", environment: environment)
         runtime = setup.runtime
         catalog = setup.catalog
-        let services = WidgetServices(sessions: manager, stateDirectory: scratch.path + "/state", center: WidgetCenter(),
-                                      io: WidgetIO(processes: spawner, environment: ["PATH": "/usr/bin:/bin"]))
-        widgets = catalog.bind(services: services)
+        let context = WidgetContext(sessions: manager, stateDirectory: scratch.path + "/state", environment: ["PATH": "/usr/bin:/bin"],
+                                    processes: spawner)
+        widgets = catalog.bind(context)
         routed.widgets = widgets.widgets
         manager.eventRouter = BackgroundSessionManager.router(for: { [routed] in routed.widgets })  // as the dashboard sets it
         rediscovery = ExtensionRediscovery(explicitDirectory: scratch.path + "/extensions", environment: environment,
-                                           runtime: runtime, services: services)
+                                           runtime: runtime, context: context)
     }
 
     static func write(_ scratch: ScratchDirectory, name: String, folder: String? = nil, script: String, displayName: String = "Panel",
@@ -78,7 +78,7 @@ private final class ReloadRig: @unchecked Sendable {
 
     func timeline(_ kind: String, options: WidgetOptions = WidgetOptions()) async throws -> AnyTimeline {
         let widget = try #require(widgets.widget(kind: kind))
-        let provider = try widget.makeProvider(options, WidgetEnvironment(now: { Date() }))
+        let provider = try widget.makeProvider(options)
         return try await provider.timeline(in: TimelineProviderContext(family: .small, size: CellSize(columns: 20, rows: 5)))
     }
 

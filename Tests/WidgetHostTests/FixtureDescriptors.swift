@@ -32,7 +32,7 @@ enum FixtureDescriptors {
     /// The fixtures as a catalogue; their widgets are never built by these tests.
     static let catalog = Catalog(all.map { manifest in
         WidgetDefinition(manifest: manifest) { _ in
-            TerminalWidget(manifest: manifest, makeProvider: { _, _ in throw OptionError("fixture") },
+            TerminalWidget(manifest: manifest, makeProvider: { _ in throw OptionError("fixture") },
                            view: { _, _ in PanelView { _, _, _ in } })
         }
     })

@@ -7,6 +7,7 @@ import HostProcesses
 import TerminalUI
 import Testing
 import WidgetTestSupport
+import Widgets
 @testable import WidgetHost
 
 /// A `HostIO` whose transport is `transport` and whose temporary files go to `temporary`.
@@ -39,6 +40,19 @@ struct HostIOTests {
         #expect(request.url == "http://127.0.0.1:1/leaderboard")
         #expect(request.directory.hasPrefix(temporary + "/widgethost-headless-"))
         #expect(FilePaths.list(temporary).isEmpty, "the headless state directory is removed at the end")
+    }
+
+    @Test("widgets receive one environment, the process's with the host's own variables over it, and HostIO's roots and spawner")
+    func widgetContext() {
+        let files = FileRoots(proc: "/fake/proc", zoneinfo: "/fake/zoneinfo", state: nil, temporary: "/fake/tmp")
+        var io = HostIO(environment: HostEnvironment(variables: ["TZ": "UTC", "HOME": "/home/u"]), files: files,
+                        clock: SystemTransportClock(), processes: ProcessSpawner(), randomSeed: 7, makeTransport: { FakeTransport() })
+        io.widgetEnvironment = ["PATH": "/usr/bin:/bin", "TZ": "Asia/Tokyo", "EDITOR": "vi"]
+        let context = io.widgetContext(variables: io.environment.variables)
+        #expect(context.environment == ["PATH": "/usr/bin:/bin", "TZ": "UTC", "HOME": "/home/u", "EDITOR": "vi"])
+        #expect(context.proc == "/fake/proc" && context.zoneinfo == "/fake/zoneinfo" && context.temporary == "/fake/tmp")
+        #expect(context.processes === io.processes, "the spawner the dashboard's loop reaps for")
+        #expect(context.sessions == nil && context.push == nil && context.transport == nil, "the runner adds these")
     }
 
     @Test("the live HostIO draws a seed at start, reads the system's roots and clocks")

@@ -42,9 +42,9 @@ private struct CounterProvider: TimelineProvider {
     }
 }
 
-private let counter = WidgetDefinition(manifest: counterManifest) { _ in
-    TerminalWidget(manifest: counterManifest, makeProvider: { options, environment in
-        AnyTimelineProvider(CounterProvider(name: options.string("name") ?? "?", now: environment.now))
+private let counter = WidgetDefinition(manifest: counterManifest) { context in
+    TerminalWidget(manifest: counterManifest, makeProvider: { options in
+        AnyTimelineProvider(CounterProvider(name: options.string("name") ?? "?", now: context.now))
     }, view: { entry, _ in
         .centeredLines([((entry as? CounterEntry)?.text ?? "?", CellStyle(.foreground))])
     })

@@ -29,7 +29,7 @@ private struct Scripted: Sendable {
     }
 
     var widget: TerminalWidget {
-        TerminalWidget(kind: "scripted", displayName: "Scripted", makeProvider: { [entries] _, _ in AnyTimelineProvider(Provider(entries: entries)) },
+        TerminalWidget(kind: "scripted", displayName: "Scripted", makeProvider: { [entries] _ in AnyTimelineProvider(Provider(entries: entries)) },
                        view: { entry, _ in .centeredLines([((entry as? Entry)?.text ?? "?", CellStyle(.foreground))]) })
     }
 }
@@ -43,7 +43,7 @@ private func stackDashboard(_ children: [(String, Scripted)], clock: ManualClock
     driver.batch {
         let members = children.map { title, scripted in
             let id = driver.add(kind: "scripted", family: .medium, size: .zero,
-                                provider: try! scripted.widget.makeProvider(WidgetOptions(), WidgetEnvironment(now: { clock.now })))
+                                provider: try! scripted.widget.makeProvider(WidgetOptions()))
             return DashboardPanel.Member(id: id, widget: scripted.widget, title: title)
         }
         dashboard.setPanels([DashboardPanel(title: children.map(\.0).joined(separator: " · "), family: .medium, members: members)])

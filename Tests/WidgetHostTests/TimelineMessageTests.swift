@@ -23,7 +23,7 @@ private final class Counter: Sendable {
     }
 
     var widget: TerminalWidget {
-        TerminalWidget(kind: "counter", displayName: "Counter", makeProvider: { _, _ in AnyTimelineProvider(Provider(counter: self)) },
+        TerminalWidget(kind: "counter", displayName: "Counter", makeProvider: { _ in AnyTimelineProvider(Provider(counter: self)) },
                        view: { entry, _ in .centeredLines([((entry as? Entry)?.text ?? "?", CellStyle(.foreground))]) })
     }
 }
@@ -52,7 +52,7 @@ private final class Recorded {
         var added: WidgetInstanceID?
         driver.batch {
             let id = driver.add(kind: "counter", family: .medium, size: .zero,
-                                provider: try! widget.makeProvider(WidgetOptions(), WidgetEnvironment(now: { clock.now })))
+                                provider: try! widget.makeProvider(WidgetOptions()))
             dashboard.setPanels([DashboardPanel(title: "Counter", family: .medium, members: [.init(id: id, widget: widget, title: "Counter")])])
             added = id
         }

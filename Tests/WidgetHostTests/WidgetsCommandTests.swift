@@ -34,6 +34,21 @@ struct WidgetsCommandTests {
         }
     }
 
+    @Test("a kind's listing says what it uses of the host (its definition's uses); a local kind says nothing of it")
+    func listsUses() {
+        // A wrapped line's continuation (indented four) joined back to it.
+        let listing = WidgetsCommand.run(catalog: Catalog.builtin()).standardOutput.replacing("\n    ", with: " ")
+        let lines = listing.split(separator: "\n").map(String.init)
+        func behaviour(_ kind: String) -> String? {
+            lines.firstIndex { $0.hasPrefix(kind + ": ") }.flatMap { start in
+                lines[(start + 1)...].first { $0.hasPrefix("  fetches") || $0.hasPrefix("  computed") }
+            }
+        }
+        #expect(behaviour("leaderboard")?.hasSuffix("; uses the host's background sessions, push") == true)
+        #expect(behaviour("text")?.hasSuffix("; uses the host's file watching") == true)
+        #expect(behaviour("clock")?.contains("uses the host's") == false)
+    }
+
     @Test("a long line breaks at the last space that fits; later lines start with the indent")
     func breaksAtWords() {
         let line = "kind: Name. " + Array(repeating: "word", count: 40).joined(separator: " ")

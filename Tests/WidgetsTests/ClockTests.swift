@@ -107,18 +107,15 @@ struct ClockZoneRootTests {
         let tokyo = try #require(FileManager.default.contents(atPath: "/usr/share/zoneinfo/Asia/Tokyo"))
         #expect(FileManager.default.createFile(atPath: root + "/Test/Tokyo", contents: tokyo))
 
-        let binding = WidgetDefinition.Binding(services: WidgetServices(sessions: nil, stateDirectory: nil, center: WidgetCenter(),
-                                                                        io: WidgetIO(zoneinfo: root)))
-        let widget = ClockWidget.definition.widget(binding)
         let fixed = utc(2026, 11, 30, 5, 0)
-        let environment = WidgetEnvironment(now: { fixed })
-        let provider = try widget.makeProvider(WidgetOptions(["timeZone": .string("Test/Tokyo")]), environment)
+        let widget = ClockWidget.definition.widget(WidgetContext(now: { fixed }, zoneinfo: root))
+        let provider = try widget.makeProvider(WidgetOptions(["timeZone": .string("Test/Tokyo")]))
         let entry = try #require(await provider.snapshot(in: context) as? ClockEntry)
         #expect(entry.zone.contains("JST"))
         // The system's database has no "Test/Tokyo": the root is really the one used.
-        let system = ClockWidget.definition.widget(WidgetDefinition.Binding(services: .none))
+        let system = ClockWidget.definition.widget(WidgetContext(now: { fixed }))
         #expect(throws: ZoneInfo.LoadError.notFound("Test/Tokyo")) {
-            _ = try system.makeProvider(WidgetOptions(["timeZone": .string("Test/Tokyo")]), environment)
+            _ = try system.makeProvider(WidgetOptions(["timeZone": .string("Test/Tokyo")]))
         }
     }
 }

@@ -83,26 +83,25 @@ struct CountdownTests {
 
     @Test("a local `to` is read in the host's zone (TZ from the environment, via the zoneinfo root)")
     func localZoneFromEnvironment() async throws {
-        let widget = CountdownWidget.configuration()
-        let environment = WidgetEnvironment(now: { utc(2026, 12, 31, 22, 0) }, variables: ["TZ": "Europe/Berlin"])
-        let provider = try widget.makeProvider(["to": .string("2026-12-31T23:59")], environment)
+        let widget = CountdownWidget.configuration(context: WidgetContext(now: { utc(2026, 12, 31, 22, 0) },
+                                                                          environment: ["TZ": "Europe/Berlin"]))
+        let provider = try widget.makeProvider(["to": .string("2026-12-31T23:59")])
         let timeline = try await provider.timeline(in: TimelineProviderContext(family: .small, size: CellSize(columns: 18, rows: 9)))
         let first = try #require(timeline.entries.first as? CountdownEntry)
         #expect(first.remaining == "59m", "23:59 in Berlin is 22:59 UTC")
         #expect(first.target == "Thu 31 Dec 2026 23:59" && first.shortTarget == "31 Dec 23:59")
-        #expect(throws: OptionError.self) { _ = try widget.makeProvider(["to": .string("soon")], environment) }
+        #expect(throws: OptionError.self) { _ = try widget.makeProvider(["to": .string("soon")]) }
     }
 
-    @Test("the local zone comes from the host's zoneinfo root (WidgetIO.zoneinfo)")
+    @Test("the local zone comes from the host's zoneinfo root (WidgetContext.zoneinfo)")
     func zoneinfoRoot() async throws {
         let root = makeTemporaryDirectory(prefix: "zoneinfo")
         defer { removeTree(root) }
         try FileManager.default.createDirectory(atPath: root + "/Test", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: ZoneInfo.defaultDirectory + "/Asia/Tokyo", toPath: root + "/Test/Home")
-        let services = WidgetServices(sessions: nil, stateDirectory: nil, center: WidgetCenter(), io: WidgetIO(zoneinfo: root))
-        let widget = CountdownWidget.definition.widget(WidgetDefinition.Binding(services: services))
-        let environment = WidgetEnvironment(now: { utc(2026, 12, 31, 14, 0) }, variables: ["TZ": "Test/Home"])
-        let provider = try widget.makeProvider(["to": .string("2026-12-31T23:59"), "label": .string("Tokyo")], environment)
+        let widget = CountdownWidget.definition.widget(WidgetContext(now: { utc(2026, 12, 31, 14, 0) }, environment: ["TZ": "Test/Home"],
+                                                                     zoneinfo: root))
+        let provider = try widget.makeProvider(["to": .string("2026-12-31T23:59"), "label": .string("Tokyo")])
         let first = try #require(try await provider.timeline(in: smallContext).entries.first as? CountdownEntry)
         #expect(first.remaining == "59m", "23:59 JST is 14:59 UTC")
         #expect(first.label == "Tokyo")

@@ -67,9 +67,9 @@ private final class Rig {
         state = directory.path + "/state"
         manager = try BackgroundSessionManager.open(stateDirectory: state, transport: transport, clock: clock)
         let clock = clock
-        let services = WidgetServices(sessions: manager, stateDirectory: state, center: center, now: { clock.now },
-                                      io: WidgetIO(environment: ["FEED_TOKEN": secret]))
-        let widgets = [HTTPJSONWidget.configuration(services: services)]
+        let context = WidgetContext(sessions: manager, stateDirectory: state, center: center, now: { clock.now },
+                                    environment: ["FEED_TOKEN": secret])
+        let widgets = [HTTPJSONWidget.configuration(context: context)]
         manager.eventRouter = BackgroundSessionManager.router(for: { widgets })
         driver = TimelineDriver(clock: clock, configuration: SchedulerConfiguration(minimumReloadInterval: 5), center: center,
                                 providerExecutor: Self.providerExecutor)
@@ -80,8 +80,7 @@ private final class Rig {
         ]
         let provider = try widgets[0].makeProvider(
             WidgetOptions(["url": .string(url), "refreshSeconds": .integer(refreshSeconds), "fields": .list(fields),
-                           "headers": .object(["Authorization": .string("$FEED_TOKEN")])]),
-            WidgetEnvironment(now: { clock.now }, stateDirectory: state, center: center))
+                           "headers": .object(["Authorization": .string("$FEED_TOKEN")])]))
         panel = driver.add(kind: HTTPJSONWidget.kind, family: .medium, size: CellSize(columns: 50, rows: 7), provider: provider)
     }
 

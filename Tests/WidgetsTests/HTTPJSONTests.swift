@@ -82,9 +82,7 @@ struct HTTPJSONFormatTests {
 @Suite("http-json options")
 struct HTTPJSONOptionTests {
     private func provider(_ options: WidgetOptions, environment: [String: String] = [:]) throws -> AnyTimelineProvider {
-        var services = WidgetServices.none
-        services.io.environment = environment
-        return try HTTPJSONWidget.configuration(services: services).makeProvider(options, WidgetEnvironment(now: { at(0) }))
+        try HTTPJSONWidget.configuration(context: WidgetContext(now: { at(0) }, environment: environment)).makeProvider(options)
     }
 
     private let field: WidgetOptions.Value = .object(["label": .string("Price"), "pointer": .string("/price"), "format": .string("number")])
@@ -201,12 +199,10 @@ struct HTTPJSONProviderTests {
         defer { removeTree(state) }
         let manager = try BackgroundSessionManager.open(stateDirectory: state, transport: transport, now: { at(0) })
         defer { manager.close() }
-        var services = WidgetServices(sessions: manager, stateDirectory: state, center: WidgetCenter(), now: { at(0) })
-        services.io.environment = ["TOKEN": "Bearer s3cret"]
-        let provider = try HTTPJSONWidget.configuration(services: services).makeProvider(
+        let context = WidgetContext(sessions: manager, stateDirectory: state, now: { at(0) }, environment: ["TOKEN": "Bearer s3cret"])
+        let provider = try HTTPJSONWidget.configuration(context: context).makeProvider(
             ["url": .string("http://127.0.0.1:9/feed"), "headers": .object(["Authorization": .string("$TOKEN")]),
-             "fields": .list([.object(["label": .string("A"), "pointer": .string("/a")])])],
-            WidgetEnvironment(now: { at(0) }))
+             "fields": .list([.object(["label": .string("A"), "pointer": .string("/a")])])])
         let automatic = TimelineProviderContext(family: .medium, size: CellSize(columns: 50, rows: 7))
         let user = TimelineProviderContext(family: .medium, size: CellSize(columns: 50, rows: 7), isUserInitiated: true)
 

@@ -35,22 +35,21 @@ private final class SimulatedHost {
     let transport = FakeTransport()
     let center = WidgetCenter()
     let manager: BackgroundSessionManager
-    let services: WidgetServices
+    let context: WidgetContext
     let widget: TerminalWidget
     let driver: TimelineDriver
     var instance = WidgetInstanceID(rawValue: 0)
     /// The simulated moment (seconds after `at(0)`) of every request, in order.
     var requestTimes: [TimeInterval] = []
 
-    var statePath: String { directory.path + "/state" }
 
     /// - Parameter saved: a state in the container before the panel starts (a restart).
     init(url: String = boardURL, refreshSeconds: Int = 10, saved: LeaderboardState? = nil) throws {
         manager = try BackgroundSessionManager.open(stateDirectory: directory.path + "/state", transport: transport, clock: clock)
         let clock = clock
-        services = WidgetServices(sessions: manager, stateDirectory: directory.path + "/state", center: center, now: { clock.now })
-        if let saved { LeaderboardStore(services: services).save(saved, session: "leaderboard") }
-        widget = LeaderboardWidget.configuration(services: services, registry: LeaderboardSessionRegistry())
+        context = WidgetContext(sessions: manager, stateDirectory: directory.path + "/state", center: center, now: { clock.now })
+        if let saved { LeaderboardStore(context: context).save(saved, session: "leaderboard") }
+        widget = LeaderboardWidget.configuration(context: context, registry: LeaderboardSessionRegistry())
         let widgets = [widget]
         manager.eventRouter = BackgroundSessionManager.router(for: { widgets })
         driver = TimelineDriver(clock: clock, configuration: SchedulerConfiguration(minimumReloadInterval: 5), center: center)
@@ -59,14 +58,12 @@ private final class SimulatedHost {
 
     /// Adds a leaderboard panel for `url` (after removing the current one, for a config change).
     func add(url: String, refreshSeconds: Int = 10) throws -> WidgetInstanceID {
-        let clock = clock
-        let provider = try widget.makeProvider(WidgetOptions(["url": .string(url), "refreshSeconds": .integer(refreshSeconds)]),
-                                               WidgetEnvironment(now: { clock.now }, stateDirectory: statePath, center: center))
+        let provider = try widget.makeProvider(WidgetOptions(["url": .string(url), "refreshSeconds": .integer(refreshSeconds)]))
         return driver.add(kind: LeaderboardWidget.kind, family: .large, size: CellSize(columns: 52, rows: 21), provider: provider)
     }
 
     var entry: LeaderboardEntry? { driver.status(of: instance)?.entry as? LeaderboardEntry }
-    var store: LeaderboardStore { LeaderboardStore(services: services) }
+    var store: LeaderboardStore { LeaderboardStore(context: context) }
     var now: TimeInterval { clock.now.timeIntervalSince(at(0)) }
 
     /// Lets reloads run and answers each fetch they start with `answer`, until nothing is left
@@ -237,7 +234,7 @@ struct LeaderboardBackoffTests {
         let host = try SimulatedHost()
         // The board's file is a directory: the atomic rename onto it fails (as a full disk
         // would), even for root.
-        let container = try #require(host.services.container(kind: "leaderboard"))
+        let container = try #require(host.context.container(kind: "leaderboard"))
         try container.write([], to: "other-file")   // creates the container's directory
         let target = container.path + "/board-leaderboard.json"
         #expect(mkdir(target, 0o700) == 0)

@@ -48,22 +48,21 @@ private final class Rig {
         let state = directory.path + "/state"
         manager = try BackgroundSessionManager.open(stateDirectory: state, transport: transport, clock: clock)
         let clock = clock
-        let services = WidgetServices(sessions: manager, stateDirectory: state, center: center, now: { clock.now })
-        store = LeaderboardStore(services: services)
+        let context = WidgetContext(sessions: manager, stateDirectory: state, center: center, now: { clock.now })
+        store = LeaderboardStore(context: context)
         if let seededState { store.save(seededState(clock.now), session: "leaderboard") }
 
         let registry = LeaderboardSessionRegistry()
-        let widgets = [LeaderboardWidget.configuration(services: services, registry: registry), HeroWidget.configuration(services: services)]
+        let widgets = [LeaderboardWidget.configuration(context: context, registry: registry), HeroWidget.configuration(context: context)]
         manager.eventRouter = BackgroundSessionManager.router(for: { widgets })
         // Providers on a thread of their own, as in the dashboard: Swift's cooperative pool has
         // one thread per core, and a full test run's synchronous tests can hold both for seconds.
         driver = TimelineDriver(clock: clock, configuration: SchedulerConfiguration(minimumReloadInterval: 5), center: center,
                                 providerExecutor: Self.providerExecutor)
-        let environment = WidgetEnvironment(now: { clock.now }, stateDirectory: state, center: center)
         let url = try #require(url ?? service.url)
         let leaderboardProvider = try widgets[0].makeProvider(
-            WidgetOptions(["url": .string(url), "refreshSeconds": .integer(refreshSeconds)]), environment)
-        let heroProvider = try widgets[1].makeProvider(WidgetOptions(["name": .string("Spouty")]), environment)
+            WidgetOptions(["url": .string(url), "refreshSeconds": .integer(refreshSeconds)]))
+        let heroProvider = try widgets[1].makeProvider(WidgetOptions(["name": .string("Spouty")]))
         driver.onChange = { [unowned self] ids in
             guard ids.contains(leaderboard), let entry = self.entry else { return }
             if delivered.last != entry { delivered.append(entry) }

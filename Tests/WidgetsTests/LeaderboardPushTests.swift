@@ -73,17 +73,17 @@ struct LeaderboardPushTests {
     func liveAndPolling() async throws {
         let dir = TemporaryStateDirectory()
         let streams = FakeStreams()
-        var services = WidgetServices(sessions: nil, stateDirectory: dir.path, center: WidgetCenter())
-        services.push = PushCenter { url, updates in streams.open(url, updates) }
-        let store = LeaderboardStore(services: services)
+        var context = WidgetContext(stateDirectory: dir.path)
+        context.push = PushCenter { url, updates in streams.open(url, updates) }
+        let store = LeaderboardStore(context: context)
         var state = LeaderboardState()
         state.received(LeaderboardDecoder.Result(board: rosterBoard, skipped: 0), at: at(0))
         #expect(store.save(state, session: "leaderboard"))
         let subscription = LeaderboardWidget.subscribe(push: URL(string: events)!, url: URL(string: "http://127.0.0.1:9/leaderboard")!,
-                                                       session: "leaderboard", services: services)
+                                                       session: "leaderboard", context: context)
         defer { withExtendedLifetime(subscription) {} }
         let provider = LeaderboardProvider(push: URL(string: events)!, url: URL(string: "http://127.0.0.1:9/leaderboard")!,
-                                           refreshSeconds: 10, session: "leaderboard", maxRows: 10, services: services,
+                                           refreshSeconds: 10, session: "leaderboard", maxRows: 10, host: context,
                                            now: { at(0) })
 
         let polling = try await provider.timeline(in: largeContext)
@@ -106,9 +106,9 @@ struct LeaderboardPushTests {
     @Test("without a push center (snapshot, preview) the footer says neither")
     func noPushCenter() async throws {
         let dir = TemporaryStateDirectory()
-        let services = WidgetServices(sessions: nil, stateDirectory: dir.path, center: WidgetCenter())
+        let context = WidgetContext(stateDirectory: dir.path)
         let provider = LeaderboardProvider(push: URL(string: events)!, url: URL(string: "http://127.0.0.1:9/leaderboard")!,
-                                           refreshSeconds: 10, session: "leaderboard", maxRows: 10, services: services,
+                                           refreshSeconds: 10, session: "leaderboard", maxRows: 10, host: context,
                                            now: { at(0) })
         #expect(try await provider.timeline(in: largeContext).entries.allSatisfy { $0.push == nil })
     }

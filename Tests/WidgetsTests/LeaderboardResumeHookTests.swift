@@ -9,7 +9,7 @@ struct LeaderboardResumeHookTests {
     @Test("the leaderboard answers with the URL its session is configured with now, and nil for sessions it does not use")
     func resumeURL() throws {
         let registry = LeaderboardSessionRegistry()
-        let widget = LeaderboardWidget.configuration(services: .none, registry: registry)
+        let widget = LeaderboardWidget.configuration(context: .none, registry: registry)
         let urlFor = BackgroundSessionManager.resumeURL(for: [widget])
         #expect(urlFor("leaderboard.main", "board") == nil, "no panel uses it yet")
         var lease: LeaderboardSessionRegistry.Lease? = registry.register(session: "leaderboard.main",
@@ -32,9 +32,8 @@ struct LeaderboardResumeHookTests {
     @Test("a panel's provider holds its session for its life: made, the session is the leaderboard's; dropped, it is not")
     func providerHoldsItsSession() throws {
         let registry = LeaderboardSessionRegistry()
-        let widget = LeaderboardWidget.configuration(services: .none, registry: registry)
-        var provider: AnyTimelineProvider? = try widget.makeProvider(["url": .string("http://127.0.0.1:9/board"), "session": .string("mine")],
-                                                                     WidgetEnvironment(now: { Date() }))
+        let widget = LeaderboardWidget.configuration(context: .none, registry: registry)
+        var provider: AnyTimelineProvider? = try widget.makeProvider(["url": .string("http://127.0.0.1:9/board"), "session": .string("mine")])
         #expect(registry.contains("mine"))
         provider = nil
         #expect(!registry.contains("mine"))

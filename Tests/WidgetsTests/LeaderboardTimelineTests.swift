@@ -17,7 +17,7 @@ private func fetchedState(at fetchedAt: Date, board: LeaderboardBoard = rosterBo
 /// A provider on a state directory without background sessions (answers from the container).
 private func offlineProvider(stateDirectory: String, refresh: Int, now: Date) -> LeaderboardProvider {
     LeaderboardProvider(url: URL(string: "http://127.0.0.1:9/leaderboard")!, refreshSeconds: refresh, session: "leaderboard",
-                        maxRows: 10, services: WidgetServices(sessions: nil, stateDirectory: stateDirectory, center: WidgetCenter()),
+                        maxRows: 10, host: WidgetContext(stateDirectory: stateDirectory),
                         now: { now })
 }
 
@@ -70,7 +70,7 @@ struct LeaderboardTimelineTests {
     @Test("a refresh longer than the entries reach reloads when they run out, so the projection never freezes")
     func longRefresh() async throws {
         let dir = TemporaryStateDirectory()
-        let store = LeaderboardStore(services: WidgetServices(sessions: nil, stateDirectory: dir.path, center: WidgetCenter()))
+        let store = LeaderboardStore(context: WidgetContext(stateDirectory: dir.path))
         #expect(store.save(fetchedState(at: at(-30)), session: "leaderboard"))
         let timeline = try await offlineProvider(stateDirectory: dir.path, refresh: 21_600, now: at(0)).timeline(in: largeContext)
         #expect(timeline.entries.count == LeaderboardEntry.maximumEntries)
@@ -84,7 +84,7 @@ struct LeaderboardTimelineTests {
     @Test("the provider answers from its container: entries until now + refresh, policy .after(now + refresh)")
     func providerPolicy() async throws {
         let dir = TemporaryStateDirectory()
-        let store = LeaderboardStore(services: WidgetServices(sessions: nil, stateDirectory: dir.path, center: WidgetCenter()))
+        let store = LeaderboardStore(context: WidgetContext(stateDirectory: dir.path))
         #expect(store.save(fetchedState(at: at(-30)), session: "leaderboard"))
         let now = at(30)
         let timeline = try await offlineProvider(stateDirectory: dir.path, refresh: 300, now: now).timeline(in: largeContext)
@@ -213,11 +213,11 @@ struct LeaderboardTimelineTests {
     func providerHonoursRetryAfter() async throws {
         let rig = try ProviderRig()
         defer { rig.close() }
-        let (clock, transport, services) = (rig.clock, rig.transport, rig.services)
+        let (clock, transport, context) = (rig.clock, rig.transport, rig.context)
         var state = fetchedState(at: at(-60))
         state.failed("HTTP 429", at: at(-5))
         state.retryAfterUntil = at(25)
-        LeaderboardStore(services: services).save(state, session: "leaderboard")
+        LeaderboardStore(context: context).save(state, session: "leaderboard")
         let provider = rig.provider()
         let user = TimelineProviderContext(family: .large, size: CellSize(columns: 52, rows: 21), isUserInitiated: true)
 
@@ -241,8 +241,8 @@ struct LeaderboardTimelineTests {
     func userReloadCutsBackoffShort() async throws {
         let rig = try ProviderRig()
         defer { rig.close() }
-        let (transport, services) = (rig.transport, rig.services)
-        LeaderboardStore(services: services).save(fetchedState(at: at(-60)), session: "leaderboard")
+        let (transport, context) = (rig.transport, rig.context)
+        LeaderboardStore(context: context).save(fetchedState(at: at(-60)), session: "leaderboard")
         let provider = rig.provider()
         let user = TimelineProviderContext(family: .large, size: CellSize(columns: 52, rows: 21), isUserInitiated: true)
 
@@ -272,8 +272,8 @@ struct LeaderboardTimelineTests {
     func providerFetchesWhenDue() async throws {
         let rig = try ProviderRig()
         defer { rig.close() }
-        let (transport, services) = (rig.transport, rig.services)
-        LeaderboardStore(services: services).save(fetchedState(at: at(-2)), session: "leaderboard")
+        let (transport, context) = (rig.transport, rig.context)
+        LeaderboardStore(context: context).save(fetchedState(at: at(-2)), session: "leaderboard")
         let provider = rig.provider()
         let fresh = try await provider.timeline(in: largeContext)
         #expect(transport.startedRequests.isEmpty)
@@ -295,13 +295,13 @@ struct LeaderboardOnLoopTests {
         let provider = rig.provider()
         #expect(provider.timelineOnLoop(in: largeContext) == nil, "nothing written by this process yet: the file is read off the loop")
         // A 200's board, just written: kept in memory.
-        LeaderboardStore(services: rig.services).save(fetchedState(at: at(-2)), session: "leaderboard")
+        LeaderboardStore(context: rig.context).save(fetchedState(at: at(-2)), session: "leaderboard")
         let onLoop = try #require(provider.timelineOnLoop(in: largeContext))
         let offLoop = try await provider.timeline(in: largeContext)
         #expect(onLoop.entries == offLoop.entries && onLoop.policy == offLoop.policy)
         #expect(onLoop.entries[0].board?.heroes.count == 6 && onLoop.entries[0].fetchedAt == at(-2))
         // A 304: only the check times move, held in memory; "updated" restarts as off the loop.
-        LeaderboardStore(services: rig.services).update(session: "leaderboard") { $0.confirmed(at: at(1)) }
+        LeaderboardStore(context: rig.context).update(session: "leaderboard") { $0.confirmed(at: at(1)) }
         rig.clock.advance(to: at(1))
         let confirmed = try #require(provider.timelineOnLoop(in: largeContext))
         #expect(confirmed.entries == (try await provider.timeline(in: largeContext)).entries)
@@ -315,7 +315,7 @@ struct LeaderboardOnLoopTests {
         let rig = try ProviderRig()
         defer { rig.close() }
         let provider = rig.provider()
-        let store = LeaderboardStore(services: rig.services)
+        let store = LeaderboardStore(context: rig.context)
         store.save(fetchedState(at: at(-2)), session: "leaderboard")
         _ = rig.manager.session(identifier: "other").downloadTask(with: URL(string: "http://127.0.0.1:9/other")!)  // the commit after opening
         let user = TimelineProviderContext(family: .large, size: CellSize(columns: 52, rows: 21), isUserInitiated: true)
@@ -350,19 +350,19 @@ private final class ProviderRig {
     let clock = ManualClock(now: at(0))
     let transport = FakeTransport()
     let manager: BackgroundSessionManager
-    let services: WidgetServices
+    let context: WidgetContext
 
     init() throws {
         manager = try BackgroundSessionManager.open(stateDirectory: directory.path, transport: transport, clock: clock)
         let clock = self.clock
-        services = WidgetServices(sessions: manager, stateDirectory: directory.path, center: WidgetCenter(), now: { clock.now })
+        context = WidgetContext(sessions: manager, stateDirectory: directory.path, center: WidgetCenter(), now: { clock.now })
     }
 
     /// The provider for session "leaderboard", refreshing every 10 s.
     func provider() -> LeaderboardProvider {
         let clock = self.clock
         return LeaderboardProvider(url: URL(string: "http://127.0.0.1:9/leaderboard")!, refreshSeconds: 10,
-                                   session: "leaderboard", maxRows: 10, services: services, now: { clock.now })
+                                   session: "leaderboard", maxRows: 10, host: context, now: { clock.now })
     }
 
     func close() { manager.close() }

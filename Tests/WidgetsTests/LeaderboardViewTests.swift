@@ -208,7 +208,7 @@ struct LeaderboardViewTests {
 
     @Test("the configuration's view draws a leaderboard entry and ignores other entry types")
     func configurationView() {
-        let widget = LeaderboardWidget.configuration(services: .none, registry: LeaderboardSessionRegistry())
+        let widget = LeaderboardWidget.configuration(context: .none, registry: LeaderboardSessionRegistry())
         let context = WidgetViewContext(family: .small, size: CellSize(columns: 24, rows: 7))
         var buffer = CellBuffer(width: 24, height: 7)
         widget.view(freshEntry, context).draw(into: &buffer, in: buffer.bounds, glyphs: .unicode)

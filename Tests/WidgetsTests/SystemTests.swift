@@ -110,12 +110,11 @@ struct SystemTests {
         #expect(dashboard.cpu == nil, "the dashboard does not wait: its next reading comes after 1 s")
     }
 
-    @Test("the widget reads the proc root the host passes in (WidgetIO.proc) and its intervalSeconds")
+    @Test("the widget reads the proc root the host passes in (WidgetContext.proc) and its intervalSeconds")
     func hostRoot() async throws {
         let proc = FakeProc.machine()
-        let services = WidgetServices(sessions: nil, stateDirectory: nil, center: WidgetCenter(), io: WidgetIO(proc: proc.path))
-        let widget = SystemWidget.definition.widget(WidgetDefinition.Binding(services: services))
-        let provider = try widget.makeProvider(["intervalSeconds": .integer(5)], WidgetEnvironment(now: { testEpoch }))
+        let widget = SystemWidget.definition.widget(WidgetContext(now: { testEpoch }, proc: proc.path))
+        let provider = try widget.makeProvider(["intervalSeconds": .integer(5)])
         let first = try await provider.timeline(in: mediumContext)
         #expect((first.entries.first as? SystemEntry)?.uptime == 273_600.45, "read from the fake tree")
         #expect(first.policy == .after(at(1)))

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import HostProcesses
 import TerminalUI
 import WidgetCore
 import Widgets
@@ -6,25 +7,29 @@ import Widgets
 /// The widget kinds of discovered extensions as catalogue definitions (`NAME/KIND`), each
 /// bound to the extension's one `ExtensionHost`.
 public enum ExtensionWidgets {
-    /// One definition per kind of every extension the runtime holds, in manifest order.
+    /// One definition per kind of every extension the runtime holds, in manifest order. Each
+    /// runs as the extension's process and may download in background sessions (DESIGN §7).
     public static func definitions(_ runtime: ExtensionRuntime) -> [WidgetDefinition] {
         runtime.hosts.flatMap { host in
             host.manifest.widgets.map { widget in
-                WidgetDefinition(manifest: widget.manifest) { binding in
-                    host.bind(spawner: binding.services.io.processes, environment: binding.services.io.environment,
-                              stateDirectory: binding.services.stateDirectory, sessions: binding.services.sessions)
-                    return configuration(widget, host: host)
+                WidgetDefinition(manifest: widget.manifest, uses: [.processes, .backgroundSessions]) { context in
+                    // `.processes` is declared, so the context holds the host's spawner (its loop reaps).
+                    host.bind(spawner: context.processes ?? ProcessSpawner(), environment: context.environment,
+                              stateDirectory: context.stateDirectory, sessions: context.sessions)
+                    return configuration(widget, host: host, now: context.now)
                 }
             }
         }
     }
 
-    /// The widget of `widget` served by `host`.
-    public static func configuration(_ widget: ExtensionWidgetManifest, host: ExtensionHost) -> TerminalWidget {
+    /// The widget of `widget` served by `host`; its entries' times are read from `now` (the
+    /// host's clock).
+    public static func configuration(_ widget: ExtensionWidgetManifest, host: ExtensionHost,
+                                     now: @escaping @Sendable () -> Date = { Date() }) -> TerminalWidget {
         var configuration = TerminalWidget(
             manifest: widget.manifest,
-            makeProvider: { options, environment in
-                AnyTimelineProvider(ExtensionProvider(host: host, widget: widget, options: options, now: environment.now))
+            makeProvider: { options in
+                AnyTimelineProvider(ExtensionProvider(host: host, widget: widget, options: options, now: now))
             },
             view: PanelView.typed { (entry: ExtensionEntry, _) in PanelView(node: entry.view) })
         // Its downloads' events go back to it (`sessionEvents`), launching it if need be.

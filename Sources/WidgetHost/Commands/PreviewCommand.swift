@@ -95,7 +95,7 @@ enum PreviewCommand {
                                                        options: request.options.map { ($0.name, $0.value) })
         guard let panel = checked.panel else { return .failure(.refused(ConfigDiagnostic.lines(checked.errors, prefix: request.prefix))) }
         // The headless path `snapshot` takes too: a manual clock, sessions on a temporary directory.
-        guard let binding = HeadlessBinding(catalog: catalog, now: now, io: io) else {
+        guard let binding = HeadlessBinding(catalog: catalog, now: now, io: io, variables: environment.variables) else {
             return .failure(.host("cannot create a temporary directory"))
         }
         let sessions = binding.sessions
@@ -103,10 +103,9 @@ enum PreviewCommand {
         guard let widget = binding.widgets.widget(kind: panel.kind) else {
             return .failure(.refused("\(request.prefix)unknown widget kind '\(panel.kind)'\n"))
         }
-        let widgetEnvironment = binding.environment(variables: environment.variables)
         let provider: AnyTimelineProvider
         do {
-            provider = try widget.makeProvider(panel.options, widgetEnvironment)
+            provider = try widget.makeProvider(panel.options)
         } catch {
             return .failure(.refused("\(request.prefix)\(panel.kind): \(error)\n"))
         }

@@ -1,9 +1,11 @@
 import JSONTree
 import TerminalUI
 import WidgetCore
+import Widgets
 
-/// `widgethost widgets`: lists the catalogue's widget kinds from their manifests — families,
-/// options (type, default, doc, example), pause behaviour, actions and push source.
+/// `widgethost widgets`: lists the catalogue's widget kinds from their definitions — families,
+/// options (type, default, doc, example), pause behaviour, push source, what each uses of the
+/// host (`WidgetDefinition.uses`) and actions.
 ///
 /// Lines are wrapped at spaces to `width` columns (a word longer than that stands alone).
 public enum WidgetsCommand {
@@ -13,13 +15,14 @@ public enum WidgetsCommand {
     /// The listing for `catalog`, in catalogue order, followed by its stack (`StackDefinition`).
     public static func run(catalog: Catalog) -> CommandOutput {
         var out = ""
-        for manifest in catalog.manifests {
+        for definition in catalog.definitions {
+            let manifest = definition.manifest
             out += wrapped("\(manifest.kind): \(manifest.displayName). \(manifest.description)", indent: "    ")
             let families = manifest.supportedFamilies.map {
                 $0 == manifest.defaultFamily ? "\($0.rawValue) (default)" : $0.rawValue
             }
             out += "  families: \(families.joined(separator: ", "))\n"
-            out += wrapped("  " + behaviour(of: manifest), indent: "    ")
+            out += wrapped("  " + behaviour(of: manifest, uses: definition.uses), indent: "    ")
             out += options(manifest.options, indent: "  ")
             for action in manifest.actions {
                 out += wrapped("  key \(action.key): \(action.title)", indent: "    ")
@@ -32,10 +35,11 @@ public enum WidgetsCommand {
         return CommandOutput(exitCode: 0, standardOutput: out)
     }
 
-    static func behaviour(of manifest: WidgetManifest) -> String {
+    static func behaviour(of manifest: WidgetManifest, uses: Set<WidgetUse>) -> String {
         var parts = [manifest.usesNetwork ? "fetches over the network" : "computed locally",
                      manifest.pausesWithAutomaticReloads ? "pauses with p" : "keeps running when paused"]
         if let push = manifest.pushSourceOption { parts.append("push updates from option \(push)") }
+        if !uses.isEmpty { parts.append("uses the host's " + uses.sorted().map(\.rawValue).joined(separator: ", ")) }
         return parts.joined(separator: "; ")
     }
 

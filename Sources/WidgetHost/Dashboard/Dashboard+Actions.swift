@@ -29,8 +29,7 @@ extension Dashboard {
               let (action, member) = focusedActions.first(where: { $0.action.key == key }),
               let perform = member.widget.actionPerformers[key] else { return false }
         if case .running? = actionStates[member.id] { return true }
-        let context = WidgetActionContext(key: key, options: member.options,
-                                          environment: member.environment ?? WidgetEnvironment(now: { [clock = driver.clock] in clock.now }))
+        let context = WidgetActionContext(key: key, options: member.options)
         switch perform {
         case .task(let body):
             actionStates[member.id] = .running(title: action.title)

@@ -7,11 +7,10 @@ import Widgets
 @MainActor
 struct PanelFactory {
     var widgets: BoundWidgets
-    var environment: WidgetEnvironment
 
     /// The panels of `config`; unchanged panels of `previous` are kept (`DashboardBuilder`).
     func panels(for config: DashboardConfig, driver: TimelineDriver, reusing previous: [DashboardPanel]) -> [DashboardPanel] {
-        DashboardBuilder.panels(for: config, widgets: widgets, driver: driver, environment: environment, reusing: previous)
+        DashboardBuilder.panels(for: config, widgets: widgets, driver: driver, reusing: previous)
     }
 }
 

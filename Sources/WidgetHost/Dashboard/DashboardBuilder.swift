@@ -16,7 +16,7 @@ enum DashboardBuilder {
     /// entries and schedules — so saving the config file does not flash every panel back to
     /// its placeholder or restart its reloads.
     static func panels(for config: DashboardConfig, widgets: BoundWidgets, driver: TimelineDriver,
-                       environment: WidgetEnvironment, reusing previous: [DashboardPanel] = []) -> [DashboardPanel] {
+                       reusing previous: [DashboardPanel] = []) -> [DashboardPanel] {
         var reusable = previous.filter { $0.config != nil && $0.setupError == nil }
         return config.panels.map { panelConfig in
             if let index = reusable.firstIndex(where: { $0.config == panelConfig }) {
@@ -32,14 +32,14 @@ enum DashboardBuilder {
                 }
                 do {
                     let options = memberConfig.options
-                    let provider = try widget.makeProvider(options, environment)
+                    let provider = try widget.makeProvider(options)
                     let memberTitle = title(of: memberConfig, widgets: widgets)
                     let id = driver.add(kind: widget.kind, family: panelConfig.family, size: .zero, provider: provider,
                                         pausable: widget.manifest.isPausable,
                                         info: WidgetCenter.WidgetInfo(kind: widget.kind, family: panelConfig.family,
                                                                       title: memberTitle, options: options),
                                         onLoop: widget.manifest.runsOnLoop)
-                    panel.members.append(.init(id: id, widget: widget, title: memberTitle, options: options, environment: environment))
+                    panel.members.append(.init(id: id, widget: widget, title: memberTitle, options: options))
                 } catch {
                     panel.setupError = "\(widget.kind): \(error)"
                 }

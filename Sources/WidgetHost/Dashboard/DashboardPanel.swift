@@ -9,9 +9,8 @@ struct DashboardPanel {
         var id: WidgetInstanceID
         var widget: TerminalWidget
         var title: String
-        /// The member's options and the environment its provider was made with (for actions).
+        /// The member's options (for actions).
         var options: WidgetOptions = [:]
-        var environment: WidgetEnvironment? = nil
     }
 
     var title: String

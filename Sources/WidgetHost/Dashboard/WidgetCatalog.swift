@@ -52,16 +52,15 @@ public struct Catalog: Sendable {
         ConfigValidator(manifests: manifests, stack: stack, isKnownTimeZone: isKnownTimeZone)
     }
 
-    /// Every widget bound to the host's services, sharing one binding (what widgets share
-    /// with each other, such as the sessions the leaderboard's panels hold, is the binding's:
-    /// the host names none of it).
-    public func bind(services: WidgetServices = .none) -> BoundWidgets {
-        let binding = WidgetDefinition.Binding(services: services)
-        return BoundWidgets(widgets: definitions.map { $0.widget(binding) })
+    /// Every widget bound to the host's context, each granted its definition's uses; they
+    /// share the one context (what widgets share with each other, such as the sessions the
+    /// leaderboard's panels hold, is the context's: the host names none of it).
+    public func bind(_ context: WidgetContext = .none) -> BoundWidgets {
+        BoundWidgets(widgets: definitions.map { $0.widget(context) })
     }
 }
 
-/// The catalogue's widgets bound to one host's services (sessions, state, center).
+/// The catalogue's widgets bound to one host's context (sessions, state, center, clock).
 public struct BoundWidgets: Sendable {
     public var widgets: [TerminalWidget]
 

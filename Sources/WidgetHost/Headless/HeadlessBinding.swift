@@ -17,18 +17,15 @@ struct HeadlessBinding {
     /// - Parameters:
     ///   - seed: a dashboard's state directory whose cached widget data is copied in (read only).
     ///   - io: where the temporary directory goes and how the transport is made.
-    init?(catalog: Catalog, now: Date, seed: String? = nil, io: HostIO? = nil, center: WidgetCenter = WidgetCenter()) {
+    ///   - variables: the command's environment variables (`TZ`…), in the widgets' context.
+    init?(catalog: Catalog, now: Date, seed: String? = nil, io: HostIO? = nil, variables: [String: String] = [:],
+          center: WidgetCenter = WidgetCenter()) {
         let clock = ManualClock(now: now)
-        guard let sessions = HeadlessSessions(clock: clock, seed: seed, io: io) else { return nil }
+        guard let sessions = HeadlessSessions(clock: clock, seed: seed, io: io, variables: variables) else { return nil }
         self.clock = clock
         self.sessions = sessions
         self.center = center
-        widgets = catalog.bind(services: sessions.services(center: center, now: { clock.now }))
+        widgets = catalog.bind(sessions.widgetContext(center: center, now: { clock.now }))
         sessions.route(to: widgets)
-    }
-
-    /// The environment providers get: this clock, `variables`, this center.
-    func environment(variables: [String: String]) -> WidgetEnvironment {
-        WidgetEnvironment(now: { [clock] in clock.now }, variables: variables, center: center)
     }
 }

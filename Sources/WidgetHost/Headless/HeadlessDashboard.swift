@@ -65,7 +65,8 @@ package final class HeadlessDashboard {
         case .success(let service): server = service
         case .failure(let output): return .failure(output)
         }
-        guard let binding = HeadlessBinding(catalog: catalog, now: now, seed: stateDirectory, io: io) else {
+        guard let binding = HeadlessBinding(catalog: catalog, now: now, seed: stateDirectory, io: io,
+                                            variables: environment.variables) else {
             server?.stop()
             return .failure(CommandOutput(exitCode: 1, standardError: "widgethost: cannot create a temporary directory\n"))
         }
@@ -76,7 +77,7 @@ package final class HeadlessDashboard {
         let dashboard = Dashboard(driver: driver, size: size, glyphs: GlyphSet.forLocale(environment: environment.variables),
                                   themes: themes.list, environment: environment.variables)
         dashboard.selectTheme(at: themes.index)
-        dashboard.panelFactory = PanelFactory(widgets: binding.widgets, environment: binding.environment(variables: environment.variables))
+        dashboard.panelFactory = PanelFactory(widgets: binding.widgets)
         let effects = HeadlessEffects(theme: setup.theme,
                                       reloader: ConfigReloader(path: setup.configPath, catalog: catalog, widgets: binding.widgets,
                                                                themeOverride: theme,

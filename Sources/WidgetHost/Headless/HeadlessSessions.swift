@@ -20,8 +20,8 @@ final class HeadlessSessions: Sendable {
 
     let directory: String
     let manager: BackgroundSessionManager?
-    /// What widgets get of the host's I/O (files, processes, environment).
-    let widgetIO: WidgetIO
+    /// What widgets get of the host's I/O (files, processes, environment, the transport).
+    private let widgetIO: WidgetContext
 
     /// Nil when no temporary directory can be made.
     ///
@@ -30,9 +30,10 @@ final class HeadlessSessions: Sendable {
     ///   cached data; it is only read.
     ///   - io: where the temporary directory goes and how the transport is made; nil: /tmp and a
     ///     `CurlTransport()`.
-    init?(clock: any WidgetClock, seed: String? = nil, io: HostIO? = nil) {
+    ///   - variables: the command's environment variables (`TZ`…), over `io`'s.
+    init?(clock: any WidgetClock, seed: String? = nil, io: HostIO? = nil, variables: [String: String] = [:]) {
         let parent = io?.files.temporary ?? Self.parent
-        var widgetIO = io?.widgets ?? WidgetIO(temporary: parent)
+        var widgetIO = io?.widgetContext(variables: variables) ?? WidgetContext(environment: variables, temporary: parent)
         Self.sweepAbandoned(in: parent)
         var template = Array("\(parent)/\(Self.prefix)\(getpid())-XXXXXX".utf8CString)
         guard let path = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!).map { String(cString: $0) } }) else {
@@ -58,9 +59,14 @@ final class HeadlessSessions: Sendable {
         manager = try? BackgroundSessionManager.open(stateDirectory: path, transport: transport, clock: clock)
     }
 
-    /// The services widgets get: these sessions, this directory for containers.
-    func services(center: WidgetCenter, now: @escaping @Sendable () -> Date) -> WidgetServices {
-        WidgetServices(sessions: manager, stateDirectory: directory, center: center, now: now, io: widgetIO)
+    /// The context widgets get: these sessions, this directory for containers (no push).
+    func widgetContext(center: WidgetCenter, now: @escaping @Sendable () -> Date) -> WidgetContext {
+        var context = widgetIO
+        context.sessions = manager
+        context.stateDirectory = directory
+        context.center = center
+        context.now = now
+        return context
     }
 
     /// Routes session events to the catalogue's widgets.

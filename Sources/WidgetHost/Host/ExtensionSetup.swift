@@ -103,24 +103,24 @@ struct ExtensionSetup {
 /// A new extension joins the catalogue (its kinds validate and build panels); a changed
 /// manifest replaces its host's (a running process is stopped, the new one starts on next
 /// need); a removed or now refused one keeps its kinds, whose panels show why it cannot run.
-/// Extension widgets are bound again with the dashboard's services; the session router asks
+/// Extension widgets are bound again with the dashboard's context; the session router asks
 /// the widgets bound now (`DashboardSessions.configApplied`), so a new extension's downloads
 /// reach it.
 final class ExtensionRediscovery: Sendable {
     let explicitDirectory: String?
     let environment: HostEnvironment
     let runtime: ExtensionRuntime
-    let services: WidgetServices
+    let context: WidgetContext
     /// The manifest problems logged last (at start, then at each rescan): only new ones are
     /// logged again, so saving the config does not repeat them.
     private let logged: Mutex<[String]>
 
-    init(explicitDirectory: String?, environment: HostEnvironment, runtime: ExtensionRuntime, services: WidgetServices,
+    init(explicitDirectory: String?, environment: HostEnvironment, runtime: ExtensionRuntime, context: WidgetContext,
          loggedProblems: [String] = []) {
         self.explicitDirectory = explicitDirectory
         self.environment = environment
         self.runtime = runtime
-        self.services = services
+        self.context = context
         logged = Mutex(loggedProblems)
     }
 
@@ -157,7 +157,7 @@ final class ExtensionRediscovery: Sendable {
         guard !changes.isEmpty else { return changes }  // the same kinds, bound as they are
         let definitions = ExtensionWidgets.definitions(runtime)
         catalog = Catalog(catalog.definitions.filter { !Self.isExtensionKind($0.manifest.kind) }).adding(definitions)
-        let bound = Catalog(definitions).bind(services: services).widgets
+        let bound = Catalog(definitions).bind(context).widgets
         widgets = BoundWidgets(widgets: widgets.widgets.filter { !Self.isExtensionKind($0.kind) } + bound)
         return changes
     }

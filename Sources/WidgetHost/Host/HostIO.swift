@@ -57,10 +57,13 @@ public struct HostIO: Sendable {
         return io
     }
 
-    /// What widgets may use of the host's I/O.
-    public var widgets: WidgetIO {
-        WidgetIO(proc: files.proc, zoneinfo: files.zoneinfo, processes: processes, environment: widgetEnvironment,
-                 temporary: files.temporary)
+    /// What widgets receive of the host's I/O (files, processes, environment), the rest of
+    /// their context (sessions, clock, center, state) still to be filled in. Their
+    /// environment is the process's with the host's own `variables` over it (`TZ`, `HOME`…:
+    /// the same values in a real run; the only ones a test sets).
+    public func widgetContext(variables: [String: String]) -> WidgetContext {
+        WidgetContext(environment: widgetEnvironment.merging(variables) { _, host in host }, proc: files.proc,
+                      zoneinfo: files.zoneinfo, temporary: files.temporary, processes: processes)
     }
 
     /// Every `NAME=value` of this process's environment.

@@ -14,15 +14,15 @@ final class DashboardSessions {
     let manager: BackgroundSessionManager?
     let push: PushCenter?
     let extensions: ExtensionRuntime
-    /// What widgets get of the host's I/O, with the transport in it.
-    let widgetIO: WidgetIO
+    /// What widgets get of the host's I/O, with the transport, the sessions and push in it.
+    private let widgetIO: WidgetContext
     /// Why background sessions are off (or the journal was damaged); nil when all is well.
     let notice: String?
     /// The widgets the session router asks (read on the delivery queue): those bound now,
     /// extensions found again at a config reload included.
     private let routed = RoutedWidgets()
 
-    private init(manager: BackgroundSessionManager?, push: PushCenter?, extensions: ExtensionRuntime, widgetIO: WidgetIO,
+    private init(manager: BackgroundSessionManager?, push: PushCenter?, extensions: ExtensionRuntime, widgetIO: WidgetContext,
                  notice: String?) {
         self.manager = manager
         self.push = push
@@ -36,7 +36,7 @@ final class DashboardSessions {
     static func open(io: HostIO, stateDirectory: String, clock: any WidgetClock, extensions: ExtensionRuntime,
                      log: HostLog?) -> DashboardSessions {
         var notice: String?
-        var widgetIO = io.widgets
+        var widgetIO = io.widgetContext(variables: io.environment.variables)
         var manager: BackgroundSessionManager?
         var push: PushCenter?
         do {
@@ -63,7 +63,19 @@ final class DashboardSessions {
             case .error: log?.error("extension \(message)")
             }
         }
+        widgetIO.sessions = manager
+        widgetIO.push = push
         return DashboardSessions(manager: manager, push: push, extensions: extensions, widgetIO: widgetIO, notice: notice)
+    }
+
+    /// The context the catalogue is bound with: the host's I/O, these sessions and streams,
+    /// `stateDirectory` for containers, the loop's center and clock.
+    func widgetContext(stateDirectory: String, center: WidgetCenter, now: @escaping @Sendable () -> Date) -> WidgetContext {
+        var context = widgetIO
+        context.stateDirectory = stateDirectory
+        context.center = center
+        context.now = now
+        return context
     }
 
     private var isAvailable: Bool { manager?.availability == .available }

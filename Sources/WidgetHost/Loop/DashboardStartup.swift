@@ -109,9 +109,8 @@ enum DashboardStartup {
         for problem in extensionProblems { log?.error("extension skipped: \(problem)") }
         for note in extensionNotes { log?.info("extension note: \(note)") }
         extensions.setCenter(driver.center)
-        let services = WidgetServices(sessions: sessions.manager, stateDirectory: stateDirectory, center: driver.center,
-                                      now: { clock.now }, push: sessions.push, io: sessions.widgetIO)
-        let widgets = catalog.bind(services: services)
+        let context = sessions.widgetContext(stateDirectory: stateDirectory, center: driver.center, now: { clock.now })
+        let widgets = catalog.bind(context)
 
         let themes = Theme.cycle(current: setup.theme)
         let dashboard = Dashboard(driver: driver, size: terminal.size, glyphs: terminal.glyphs, themes: themes.list,
@@ -120,14 +119,11 @@ enum DashboardStartup {
         dashboard.sessionsNotice = sessions.notice
         dashboard.extensionsNotice = ExtensionSetup.notice(problems: extensionProblems.count, skipped: skippedExtensions)
         dashboard.notice = dashboard.standingNotice
-        dashboard.panelFactory = PanelFactory(
-            widgets: widgets,
-            environment: WidgetEnvironment(now: { clock.now }, variables: environment.variables, stateDirectory: stateDirectory,
-                                           center: driver.center))
+        dashboard.panelFactory = PanelFactory(widgets: widgets)
         let reloader = ConfigReloader(path: setup.configPath, catalog: catalog, widgets: widgets, themeOverride: options.theme,
                                       environment: environment, log: log)
         reloader.rediscovery = ExtensionRediscovery(explicitDirectory: options.extensionsDirectory, environment: environment,
-                                                    runtime: extensions, services: services, loggedProblems: extensionProblems)
+                                                    runtime: extensions, context: context, loggedProblems: extensionProblems)
         reloader.onApplied = { [weak reloader] config in
             guard let reloader else { return }
             sessions.configApplied(config, widgets: reloader.widgets, log: log)

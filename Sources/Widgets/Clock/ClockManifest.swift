@@ -11,5 +11,5 @@ extension ClockWidget {
         titleOption: ClockOptions.name(of: \.timeZone),
         pausesWithAutomaticReloads: false, usesNetwork: false)
 
-    public static let definition = WidgetDefinition(manifest: manifest) { configuration(zoneinfo: $0.services.io.zoneinfo) }
+    public static let definition = WidgetDefinition(manifest: manifest) { configuration(context: $0) }
 }

@@ -8,20 +8,22 @@ import WidgetCore
 public enum ClockWidget {
     public static let kind = "clock"
 
-    /// The clock reading zones from the tz database at `zoneinfo` (the host's `FileRoots.zoneinfo`).
-    public static func configuration(zoneinfo: String = ZoneInfo.defaultDirectory) -> TerminalWidget {
-        TerminalWidget(
+    /// The clock reading zones from the tz database at `context.zoneinfo` (the host's
+    /// `FileRoots.zoneinfo`), the local one from its `TZ`.
+    public static func configuration(context: WidgetContext = .none) -> TerminalWidget {
+        let zoneinfo = context.zoneinfo
+        return TerminalWidget(
         manifest: manifest,
-        makeProvider: { options, environment in
+        makeProvider: { options in
             let options = try ClockOptions(options)
             let zone: ZoneInfo
             if options.timeZone != "local" {
                 zone = try ZoneInfo.load(options.timeZone, directory: zoneinfo)
             } else {
-                zone = ZoneInfo.local(environment: environment.variables, directory: zoneinfo)
+                zone = ZoneInfo.local(environment: context.environment, directory: zoneinfo)
             }
             let style = ClockStyle(seconds: options.seconds, hour24: options.hour24, showDate: options.showDate)
-            return AnyTimelineProvider(ClockProvider(zone: zone, style: style, now: environment.now))
+            return AnyTimelineProvider(ClockProvider(zone: zone, style: style, now: context.now))
         },
         view: PanelView.typed(view)
         )

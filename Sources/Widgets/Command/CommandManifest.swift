@@ -21,7 +21,6 @@ extension CommandWidget {
     /// The most `maxOutputBytes` (4 MiB).
     public static let maximumOutputBytes = 4 * 1024 * 1024
 
-    public static let definition = WidgetDefinition(manifest: manifest) { binding in
-        configuration(spawner: binding.services.io.processes, hostEnvironment: binding.services.io.environment)
-    }
+    /// Starts a process per run, through the host's spawner.
+    public static let definition = WidgetDefinition(manifest: manifest, uses: [.processes]) { configuration(context: $0) }
 }

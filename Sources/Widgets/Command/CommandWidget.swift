@@ -10,13 +10,14 @@ import WidgetCore
 public enum CommandWidget {
     public static let kind = "command"
 
-    /// The widget, starting processes with `spawner` in `hostEnvironment` (plus `env`).
-    public static func configuration(spawner: ProcessSpawner, hostEnvironment: [String: String]) -> TerminalWidget {
+    /// The widget, starting processes with the context's spawner in its environment (plus `env`).
+    public static func configuration(context: WidgetContext) -> TerminalWidget {
         TerminalWidget(
             manifest: manifest,
-            makeProvider: { options, environment in
-                let spec = try spec(options, hostEnvironment: hostEnvironment)
-                return AnyTimelineProvider(CommandProvider(spec: spec, spawner: spawner, now: environment.now))
+            makeProvider: { options in
+                let spec = try spec(options, hostEnvironment: context.environment)
+                guard let spawner = context.processes else { throw OptionError("this host starts no processes") }
+                return AnyTimelineProvider(CommandProvider(spec: spec, spawner: spawner, now: context.now))
             },
             view: PanelView.typed(view))
     }

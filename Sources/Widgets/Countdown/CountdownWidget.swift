@@ -9,18 +9,18 @@ import WidgetCore
 public enum CountdownWidget {
     public static let kind = "countdown"
 
-    /// The countdown reading the local zone from the tz database at `zoneinfo`.
-    public static func configuration(zoneinfo: String = ZoneInfo.defaultDirectory) -> TerminalWidget {
+    /// The countdown reading the local zone (`TZ`) from the tz database at `context.zoneinfo`.
+    public static func configuration(context: WidgetContext = .none) -> TerminalWidget {
         TerminalWidget(
             manifest: manifest,
-            makeProvider: { options, environment in
+            makeProvider: { options in
                 let options = try CountdownOptions(options)
                 guard let target = CountdownTarget.parse(options.to) else {
                     throw OptionError("to: expected an ISO 8601 date and time")
                 }
-                let zone = ZoneInfo.local(environment: environment.variables, directory: zoneinfo)
+                let zone = ZoneInfo.local(environment: context.environment, directory: context.zoneinfo)
                 return AnyTimelineProvider(CountdownProvider(target: target.date(in: zone), label: options.label ?? "",
-                                                             zone: zone, now: environment.now))
+                                                             zone: zone, now: context.now))
             },
             view: PanelView.typed(view)
         )

@@ -8,5 +8,5 @@ extension HTTPJSONWidget {
         supportedFamilies: WidgetFamily.allCases, defaultFamily: .medium,
         options: HTTPJSONOptions.specs)
 
-    public static let definition = WidgetDefinition(manifest: manifest) { configuration(services: $0.services) }
+    public static let definition = WidgetDefinition(manifest: manifest, uses: [.backgroundSessions]) { configuration(context: $0) }
 }

@@ -21,7 +21,8 @@ public struct HTTPJSONProvider: TimelineProvider {
     /// The session as configured (`session`); the background session's identifier is
     /// `HTTPJSONWidget.sessionIdentifier(session)`.
     public var session: String
-    let services: WidgetServices
+    /// What the host lends the panel (its sessions, push, container).
+    let host: WidgetContext
     let now: @Sendable () -> Date
 
     var identifier: String { HTTPJSONWidget.sessionIdentifier(session) }
@@ -31,7 +32,7 @@ public struct HTTPJSONProvider: TimelineProvider {
     }
 
     public func snapshot(in context: Context) async -> HTTPJSONEntry {
-        let stored = HTTPJSONStore(services: services).load(session: identifier, url: url)
+        let stored = HTTPJSONStore(context: host).load(session: identifier, url: url)
         let date = now()
         return HTTPJSONEntry.timeline(fields: fields, stored: stored, isFetching: false, error: stored.state.lastError,
                                       from: date, until: date, retryAt: nil)[0]
@@ -39,15 +40,15 @@ public struct HTTPJSONProvider: TimelineProvider {
 
     public func timeline(in context: Context) async throws -> Timeline<HTTPJSONEntry> {
         let date = now()
-        let stored = HTTPJSONStore(services: services).load(session: identifier, url: url)
+        let stored = HTTPJSONStore(context: host).load(session: identifier, url: url)
         let state = stored.state
         let refresh = TimeInterval(refreshSeconds)
         var error = state.attemptURL == nil || state.attemptURL == url.absoluteString ? state.lastError : nil
         var isFetching = false
         var retryAt: Date?
-        if let reason = services.sessionsUnavailableReason {
+        if let reason = host.sessionsUnavailableReason {
             if error == nil { error = reason }
-        } else if let manager = services.sessions {
+        } else if let manager = host.sessions {
             let backgroundSession = manager.session(identifier: identifier)
             let tasks = backgroundSession.allTasks.filter { $0.url.absoluteString == url.absoluteString }
             let wait = context.isUserInitiated ? nil : state.nextFetch(url: url, refresh: refresh, now: date)

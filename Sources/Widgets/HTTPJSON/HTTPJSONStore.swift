@@ -26,7 +26,7 @@ public struct HTTPJSONStore: Sendable {
     public let container: WidgetContainer?
 
     public init(container: WidgetContainer?) { self.container = container }
-    public init(services: WidgetServices) { container = services.container(kind: Self.kind) }
+    public init(context: WidgetContext) { container = context.container(kind: Self.kind) }
 
     /// What the panel needs: the state, the body (parsed), and why it could not be saved.
     public struct Stored: Sendable {

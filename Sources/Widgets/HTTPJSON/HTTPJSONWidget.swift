@@ -18,29 +18,29 @@ public enum HTTPJSONWidget {
     static func sessionIdentifier(_ session: String) -> String { identifierPrefix + session }
 
     /// The widget, bound to the host's sessions, state directory and environment.
-    public static func configuration(services: WidgetServices) -> TerminalWidget {
+    public static func configuration(context: WidgetContext) -> TerminalWidget {
         TerminalWidget(
             manifest: manifest,
-            makeProvider: { options, environment in
+            makeProvider: { options in
                 let options = try HTTPJSONOptions(options)
                 guard let url = URL(string: options.url), url.scheme == "http" || url.scheme == "https" else {
                     throw OptionError("url must be an http or https URL")
                 }
                 let session = options.session
                 try LeaderboardWidget.validate(session: session)
-                let headers = try resolve(headers: options.headers ?? [:], environment: services.io.environment)
+                let headers = try resolve(headers: options.headers ?? [:], environment: context.environment)
                 let fields = try parse(fields: options.fields)
                 return AnyTimelineProvider(HTTPJSONProvider(
                     url: url, headers: headers, fields: fields,
                     refreshSeconds: min(max(1, options.refreshSeconds), LeaderboardWidget.maximumRefreshSeconds),
-                    session: session, services: services, now: environment.now))
+                    session: session, host: context, now: context.now))
             },
             view: PanelView.typed(HTTPJSONView.view)
         )
         .onBackgroundSessionEvents(matching: { $0.hasPrefix(identifierPrefix) }) { identifier, completion in
-            guard let manager = services.sessions else { return completion() }
-            let recorder = HTTPJSONSessionRecorder(store: HTTPJSONStore(services: services), center: services.center)
-            let delegate = FetchSessionDelegate(recorder, now: services.now, completion: completion)
+            guard let manager = context.sessions else { return completion() }
+            let recorder = HTTPJSONSessionRecorder(store: HTTPJSONStore(context: context), center: context.center)
+            let delegate = FetchSessionDelegate(recorder, now: context.now, completion: completion)
             _ = manager.session(identifier: identifier, delegate: delegate)
         }
     }

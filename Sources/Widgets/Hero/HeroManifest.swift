@@ -11,9 +11,11 @@ extension HeroWidget {
         titleOption: HeroOptions.name(of: \.name),
         actions: [WidgetAction(key: "+", title: "heal the hero")])
 
-    public static let definition = WidgetDefinition(manifest: manifest) {
-        configuration(services: $0.services).action("+") { [services = $0.services, sessions = $0.leaderboardSessions] context in
-            try await heal(context, services: services, sessions: sessions)
+    /// `+` POSTs through the host's transport, to the server of the leaderboard panel that
+    /// fetches the hero's session (the registry the leaderboard's panels share).
+    public static let definition = WidgetDefinition(manifest: manifest, uses: [.network]) { context in
+        configuration(context: context).action("+") { [sessions = context.leaderboardSessions] action in
+            try await heal(action, context: context, sessions: sessions)
         }
     }
 }

@@ -9,16 +9,16 @@ import WidgetCore
 public enum HeroWidget {
     public static let kind = "hero"
 
-    public static func configuration(services: WidgetServices) -> TerminalWidget {
+    public static func configuration(context: WidgetContext) -> TerminalWidget {
         TerminalWidget(
             manifest: manifest,
-            makeProvider: { options, environment in
+            makeProvider: { options in
                 let options = try HeroOptions(options)
                 guard !options.name.isEmpty else { throw OptionError("name is required") }
                 try LeaderboardWidget.validate(session: options.session)
                 return AnyTimelineProvider(HeroProvider(
                     name: options.name, session: options.session,
-                    store: LeaderboardStore(services: services), now: environment.now))
+                    store: LeaderboardStore(context: context), now: context.now))
             },
             view: PanelView.typed(view)
         )
@@ -27,8 +27,8 @@ public enum HeroWidget {
     /// `+`: heals the hero through the leaderboard server its board comes from
     /// (`POST /heroes/NAME/heal` next to the board's URL), then asks the leaderboard for the
     /// changed board (a push stream brings it too; whichever is first shows it).
-    static func heal(_ context: WidgetActionContext, services: WidgetServices, sessions: LeaderboardSessionRegistry) async throws {
-        guard let options = try? HeroOptions(context.options) else { throw WidgetActionError("no hero name") }
+    static func heal(_ action: WidgetActionContext, context: WidgetContext, sessions: LeaderboardSessionRegistry) async throws {
+        guard let options = try? HeroOptions(action.options) else { throw WidgetActionError("no hero name") }
         let (name, session) = (options.name, options.session)
         guard let board = sessions.url(for: session) else {
             throw WidgetActionError("no leaderboard panel fetches session '\(session)'")
@@ -37,11 +37,11 @@ public enum HeroWidget {
             throw WidgetActionError("cannot make a heal URL from the board's")
         }
         do {
-            _ = try await services.io.post(url)
+            _ = try await context.post(url)
         } catch let error as HTTPPostError where error.status == 404 {
             throw WidgetActionError("the server has no hero named \(name)")
         }
-        services.center.reloadTimelines(ofKind: LeaderboardWidget.kind)
+        context.center.reloadTimelines(ofKind: LeaderboardWidget.kind)
     }
 
     /// `http://host:port/heroes/Power%20Panda/heal` for a board at `http://host:port/leaderboard`

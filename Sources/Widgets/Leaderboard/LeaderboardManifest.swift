@@ -9,7 +9,7 @@ extension LeaderboardWidget {
         options: LeaderboardOptions.specs,
         pushSourceOption: LeaderboardOptions.name(of: \.push))
 
-    public static let definition = WidgetDefinition(manifest: manifest) {
-        configuration(services: $0.services, registry: $0.leaderboardSessions)
+    public static let definition = WidgetDefinition(manifest: manifest, uses: [.backgroundSessions, .push]) {
+        configuration(context: $0, registry: $0.leaderboardSessions)
     }
 }

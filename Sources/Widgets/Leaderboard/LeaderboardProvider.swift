@@ -26,7 +26,8 @@ public struct LeaderboardProvider: TimelineProvider {
     public var refreshSeconds: Int
     public var session: String
     public var maxRows: Int
-    let services: WidgetServices
+    /// What the host lends the panel (its sessions, push, container).
+    let host: WidgetContext
     let now: @Sendable () -> Date
     /// What the panel holds while it exists: its session's registration and its push
     /// subscription, let go with the provider (a panel removed by a config reload).
@@ -47,12 +48,12 @@ public struct LeaderboardProvider: TimelineProvider {
     }
 
     public func snapshot(in context: Context) async -> LeaderboardEntry {
-        let state = LeaderboardStore(services: services).load(session: session)
+        let state = LeaderboardStore(context: host).load(session: session)
         return LeaderboardEntry.timeline(state, from: now(), until: now(), maxRows: maxRows)[0]
     }
 
     public func timeline(in context: Context) async throws -> Timeline<LeaderboardEntry> {
-        let store = LeaderboardStore(services: services)
+        let store = LeaderboardStore(context: host)
         // A board a full disk kept from being saved is written again first; until it is, no
         // fetch starts (its result could not be kept either) and the panel says why.
         let unsaved = store.retryUnsaved(session: session)
@@ -70,7 +71,7 @@ public struct LeaderboardProvider: TimelineProvider {
     /// waiting (`downloadTaskWithoutWaiting`: a WAL append at once). Nil — the call runs on a
     /// provider thread — when that insert would wait, for a large board, or a state not saved.
     public func timelineOnLoop(in context: Context) -> Timeline<LeaderboardEntry>? {
-        guard let state = LeaderboardStore(services: services).loadFromMemory(session: session) else { return nil }
+        guard let state = LeaderboardStore(context: host).loadFromMemory(session: session) else { return nil }
         return timeline(state, unsaved: false, context: context, onLoop: true)
     }
 
@@ -80,7 +81,7 @@ public struct LeaderboardProvider: TimelineProvider {
         let date = now()
         var state = state
         // Without push sources (snapshots, previews) the panel says neither.
-        let live = push.flatMap { url in services.push.map { $0.isLive(url.absoluteString) } }
+        let live = push.flatMap { url in host.push.map { $0.isLive(url.absoluteString) } }
         state.push = live.map { $0 ? .live : .polling }
         let refresh = live == true ? max(TimeInterval(refreshSeconds), Self.pushSafetyInterval) : TimeInterval(refreshSeconds)
         var retryAt: Date?
@@ -91,9 +92,9 @@ public struct LeaderboardProvider: TimelineProvider {
             let heroes = (state.board?.heroes.count ?? 0) + 1
             guard Double(heroes) * minutes <= Double(Self.onLoopMaximumProjections) else { return nil }
         }
-        if let reason = services.sessionsUnavailableReason {
+        if let reason = host.sessionsUnavailableReason {
             if state.lastError == nil { state.lastError = reason }
-        } else if let manager = services.sessions, !unsaved {
+        } else if let manager = host.sessions, !unsaved {
             let backgroundSession = manager.session(identifier: session)
             // A task a crashed host left suspended is taken up by the host's `resumeTasks`, with
             // the URL configured now: join it rather than start a second download.

@@ -57,3 +57,9 @@ public final class LeaderboardSessionRegistry: Sendable {
         _ = state.withLock { $0.entries.removeValue(forKey: id) }
     }
 }
+
+extension WidgetContext {
+    /// The leaderboard sessions of this context's panels: one registry shared by the
+    /// `leaderboard` panels that register and the `hero` actions that read them.
+    var leaderboardSessions: LeaderboardSessionRegistry { shared.object { LeaderboardSessionRegistry() } }
+}

@@ -35,8 +35,8 @@ public struct LeaderboardStore: Sendable {
         self.container = container
     }
 
-    public init(services: WidgetServices) {
-        container = services.container(kind: Self.kind)
+    public init(context: WidgetContext) {
+        container = context.container(kind: Self.kind)
     }
 
     static func fileName(session: String) -> String { "board-\(session).json" }

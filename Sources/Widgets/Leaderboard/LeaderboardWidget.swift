@@ -15,10 +15,10 @@ public enum LeaderboardWidget {
     public static let maximumRefreshSeconds = 7 * 86_400
 
     /// The widget, bound to the host's sessions; `registry` collects the sessions its panels use.
-    public static func configuration(services: WidgetServices, registry: LeaderboardSessionRegistry) -> TerminalWidget {
+    public static func configuration(context: WidgetContext, registry: LeaderboardSessionRegistry) -> TerminalWidget {
         TerminalWidget(
             manifest: manifest,
-            makeProvider: { options, environment in
+            makeProvider: { options in
                 let options = try LeaderboardOptions(options)
                 guard let url = URL(string: options.url), url.scheme == "http" || url.scheme == "https" else {
                     throw OptionError("url must be an http or https URL")
@@ -33,20 +33,20 @@ public enum LeaderboardWidget {
                         throw OptionError("push must be an http or https URL")
                     }
                     push = pushURL
-                    subscription = subscribe(push: pushURL, url: url, session: session, services: services)
+                    subscription = subscribe(push: pushURL, url: url, session: session, context: context)
                 }
                 return AnyTimelineProvider(LeaderboardProvider(push: push,
                     url: url, refreshSeconds: min(max(1, options.refreshSeconds), maximumRefreshSeconds),
                     session: session, maxRows: min(max(1, options.maxRows), LeaderboardDecoder.maximumHeroes),
-                    services: services, now: environment.now,
+                    host: context, now: context.now,
                     leases: LeaderboardProvider.Leases(session: registration, push: subscription)))
             },
             view: PanelView.typed(LeaderboardView.view)
         )
         .onBackgroundSessionEvents(matching: { registry.contains($0) }) { identifier, completion in
-            guard let manager = services.sessions else { return completion() }
-            let recorder = LeaderboardSessionRecorder(store: LeaderboardStore(services: services), center: services.center)
-            let delegate = FetchSessionDelegate(recorder, now: services.now, completion: completion)
+            guard let manager = context.sessions else { return completion() }
+            let recorder = LeaderboardSessionRecorder(store: LeaderboardStore(context: context), center: context.center)
+            let delegate = FetchSessionDelegate(recorder, now: context.now, completion: completion)
             _ = manager.session(identifier: identifier, delegate: delegate)
         }
         .resumingBackgroundTasks { session, _ in registry.url(for: session) }
@@ -59,13 +59,13 @@ extension LeaderboardWidget {
     /// leaderboard and hero widgets through `WidgetCenter`, one reload per event rather than
     /// one to start the fetch and one to show it — and the stream going up or down reloads the
     /// leaderboard, so its footer says `live` or `polling` and its polling interval changes.
-    static func subscribe(push: URL, url: URL, session: String, services: WidgetServices) -> PushCenter.Subscription? {
-        guard let center = services.push else { return nil }
+    static func subscribe(push: URL, url: URL, session: String, context: WidgetContext) -> PushCenter.Subscription? {
+        guard let center = context.push else { return nil }
         return center.subscribe(url: push.absoluteString, key: pushKey(push: push, url: url, session: session), onEvent: {
-            guard let manager = services.sessions, services.sessionsUnavailableReason == nil else { return }
+            guard let manager = context.sessions, context.sessionsUnavailableReason == nil else { return }
             _ = manager.session(identifier: session).downloadTask(with: url, taskDescription: "board")
         }, onStatus: {
-            services.center.reloadTimelines(ofKind: kind)
+            context.center.reloadTimelines(ofKind: kind)
         })
     }
 

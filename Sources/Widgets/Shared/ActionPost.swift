@@ -11,7 +11,7 @@ public struct HTTPPostError: Error, Sendable, Equatable, CustomStringConvertible
     public var description: String
 }
 
-extension WidgetIO {
+extension WidgetContext {
     /// POSTs `body` to `url` through the host's transport and returns the 2xx status; throws
     /// `HTTPPostError` otherwise. Cancelling the task (the action's
     /// timeout) cancels the request. The answer's body is not kept.

@@ -14,5 +14,5 @@ extension SystemWidget {
         // woke anyway (one wake-up per reading, not two).
         runsOnLoop: true)
 
-    public static let definition = WidgetDefinition(manifest: manifest) { configuration(proc: $0.services.io.proc) }
+    public static let definition = WidgetDefinition(manifest: manifest) { configuration(context: $0) }
 }

@@ -13,7 +13,7 @@ import WidgetCore
 /// pool, never on the host's loop. Nothing read can crash it: a missing or odd file is named
 /// on the panel, and only when no file at all could be read does the timeline fail.
 public struct SystemProvider: TimelineProvider {
-    /// The proc file system's root (the host's `WidgetIO.proc`; a fake tree in tests).
+    /// The proc file system's root (the host's `WidgetContext.proc`; a fake tree in tests).
     public let root: String
     /// Seconds between readings.
     public let interval: TimeInterval

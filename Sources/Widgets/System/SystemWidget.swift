@@ -10,13 +10,13 @@ import WidgetCore
 public enum SystemWidget {
     public static let kind = "system"
 
-    /// The widget reading the proc file system at `proc` (the host's `WidgetIO.proc`).
-    public static func configuration(proc: String = "/proc") -> TerminalWidget {
+    /// The widget reading the proc file system at `context.proc` (the host's `FileRoots.proc`).
+    public static func configuration(context: WidgetContext = .none) -> TerminalWidget {
         TerminalWidget(
             manifest: manifest,
-            makeProvider: { options, environment in
+            makeProvider: { options in
                 let options = try SystemOptions(options)
-                return AnyTimelineProvider(SystemProvider(root: proc, interval: TimeInterval(options.intervalSeconds), now: environment.now))
+                return AnyTimelineProvider(SystemProvider(root: context.proc, interval: TimeInterval(options.intervalSeconds), now: context.now))
             },
             view: PanelView.typed(view)
         )

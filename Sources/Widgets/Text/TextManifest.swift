@@ -14,12 +14,14 @@ extension TextWidget {
         actions: [WidgetAction(key: "e", title: "edit the file", timeoutSeconds: 3600)],
         exactlyOneOf: [[TextOptions.name(of: \.text), TextOptions.name(of: \.file)]])
 
-    public static let definition = WidgetDefinition(manifest: manifest) { binding in
-        let center = binding.services.center
-        let environment = binding.services.io.environment
-        return configuration(watcher: FileWatcher { center.reloadTimelines(ofKind: kind) },
-                             hostEnvironment: environment)
-            .action("e", .terminal { context in try editArguments(context.options, environment: environment) })
+    /// Each file panel's provider holds a lease on its file (`FileWatcher`); without the use
+    /// granted (a context that watches nothing) the panel reads its file once per reload.
+    public static let definition = WidgetDefinition(manifest: manifest, uses: [.fileWatching]) { context in
+        let center = context.center
+        let environment = context.environment
+        return configuration(watcher: context.watchesFiles ? FileWatcher { center.reloadTimelines(ofKind: kind) } : nil,
+                             context: context)
+            .action("e", .terminal { action in try editArguments(action.options, environment: environment) })
     }
 
     /// `e`: `$EDITOR` (default `vi`) on the panel's file; a panel of static text has none to edit.

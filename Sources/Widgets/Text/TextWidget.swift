@@ -11,19 +11,19 @@ public enum TextWidget {
     public static let kind = "text"
 
     /// The widget; file changes reach `watcher`, which reloads the kind.
-    static func configuration(watcher: FileWatcher?, hostEnvironment: [String: String]) -> TerminalWidget {
+    static func configuration(watcher: FileWatcher?, context: WidgetContext) -> TerminalWidget {
         TerminalWidget(
             manifest: manifest,
-            makeProvider: { options, environment in
+            makeProvider: { options in
                 let options = try TextOptions(options)
                 let source: TextProvider.Source
                 switch (options.text, options.file) {
                 case (let text?, nil): source = .text(text)
-                case (nil, let file?): source = .file(path(file, environment: hostEnvironment))
+                case (nil, let file?): source = .file(path(file, environment: context.environment))
                 case (nil, nil): throw OptionError("options: missing option: give 'text' or 'file'")
                 case (_?, _?): throw OptionError("options.file: give only one of 'text' or 'file', not both")
                 }
-                return AnyTimelineProvider(TextProvider(source: source, wrap: options.wrap, watcher: watcher, now: environment.now))
+                return AnyTimelineProvider(TextProvider(source: source, wrap: options.wrap, watcher: watcher, now: context.now))
             },
             view: PanelView.typed(view))
     }
