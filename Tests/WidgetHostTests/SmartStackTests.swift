@@ -193,13 +193,13 @@ struct SmartStackTests {
         let clock = ManualClock(now: at(0))
         func dashboard(_ panel: PanelConfig) -> Dashboard {
             let driver = TimelineDriver(clock: clock)
-            let environment = WidgetEnvironment(now: { clock.now }, variables: ["TZ": "UTC"], center: driver.center)
+            let widgets = Catalog.builtin().bind(WidgetContext(center: driver.center, now: { clock.now }, environment: ["TZ": "UTC"]))
             let dashboard = Dashboard(driver: driver, size: TerminalSize(columns: 40, rows: 7), glyphs: .unicode,
                                       themes: [Theme.default], environment: ["TZ": "UTC"])
             dashboard.runUnderTest()
             driver.batch {
                 dashboard.setPanels(DashboardBuilder.panels(for: DashboardConfig(panels: [panel]),
-                                                            widgets: Catalog.builtin().bind(), driver: driver, environment: environment))
+                                                            widgets: widgets, driver: driver))
             }
             return dashboard
         }
