@@ -31,7 +31,7 @@ public struct ConfigValidator: Sendable {
     ///   - stack: the container kind (the catalogue's).
     ///   - isKnownTimeZone: whether a well-formed zone name exists; nil uses the system's tz
     ///     database (`/usr/share/zoneinfo`).
-    public init(manifests: [WidgetManifest], stack: StackDefinition = StackWidget.definition,
+    public init(manifests: [WidgetManifest], stack: StackDefinition = BuiltinWidgets.stack,
                 isKnownTimeZone: (@Sendable (String) -> Bool)? = nil) {
         var byKind: [String: WidgetManifest] = [:]
         var kept: [WidgetManifest] = []

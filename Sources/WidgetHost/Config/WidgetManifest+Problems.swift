@@ -8,7 +8,7 @@ extension WidgetManifest {
     public var problems: [String] {
         var found: [String] = []
         if kind.isEmpty { found.append("the kind name is empty") }
-        if kind == StackWidget.kind { found.append("'\(kind)' is built in and cannot be registered") }
+        if kind == BuiltinWidgets.stack.manifest.kind { found.append("'\(kind)' is built in and cannot be registered") }
         if supportedFamilies.isEmpty { found.append("\(kind): supports no family") }
         if !supportedFamilies.contains(defaultFamily) {
             found.append("\(kind): default family \(defaultFamily) is not a supported family")

@@ -11,25 +11,16 @@ public struct Catalog: Sendable {
     /// The container kind (the Smart Stack): its manifest and config rules.
     public let stack: StackDefinition
 
-    public init(_ definitions: [WidgetDefinition], stack: StackDefinition = StackWidget.definition) {
+    public init(_ definitions: [WidgetDefinition], stack: StackDefinition = BuiltinWidgets.stack) {
         var seen: Set<String> = []
         self.definitions = definitions.filter { seen.insert($0.manifest.kind).inserted }
         self.stack = stack
     }
 
-    /// The built-in widgets and the stack. Adding a kind: its folder in `Sources/Widgets/` and
-    /// one line here.
+    /// The built-in widgets and the stack (`BuiltinWidgets`, in the Widgets module: adding a
+    /// kind is its folder there and one line in that list).
     public static func builtin() -> Catalog {
-        Catalog([
-            ClockWidget.definition,
-            LeaderboardWidget.definition,
-            HeroWidget.definition,
-            SystemWidget.definition,
-            CountdownWidget.definition,
-            CommandWidget.definition,
-            TextWidget.definition,
-            HTTPJSONWidget.definition,
-        ], stack: StackWidget.definition)
+        Catalog(BuiltinWidgets.definitions, stack: BuiltinWidgets.stack)
     }
 
     /// This catalogue followed by `more` (extension kinds, `NAME/KIND`); a kind already

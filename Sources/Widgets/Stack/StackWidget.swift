@@ -3,7 +3,7 @@
 /// are widgets of the catalogue, each with its provider; the stack is their container.
 ///
 /// What it is lives here, and the host asks: the manifest and config rules
-/// (`StackDefinition`, listed by `Catalog.builtin()` in one line), which member is shown and
+/// (`StackDefinition`, listed by `BuiltinWidgets` in one line), which member is shown and
 /// when to look again (`StackRotation`).
 public enum StackWidget {
     /// The kind a config names a stack by.
