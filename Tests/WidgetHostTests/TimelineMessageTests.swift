@@ -130,3 +130,51 @@ struct TimelineMessageTests {
                 "the status clock is asked again at once; the counter's call still runs")
     }
 }
+
+/// A widget kind whose factory counts the providers it makes (a factory's side effect).
+private final class CountingFactory: Sendable {
+    let made = Atomic<Int>(0)
+
+    var widget: TerminalWidget {
+        TerminalWidget(kind: "counted", displayName: "Counted", makeProvider: { [self] _ in
+            made.add(1, ordering: .relaxed)
+            return AnyTimelineProvider(Counter.Provider(counter: Counter()))
+        }, view: { _, _ in .centeredLines([("counted", CellStyle(.foreground))]) })
+    }
+}
+
+@Suite("A config reload's factories run in an effect", .serialized)
+@MainActor
+struct PanelsBuiltTests {
+    @Test("update(.configLoaded) makes no provider: it asks for .buildPanels, whose answer .panelsBuilt installs the panels")
+    func factoriesRunOutsideUpdate() async throws {
+        let clock = ManualClock(now: at(0))
+        let driver = TimelineDriver(clock: clock)
+        let dashboard = Dashboard(driver: driver, size: TerminalSize(columns: 40, rows: 8), glyphs: .unicode, themes: [Theme.default],
+                                  environment: ["TZ": "UTC"])
+        let factory = CountingFactory()
+        dashboard.panelFactory = PanelFactory(widgets: BoundWidgets(widgets: [factory.widget]))
+        let config = DashboardConfig(panels: [PanelConfig(kind: "counted", family: .medium, title: "One"),
+                                              PanelConfig(kind: "counted", family: .medium, title: "Two")])
+
+        // `update` alone, as a pure step: the effect names the work, nothing is made yet.
+        let effects = dashboard.update(.configLoaded(config, Theme.default))
+        #expect(effects.contains(.buildPanels(config)))
+        #expect(factory.made.load(ordering: .relaxed) == 0, "update ran a widget factory")
+        #expect(dashboard.panels.isEmpty)
+
+        // The program runs the effect: the factories run there, and the panels arrive as a message.
+        let program = DashboardProgram(dashboard: dashboard, host: EffectRecorder())
+        var messages: [DashboardMessage] = []
+        program.onMessage = { messages.append($0) }
+        program.send(.configLoaded(config, Theme.default))
+        #expect(factory.made.load(ordering: .relaxed) == 2)
+        #expect(dashboard.panels.map(\.title) == ["One", "Two"])
+        #expect(messages.contains { if case .panelsBuilt(let prepared) = $0 { prepared.count == 2 } else { false } })
+
+        // The same config again: both panels kept, no provider made.
+        program.send(.configLoaded(config, Theme.default))
+        #expect(factory.made.load(ordering: .relaxed) == 2, "an unchanged panel is kept, not rebuilt")
+        withExtendedLifetime(program) {}
+    }
+}

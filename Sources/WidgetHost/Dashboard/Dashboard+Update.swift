@@ -12,6 +12,11 @@ struct PanelFactory {
     func panels(for config: DashboardConfig, driver: TimelineDriver, reusing previous: [DashboardPanel]) -> [DashboardPanel] {
         DashboardBuilder.panels(for: config, widgets: widgets, driver: driver, reusing: previous)
     }
+
+    /// The providers of `config`'s new and changed panels, made (`.buildPanels`).
+    func prepare(_ config: DashboardConfig, reusing previous: [DashboardPanel]) -> [PreparedPanel] {
+        DashboardBuilder.prepare(config, widgets: widgets, reusing: previous)
+    }
 }
 
 extension Dashboard {
@@ -58,7 +63,7 @@ extension Dashboard {
             let cycle = Theme.cycle(current: theme)
             setThemes(cycle.list, selected: cycle.index)
             emit(.setTheme(theme))
-            setPanels(for: config)
+            emit(.buildPanels(config))
             notice = standingNotice
             emit(.configApplied(config))
             emit(.present)
@@ -75,6 +80,10 @@ extension Dashboard {
             actionFinished(id, action: action, failure: failure)
         case .widgetsFound(let widgets):
             panelFactory?.widgets = widgets
+        case .panelsBuilt(let prepared):
+            driver.batch {
+                setPanels(DashboardBuilder.install(prepared, driver: driver, reusing: panels))
+            }
         }
         if timelinesChangedInUpdate {
             updateStacks()
@@ -84,8 +93,9 @@ extension Dashboard {
         return outbox
     }
 
-    /// Builds the panels of `config` with `panelFactory`, keeping unchanged ones; new
-    /// instances are added in one driver batch, so their first request carries the laid-out size.
+    /// Builds the panels of `config` with `panelFactory`, keeping unchanged ones (start-up;
+    /// a reload goes through `.buildPanels` and `.panelsBuilt`); new instances are added in one
+    /// driver batch, so their first request carries the laid-out size.
     func setPanels(for config: DashboardConfig) {
         guard let factory = panelFactory else { return }
         driver.batch {

@@ -6,43 +6,72 @@ import Widgets
 /// Turns a validated config into dashboard panels with live widget instances.
 @MainActor
 enum DashboardBuilder {
-    /// Builds the panels of `config`, adding one driver instance per widget.
+    /// Builds the panels of `config`, adding one driver instance per widget (start-up, tests):
+    /// `prepare`, then `install`.
+    static func panels(for config: DashboardConfig, widgets: BoundWidgets, driver: TimelineDriver,
+                       reusing previous: [DashboardPanel] = []) -> [DashboardPanel] {
+        install(prepare(config, widgets: widgets, reusing: previous), driver: driver, reusing: previous)
+    }
+
+    /// The panels of `config` with their widgets' providers made: what the widgets' factories
+    /// do (take a session lease, subscribe to a push stream, watch a file) happens here — in
+    /// the program's `.buildPanels` effect, never in `update`.
     ///
     /// A widget whose provider cannot be made (an option the system refuses, such as an
     /// unknown time zone file) becomes a panel that shows the reason instead of failing the
-    /// whole dashboard.
-    ///
-    /// Panels in `reusing` whose config is unchanged are kept as they are — their instances,
-    /// entries and schedules — so saving the config file does not flash every panel back to
-    /// its placeholder or restart its reloads.
-    static func panels(for config: DashboardConfig, widgets: BoundWidgets, driver: TimelineDriver,
-                       reusing previous: [DashboardPanel] = []) -> [DashboardPanel] {
-        var reusable = previous.filter { $0.config != nil && $0.setupError == nil }
+    /// whole dashboard. Panels in `reusing` whose config is unchanged are kept as they are —
+    /// their instances, entries and schedules — so saving the config file does not flash every
+    /// panel back to its placeholder or restart its reloads: no provider is made for them.
+    static func prepare(_ config: DashboardConfig, widgets: BoundWidgets, reusing previous: [DashboardPanel]) -> [PreparedPanel] {
+        var reusable = previous.filter { $0.config != nil && $0.setupError == nil }.compactMap(\.config)
         return config.panels.map { panelConfig in
-            if let index = reusable.firstIndex(where: { $0.config == panelConfig }) {
-                return reusable.remove(at: index)
+            if let index = reusable.firstIndex(of: panelConfig) {
+                reusable.remove(at: index)
+                return PreparedPanel(config: panelConfig, fresh: nil)
             }
-            let memberConfigs = panelConfig.members
-            var panel = DashboardPanel(title: title(of: panelConfig, widgets: widgets), family: panelConfig.family, members: [],
-                                       config: panelConfig)
-            for memberConfig in memberConfigs {
+            var fresh = PreparedPanel.Fresh(title: title(of: panelConfig, widgets: widgets))
+            for memberConfig in panelConfig.members {
                 guard let widget = widgets.widget(kind: memberConfig.kind) else {
-                    panel.setupError = "unknown widget kind '\(memberConfig.kind)'"
+                    fresh.setupError = "unknown widget kind '\(memberConfig.kind)'"
                     continue
                 }
                 do {
                     let options = memberConfig.options
                     let provider = try widget.makeProvider(options)
-                    let memberTitle = title(of: memberConfig, widgets: widgets)
-                    let id = driver.add(kind: widget.kind, family: panelConfig.family, size: .zero, provider: provider,
-                                        pausable: widget.manifest.isPausable,
-                                        info: WidgetCenter.WidgetInfo(kind: widget.kind, family: panelConfig.family,
-                                                                      title: memberTitle, options: options),
-                                        onLoop: widget.manifest.runsOnLoop)
-                    panel.members.append(.init(id: id, widget: widget, title: memberTitle, options: options))
+                    fresh.members.append(.init(widget: widget, title: title(of: memberConfig, widgets: widgets), options: options,
+                                               provider: provider))
                 } catch {
-                    panel.setupError = "\(widget.kind): \(error)"
+                    fresh.setupError = "\(widget.kind): \(error)"
                 }
+            }
+            return PreparedPanel(config: panelConfig, fresh: fresh)
+        }
+    }
+
+    /// The dashboard's panels for `prepared`: one driver instance per new widget (in `update`,
+    /// `.panelsBuilt`); a kept panel is taken from `previous` as it is now.
+    static func install(_ prepared: [PreparedPanel], driver: TimelineDriver, reusing previous: [DashboardPanel]) -> [DashboardPanel] {
+        var reusable = previous.filter { $0.config != nil && $0.setupError == nil }
+        return prepared.map { plan in
+            guard let fresh = plan.fresh else {
+                if let index = reusable.firstIndex(where: { $0.config == plan.config }) { return reusable.remove(at: index) }
+                // Kept when prepared, gone since: only another config's panels could have
+                // replaced them, and panels change only here.
+                return DashboardPanel(title: plan.config.title ?? plan.config.kind, family: plan.config.family, members: [],
+                                      setupError: "this panel changed while it was built: reload the config (SIGHUP)",
+                                      config: plan.config)
+            }
+            let family = plan.config.family
+            var panel = DashboardPanel(title: fresh.title, family: family, members: [], setupError: fresh.setupError,
+                                       config: plan.config)
+            for member in fresh.members {
+                let widget = member.widget
+                let id = driver.add(kind: widget.kind, family: family, size: .zero, provider: member.provider,
+                                    pausable: widget.manifest.isPausable,
+                                    info: WidgetCenter.WidgetInfo(kind: widget.kind, family: family, title: member.title,
+                                                                  options: member.options),
+                                    onLoop: widget.manifest.runsOnLoop)
+                panel.members.append(.init(id: id, widget: widget, title: member.title, options: member.options))
             }
             return panel
         }

@@ -13,7 +13,7 @@ import WidgetCore
 /// `relevanceExpired` from the wake-ups the program arms, `reloadsRequested` from the
 /// `WidgetCenter` (how session events and extensions ask for new timelines);
 /// `timelinesChanged` from the `TimelineDriver` while it applies them; `configLoaded` /
-/// `configRejected` from `ConfigReloader`; `actionFinished` from an action's task, its timeout
+/// `configRejected` from `ConfigReloader`; `panelsBuilt` from the `.buildPanels` effect; `actionFinished` from an action's task, its timeout
 /// or the terminal. A test feeds them through `HeadlessDashboard.send(_:)`.
 package enum DashboardMessage: Equatable, Sendable {
     case key(Key)
@@ -44,6 +44,8 @@ package enum DashboardMessage: Equatable, Sendable {
     case extensionsFound(notice: String?)
     /// A reloaded config, valid, with its theme.
     case configLoaded(DashboardConfig, Theme)
+    /// The panels of a reloaded config, their providers made (`.buildPanels`).
+    case panelsBuilt([PreparedPanel])
     /// A reload that was refused: the notice says why (nil: there is no file to reload).
     case configRejected(notice: String?)
     /// The system's wall clock was set (an NTP step, a resumed VM).
@@ -80,6 +82,9 @@ package enum DashboardEffect: Equatable, Sendable {
     case reapChildren
     /// Read the config again; the host answers with `.configLoaded` or `.configRejected`.
     case reloadConfig(reason: String)
+    /// Make the providers of a config's new and changed panels (the widgets' factories, with
+    /// their side effects); the program answers with `.panelsBuilt`.
+    case buildPanels(DashboardConfig)
     /// A reloaded config is in use: what follows a reload (`ConfigReloader.applied`).
     case configApplied(DashboardConfig)
     case log(String)

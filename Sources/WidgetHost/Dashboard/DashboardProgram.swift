@@ -146,6 +146,9 @@ final class DashboardProgram {
             timelineWake = arm(timelineWake, at: date, sending: .timelinesDue)
         case .armRelevanceWake(let date):
             relevanceWake = arm(relevanceWake, at: date, sending: .relevanceExpired)
+        case .buildPanels(let config):
+            guard let factory = dashboard.panelFactory else { return }
+            receive(.panelsBuilt(factory.prepare(config, reusing: dashboard.panels)))
         case .runAction(let action):
             ActionRunner.run(action, clock: driver.clock) { [mailbox] message in mailbox.post(.message(message)) }
         default:

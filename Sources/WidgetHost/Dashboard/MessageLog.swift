@@ -54,6 +54,9 @@ package struct MessageLog: Sendable {
             return "key \(key)"
         case .widgetsFound(let widgets):
             return "widgetsFound \(widgets.widgets.map(\.kind).joined(separator: ","))"
+        case .panelsBuilt(let prepared):
+            let built = prepared.filter { $0.fresh != nil }.count
+            return "panelsBuilt \(prepared.count) panels, \(built) built, \(prepared.count - built) kept"
         default:
             return String(describing: message)
         }
@@ -65,7 +68,8 @@ extension DashboardEffect {
     /// config read): a replay leaves them out, the log holds their messages.
     var bringsMessages: Bool {
         switch self {
-        case .startProvider, .cancelProvider, .armTimelineWake, .armRelevanceWake, .runAction, .runInTerminal, .reloadConfig:
+        case .startProvider, .cancelProvider, .armTimelineWake, .armRelevanceWake, .runAction, .runInTerminal, .reloadConfig,
+             .buildPanels:
             return true
         default:
             return false

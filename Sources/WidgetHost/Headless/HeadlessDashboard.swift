@@ -237,7 +237,7 @@ final class HeadlessEffects: DashboardHost {
         case .configApplied(let config): reloader.applied(config)
         case .quit(let status): quitStatus = status
         case .suspend, .reapChildren, .log, .startProvider, .cancelProvider, .armTimelineWake, .runAction,
-             .armRelevanceWake: break
+             .armRelevanceWake, .buildPanels: break
         }
     }
 }

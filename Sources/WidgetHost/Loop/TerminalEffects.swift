@@ -52,7 +52,7 @@ final class TerminalEffects: DashboardHost {
             log?.info(line)
         case .quit(let status):
             quit(status: status)
-        case .startProvider, .cancelProvider, .armTimelineWake, .runAction, .armRelevanceWake:
+        case .startProvider, .cancelProvider, .armTimelineWake, .runAction, .armRelevanceWake, .buildPanels:
             break  // the program's own
         }
     }
