@@ -103,7 +103,7 @@ struct BackgroundSessionsTests {
         let first = session.downloadTask(with: URL(string: base + "/board")!)
         #expect(await delegate.lines(count: 3))
         delegate.callCompletion()
-        #expect(await eventually { manager.isIdle })
+        #expect(await idle(manager))
         let second = session.downloadTask(with: URL(string: base + "/board")!)
         #expect(second.taskIdentifier != first.taskIdentifier)
         #expect(await delegate.lines(count: 5))
@@ -111,7 +111,7 @@ struct BackgroundSessionsTests {
         #expect(delegate.lines.suffix(2) == ["complete \(second.taskIdentifier) not modified", "finished board"])
         #expect(manager.pendingEvents.map(\.outcome) == [.notModified(Validators(etag: etag))])
         delegate.callCompletion()
-        #expect(await eventually { manager.isIdle })
+        #expect(await idle(manager))
     }
 
     @Test("a 500 is retried and the next answer delivered, with the attempts counted")
@@ -132,7 +132,7 @@ struct BackgroundSessionsTests {
         #expect(task.attempts == 2)
         #expect(manager.pendingEvents.first?.summary == "downloaded 200, \(body.count) bytes after 2 tries")
         delegate.callCompletion()
-        #expect(await eventually { manager.isIdle })
+        #expect(await idle(manager))
     }
 
     @Test("a final failure is delivered with its reason")
@@ -148,7 +148,7 @@ struct BackgroundSessionsTests {
         #expect(delegate.lines == ["complete \(task.taskIdentifier) server answered 404 Not Found", "finished s"])
         #expect(try SessionsReport.text(stateDirectory: manager.stateDirectory).contains("failed: server answered 404 Not Found"))
         delegate.callCompletion()
-        #expect(await eventually { manager.isIdle })
+        #expect(await idle(manager))
     }
 
     @Test("a handler registered by predicate on a widget configuration gets the events")
@@ -173,7 +173,7 @@ struct BackgroundSessionsTests {
         #expect(delegate.lines.last == "finished leaderboard.main")
         #expect(delegate.lines.first == "download \(task.taskIdentifier) exists=true")
         delegate.callCompletion()
-        #expect(await eventually { manager.isIdle })
+        #expect(await idle(manager))
     }
 
     @Test("events no widget matches are kept until a widget matches")
@@ -195,7 +195,7 @@ struct BackgroundSessionsTests {
         #expect(await delegate.lines(count: 3))
         #expect(calls.count == 1 && delegate.lines[1] == "complete \(task.taskIdentifier) nil")
         delegate.callCompletion()
-        #expect(await eventually { manager.isIdle })
+        #expect(await idle(manager))
     }
 
     @Test("one task per session and URL; another session or URL gets its own")
@@ -239,7 +239,7 @@ struct BackgroundSessionsTests {
         #expect(await new.lines(count: 3))
         #expect(old.lines.isEmpty)
         new.callCompletion()
-        #expect(await eventually { manager.isIdle })
+        #expect(await idle(manager))
     }
 
     @Test("request headers go to the transport with the task and never into the journal")
@@ -273,7 +273,7 @@ struct BackgroundSessionsTests {
         #expect(await delegate.lines(count: 2))
         #expect(delegate.lines == ["complete \(task.taskIdentifier) cancelled", "finished c"])
         delegate.callCompletion()
-        #expect(await eventually { manager.isIdle })
+        #expect(await idle(manager))
     }
 
     @Test("a second manager on the same directory is unavailable and leaves the journal alone")
@@ -298,7 +298,7 @@ struct BackgroundSessionsTests {
         #expect(await delegate.lines(count: 2))
         #expect(delegate.lines.first == "complete \(task.taskIdentifier) \(message)")
         delegate.callCompletion()
-        #expect(await eventually { second.isIdle })
+        #expect(await idle(second))
         #expect(secondTransport.startedRequests.isEmpty)
         #expect([try? FileContents.bytes(at: journal), try? FileContents.bytes(at: journal + "-wal")] == before)
         // Listing works while the first host holds the lock; purging does not.

@@ -104,7 +104,7 @@ struct JournalThreadTests {
             #expect(transport.finish(try #require(transport.runningIDs.last), with: .notModified(Validators(etag: "\"1\""))))
             #expect(await delegate.lines(count: 2 * round))
             delegate.callCompletion()
-            #expect(await eventually { manager.isIdle })
+            #expect(await idle(manager))
         }
         #expect(log.all == [.forgetTasks, .insertTask, .checkpoint, .recordResult, .recordDelivery, .acknowledge, .forgetTasks,
                             .insertTask, .checkpoint, .recordResult, .recordDelivery, .acknowledge, .forgetTasks])
@@ -185,7 +185,7 @@ struct JournalThreadTests {
         second.routePendingEvents()
         #expect(await delegate.lines(count: 2))
         delegate.callCompletion()
-        #expect(await eventually { second.isIdle })
+        #expect(await idle(second))
         #expect(log.all.suffix(3) == [.recordDelivery, .acknowledge, .forgetTasks])
         // Queued (the WAL was empty); once it was written the rest only appends: at once.
         #expect(log.onDeliveryQueue == [.acknowledge, .forgetTasks])

@@ -100,7 +100,7 @@ struct StateDirectoryTests {
         let delegate = RecordingDelegate()
         manager.eventRouter = acknowledgingRouter(manager, delegate)
         manager.routePendingEvents()
-        #expect(await eventually { manager.isIdle })
+        #expect(await idle(manager))
         let expected = state + "/sessions/s/task-"
         #expect(delegate.lines == ["complete 1 the downloaded file \(expected)1 is missing",
                                    "complete 3 the downloaded file \(expected)3 is missing", "finished s"])
