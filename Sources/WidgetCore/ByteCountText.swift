@@ -12,12 +12,7 @@ public enum ByteCountText {
     /// At most four characters for any count: "512B", "980K", "6.0G", "16G", "16E". A unit
     /// is taken from 1000 up (not 1024), so "1000K" never needs a fifth character.
     public static func compact(_ count: UInt64) -> String {
-        var value = Double(count)
-        var unit = 0
-        while value >= 1000, unit < compactUnits.count - 1 {
-            value /= 1024
-            unit += 1
-        }
+        let (value, unit) = scaled(Double(count), from: 1000, units: compactUnits.count)
         if unit == 0 { return "\(count)B" }
         return (value < 10 ? oneDecimal(value) : "\(Int(value.rounded()))") + compactUnits[unit]
     }
@@ -25,15 +20,22 @@ public enum ByteCountText {
     /// "512 B", "1,000 B", "1.5 KiB", "-2 KiB", "4.3 EiB": one decimal below 10 of a unit,
     /// thousands grouped; any finite Double, negative ones included.
     public static func readable(_ value: Double) -> String {
-        var amount = abs(value)
-        var unit = 0
-        while amount >= 1024, unit < readableUnits.count - 1 {
-            amount /= 1024
-            unit += 1
-        }
+        let (amount, unit) = scaled(abs(value), from: 1024, units: readableUnits.count)
         let sign = value < 0 ? "-" : ""
         if unit == 0 { return sign + DecimalText.grouped(amount, decimals: 0) + " B" }
         return sign + DecimalText.grouped(amount, decimals: amount < 10 ? 1 : 0) + " " + readableUnits[unit]
+    }
+
+    /// `value` divided by 1024 as long as it is at least `threshold` (and a larger unit of the
+    /// `units` is left), and the index of the unit it is then in.
+    static func scaled(_ value: Double, from threshold: Double, units: Int) -> (value: Double, unit: Int) {
+        var value = value
+        var unit = 0
+        while value >= threshold, unit < units - 1 {
+            value /= 1024
+            unit += 1
+        }
+        return (value, unit)
     }
 
     /// "1 MiB", "64 KiB", "1500 bytes": the largest unit that divides the count exactly.

@@ -18,19 +18,25 @@ private func makeManager(_ transport: (any HTTPTransport)? = nil, state: String 
                                       now: now ?? { Date() }, retention: retention)
 }
 
+/// A loopback server whose `/board` answers only once `answer` is signalled (at most 10 s).
+private func heldBoardServer() throws -> (HTTPServer, String, DispatchSemaphore) {
+    let answer = DispatchSemaphore(value: 0)
+    let (server, base) = try loopbackServer {
+        $0.route("/board") { _ in
+            _ = answer.wait(timeout: .now() + .seconds(10))
+            return .json(body)
+        }
+    }
+    return (server, base, answer)
+}
+
 @Suite("Background sessions", .serialized)
 struct BackgroundSessionsTests {
     @Test("events come in WidgetKit's order; the file exists during the call and is removed after; ack after completion")
     func deliveryOrder() async throws {
         // The answer waits until the test has seen the task in flight (a loaded machine could
         // otherwise finish the fetch first).
-        let answer = DispatchSemaphore(value: 0)
-        let (server, base) = try loopbackServer {
-            $0.route("/board") { _ in
-                _ = answer.wait(timeout: .now() + .seconds(10))
-                return .json(body)
-            }
-        }
+        let (server, base, answer) = try heldBoardServer()
         defer { server.stop() }
         let manager = try makeManager()
         defer { manager.close(); removeTree(manager.stateDirectory) }
@@ -61,13 +67,7 @@ struct BackgroundSessionsTests {
 
     @Test("whenIdle is called once the download ran and its event was acknowledged, not before; at once when idle")
     func whenIdleWaitsForTheAcknowledgement() async throws {
-        let answer = DispatchSemaphore(value: 0)
-        let (server, base) = try loopbackServer {
-            $0.route("/board") { _ in
-                _ = answer.wait(timeout: .now() + .seconds(10))
-                return .json(body)
-            }
-        }
+        let (server, base, answer) = try heldBoardServer()
         defer { server.stop() }
         let manager = try makeManager()
         defer { manager.close(); removeTree(manager.stateDirectory) }

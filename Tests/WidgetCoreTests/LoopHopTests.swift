@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Testing
+import WidgetTestSupport
 
 /// Work of ours reaches the loop's thread only through its mailbox (`LoopMailbox`): no code
 /// queues closures on the main dispatch queue or starts main-actor tasks to hand results
@@ -18,9 +19,9 @@ struct LoopHopTests {
 
     @Test("Sources hop to the main queue or actor only where named")
     func onlyNamedHops() throws {
-        let sources = StoredClosureTests.roots[0]
+        let sources = SourceTree.sources
         var found: [String: Int] = [:]
-        for file in StoredClosureTests.swiftFiles(under: sources) {
+        for file in SourceTree.swiftFiles(under: sources) {
             let text = try String(contentsOfFile: file, encoding: .utf8)
             let count = text.split(separator: "\n").filter { line in
                 let code = line.drop { $0 == " " }

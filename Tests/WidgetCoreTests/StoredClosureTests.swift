@@ -13,25 +13,7 @@ import WidgetTestSupport
 @Suite("Stored closures")
 struct StoredClosureTests {
     /// The package's Sources and Tests folders.
-    static let roots: [String] = {
-        var path = #filePath
-        for _ in 0..<3 { path = String(path[..<path.lastIndex(of: "/")!]) }
-        return [path + "/Sources", path + "/Tests"]
-    }()
-
-    /// Swift files under `path`, recursively.
-    static func swiftFiles(under path: String) -> [String] {
-        guard let directory = opendir(path) else { return [] }
-        defer { closedir(directory) }
-        var files: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard !name.hasPrefix(".") else { continue }
-            let full = path + "/" + name
-            if entry.pointee.d_type == UInt8(DT_DIR) { files += swiftFiles(under: full) } else if name.hasSuffix(".swift") { files.append(full) }
-        }
-        return files
-    }
+    static let roots = [SourceTree.sources, SourceTree.tests]
 
     /// Whether the type argument after `Mutex<` / `Latch<` in `line` has a function type at
     /// its top level (outside `[...]`, whose elements are stored at one abstraction).
@@ -72,7 +54,7 @@ struct StoredClosureTests {
     func noneStored() throws {
         var found: [String] = []
         for root in Self.roots {
-            for file in Self.swiftFiles(under: root) where !file.hasSuffix("/StoredClosureTests.swift") {
+            for file in SourceTree.swiftFiles(under: root) where !file.hasSuffix("/StoredClosureTests.swift") {
                 let text = String(decoding: try FileContents.bytes(at: file), as: UTF8.self)
                 for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
                 where !line.trimmingPrefix(while: { $0 == " " }).hasPrefix("//") && Self.holdsClosure(line) {
@@ -80,7 +62,7 @@ struct StoredClosureTests {
                 }
             }
         }
-        #expect(Self.swiftFiles(under: Self.roots[0]).count > 100, "the sources were not found at \(Self.roots[0])")
+        #expect(SourceTree.swiftFiles(under: Self.roots[0]).count > 100, "the sources were not found at \(Self.roots[0])")
         #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
     }
 }
