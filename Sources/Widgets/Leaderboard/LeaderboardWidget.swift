@@ -41,7 +41,7 @@ public enum LeaderboardWidget {
                     services: services, now: environment.now,
                     leases: LeaderboardProvider.Leases(session: registration, push: subscription)))
             },
-            view: PanelView.typed(LeaderboardView.view)
+            view: PanelView.typed(LeaderboardView.view, contentHeight: LeaderboardView.contentHeight)
         )
         .onBackgroundSessionEvents(matching: { registry.contains($0) }) { identifier, completion in
             guard let manager = services.sessions else { return completion() }
