@@ -109,7 +109,7 @@ struct ViewDecoder {
             let role = role(object, path: path) ?? .accent
             var maximum = number(object, "max", path: path)
             if let given = maximum, given <= 0 {
-                fail(path + ".max", "must be greater than 0, found \(JSONValue.number(given).shortDescription)")
+                fail(path + ".max", "must be greater than 0, found \(object["max"]?.shortDescription ?? "\(given)")")
                 maximum = nil
             }
             var values: [Double] = []
