@@ -87,10 +87,10 @@ extension Dashboard {
     /// and the age of the data still shown.
     /// When the daily reload budget holds the next reload back, it says so and when it runs.
     static func footer(for status: TimelineScheduler.Status, now: Date, glyphs: GlyphSet) -> String? {
-        let separator = glyphs.isUnicode ? " · " : " - "
+        let separator = ViewNode.Glyph.separator.text(in: glyphs)
         var parts: [String] = []
         if let failure = status.lastFailure {
-            var text = (glyphs.isUnicode ? "⚠ " : "! ") + failure.message
+            var text = ViewNode.Glyph.warning.text(in: glyphs) + " " + failure.message
             if let success = status.lastSuccess {
                 text += separator + "data \(DurationText.age(from: success, to: now)) old"
             }
