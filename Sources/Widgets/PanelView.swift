@@ -8,6 +8,8 @@ import WidgetCore
 /// (docs/views.md); glyphs that differ between Unicode and ASCII terminals are tokens in the
 /// node, resolved when it is drawn. Views draw roles, never colours, and only inside the
 /// rectangle they are given; the host draws the border, title and status lines around it.
+/// The host draws a view in a rectangle of the context's size (a view taller than its panel
+/// is asked for the height it is drawn at), so a view may lay itself out for that size.
 public struct PanelView: Sendable {
     /// The view.
     public let node: ViewNode
