@@ -56,10 +56,12 @@ extension ViewNode {
                 index += 1
                 let end = min(widths.count, column + cell.span)
                 defer { column = end }
-                // A span reaching the last column takes the rest of the row.
-                let width = end == widths.count && cell.span > 1 ? starts[end] - starts[column]
-                                                                  : widths[column..<end].reduce(0, +) + (end - column - 1)
-                guard width > 0 else { continue }
+                // A span reaching the last column takes the rest of the row; any other cell its
+                // columns and the blanks between them, nothing when they have no width.
+                let covered = widths[column..<end].reduce(0, +)
+                let toEdge = end == widths.count && cell.span > 1
+                let width = toEdge ? starts[end] - starts[column] : covered + (end - column - 1)
+                guard width > 0, covered > 0 || toEdge else { continue }
                 let area = Rect(x: starts[column], y: rect.y + row, width: width, height: 1).intersection(rect)
                 if let fraction = cell.fraction {
                     TerminalUI.Bar(fraction: fraction, style: CellStyle(cell.role), glyphs: glyphs).draw(into: &buffer, in: area)

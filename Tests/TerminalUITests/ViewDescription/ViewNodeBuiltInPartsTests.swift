@@ -81,6 +81,13 @@ struct ViewNodeBuiltInPartsTests {
         #expect(unicode[4, 2].style == CellStyle(.muted) && unicode[23, 2].style == CellStyle(.muted), "the span fills to the edge")
         expectFrame(render(ranked, width: 24, height: 3, glyphs: .ascii),
                     equals: ["#   Hero" + gap(8) + "+/- HP", "1^  Octo" + gap(8) + "+5k ##", "    Octopus - full in 3h"])
+        // A span short of the last column covers its columns and the blanks between them;
+        // over columns with no width it draws nothing.
+        let inner = ViewNode.table(ViewNode.Table(
+            columns: [ViewNode.Column(width: 2), ViewNode.Column(width: 2), ViewNode.Column(width: 0), ViewNode.Column(width: 0),
+                      ViewNode.Column(width: 3)],
+            rows: [[ViewNode.Cell("abcdefgh", pieces: [], span: 2), ViewNode.Cell("xy", pieces: [], span: 2), ViewNode.Cell("z")]]))
+        expectFrame(render(inner, width: 12, height: 1), equals: ["abcd…   z"])
         // Narrower: the spanning cell is cut at the table's edge like any cell.
         expectFrame(render(ranked, width: 16, height: 3), equals: ["#   H…    Δ HP", "1▲  O…  +5k ██", "    Octopus · f…"])
     }
