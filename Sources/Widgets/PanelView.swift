@@ -1,55 +1,41 @@
 import TerminalUI
 import WidgetCore
 
-/// What a widget's view produces for the terminal: a drawing of one entry into a panel's
-/// content area.
+/// What a widget's view produces for the terminal: a view description (`ViewNode`) of one
+/// entry, drawn into a panel's content area, and how tall it would like to be.
 ///
-/// Views draw roles, never colours, and only inside the rectangle they are given; the host
-/// draws the border, title and status lines around it.
+/// Every widget's view is `(entry, WidgetViewContext) -> ViewNode`, built-in or extension
+/// (docs/views.md); glyphs that differ between Unicode and ASCII terminals are tokens in the
+/// node, resolved when it is drawn. Views draw roles, never colours, and only inside the
+/// rectangle they are given; the host draws the border, title and status lines around it.
+/// The host draws a view in a rectangle of the context's size (a view taller than its panel
+/// is asked for the height it is drawn at), so a view may lay itself out for that size.
 public struct PanelView: Sendable {
-    private let body: @Sendable (inout CellBuffer, Rect, GlyphSet) -> Void
+    /// The view.
+    public let node: ViewNode
     /// Rows the view would use if it had them (e.g. a long list); the host scrolls a zoomed
-    /// panel through that many. nil: the view fits itself to any height.
+    /// panel through that many, drawing the view that tall. nil: the view fits itself to any
+    /// height.
     public let contentHeight: Int?
 
-    public init(contentHeight: Int? = nil, _ body: @escaping @Sendable (inout CellBuffer, Rect, GlyphSet) -> Void) {
-        self.contentHeight = contentHeight
-        self.body = body
-    }
-
     /// A view described as data: `node` drawn into the panel's content area.
-    ///
-    /// The same renderer draws views that extensions send as JSON (see docs/views.md).
     public init(contentHeight: Int? = nil, node: ViewNode) {
-        self.init(contentHeight: contentHeight) { buffer, rect, glyphs in
-            node.draw(into: &buffer, in: rect, glyphs: glyphs)
-        }
-    }
-
-    /// A view described as data that depends on the glyph set (e.g. an ASCII separator or a
-    /// redaction mark): `node(glyphs)` drawn into the panel's content area.
-    public init(contentHeight: Int? = nil, node: @escaping @Sendable (GlyphSet) -> ViewNode) {
-        self.init(contentHeight: contentHeight) { buffer, rect, glyphs in
-            node(glyphs).draw(into: &buffer, in: rect, glyphs: glyphs)
-        }
+        self.contentHeight = contentHeight
+        self.node = node
     }
 
     /// Draws into `rect` of `buffer` with `glyphs` (Unicode or ASCII).
     public func draw(into buffer: inout CellBuffer, in rect: Rect, glyphs: GlyphSet) {
         guard !rect.isEmpty else { return }
-        body(&buffer, rect, glyphs)
+        node.draw(into: &buffer, in: rect, glyphs: glyphs)
     }
 
-    /// Lines of text, each with a style, centred vertically and horizontally in the area.
+    /// Lines of text, each with a style (its role and bold), centred vertically and
+    /// horizontally in the area; each line stays one line (a line feed is shown inert).
     public static func centeredLines(_ lines: [(String, CellStyle)]) -> PanelView {
-        PanelView { buffer, rect, glyphs in
-            let shown = Array(lines.prefix(rect.height))
-            let top = rect.y + (rect.height - shown.count) / 2
-            for (i, line) in shown.enumerated() {
-                TextLine(line.0, alignment: .center, style: line.1, glyphs: glyphs)
-                    .draw(into: &buffer, in: Rect(x: rect.x, y: top + i, width: rect.width, height: 1))
-            }
-        }
+        PanelView(node: ViewNode.centered(lines.map { line in
+            .text(Sanitizer.sanitize(line.0), role: line.1.role, bold: line.1.attributes.contains(.bold), alignment: .center)
+        }))
     }
 }
 
@@ -57,15 +43,25 @@ public struct PanelView: Sendable {
 public typealias TerminalWidget = WidgetConfiguration<PanelView>
 
 extension PanelView {
-    /// A widget's `view` for a view of its own entry type: `view: PanelView.typed(view)`.
+    /// A widget's `view` for a view of its own entry type: `view: PanelView.typed(view)`, with
+    /// `contentHeight` for a view that can be taller than its panel.
     ///
     /// An entry of another type (its provider never gives one) draws nothing.
     public static func typed<Entry: TimelineEntry>(
-        _ view: @escaping @Sendable (Entry, WidgetViewContext) -> PanelView
+        _ view: @escaping @Sendable (Entry, WidgetViewContext) -> ViewNode,
+        contentHeight: (@Sendable (Entry, WidgetViewContext) -> Int?)? = nil
     ) -> @Sendable (any TimelineEntry, WidgetViewContext) -> PanelView {
         { entry, context in
-            guard let entry = entry as? Entry else { return PanelView { _, _, _ in } }
-            return view(entry, context)
+            guard let entry = entry as? Entry else { return PanelView(node: .vstack([])) }
+            return PanelView(contentHeight: contentHeight?(entry, context), node: view(entry, context))
         }
+    }
+}
+
+extension ViewNode {
+    /// `lines` one under the other, centred vertically in whatever height they get (the
+    /// first lines kept when there is not room for all).
+    static func centered(_ lines: [ViewNode]) -> ViewNode {
+        .vstack([.spacer] + lines + [.spacer])
     }
 }

@@ -15,8 +15,13 @@ private final class Probe: Sendable {
 
     let script: Mutex<[Result<[Entry], Failure>]>
     let contexts = Mutex<[TimelineProviderContext]>([])
+    /// A view 30 rows tall that numbers its rows out of the height it is asked for.
+    let tall: Bool
 
-    init(_ script: [Result<[Entry], Failure>]) { self.script = Mutex(script) }
+    init(_ script: [Result<[Entry], Failure>], tall: Bool = false) {
+        self.script = Mutex(script)
+        self.tall = tall
+    }
 
     struct Provider: TimelineProvider {
         let probe: Probe
@@ -31,8 +36,12 @@ private final class Probe: Sendable {
 
     var widget: TerminalWidget {
         TerminalWidget(kind: "probe", displayName: "Probe", makeProvider: { _ in AnyTimelineProvider(Provider(probe: self)) },
-                       view: { entry, context in
+                       view: { [tall] entry, context in
                            let text = (entry as? Entry)?.text ?? "?"
+                           if tall {
+                               let rows = context.size.rows
+                               return PanelView(contentHeight: 30, node: .vstack((0..<rows).map { .text("\(text) row \($0 + 1) of \(rows)") }))
+                           }
                            return .centeredLines([(text, CellStyle(context.isPlaceholder ? .placeholder : .foreground))])
                        })
     }
@@ -122,6 +131,20 @@ struct DashboardTests {
         #expect(zoomed.last?.contains("zoomed") == true)
         dashboard.press(.escape)
         #expect(text(dashboard)[0].hasPrefix("┌ One"))
+    }
+
+    @Test("a zoomed view taller than the screen is asked for the height it is drawn at, and scrolls through it")
+    func scrolledViewSize() async {
+        let probe = Probe([.success([.init(date: at(0), text: "tall")])], tall: true)
+        let dashboard = makeDashboard(size: TerminalSize(columns: 40, rows: 12), probes: [(probe, .large, "Tall")])
+        await dashboard.driver.settle()
+        dashboard.press(.enter)
+        // 9 rows inside the border: the first 9 of the view's 30.
+        #expect(text(dashboard)[1] == "│tall row 1 of 30                      │", "\(text(dashboard).joined(separator: "\n"))")
+        for _ in 0..<30 { dashboard.press(.down) }
+        let bottom = text(dashboard)
+        #expect(bottom[1] == "│tall row 22 of 30                     │", "\(bottom.joined(separator: "\n"))")
+        #expect(bottom[9] == "│tall row 30 of 30                     │", "\(bottom.joined(separator: "\n"))")
     }
 
     @Test("resizing down to 1x1 and 0x0 never crashes, shows a notice, and recovers")

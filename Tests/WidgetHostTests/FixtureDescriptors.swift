@@ -33,7 +33,7 @@ enum FixtureDescriptors {
     static let catalog = Catalog(all.map { manifest in
         WidgetDefinition(manifest: manifest) { _ in
             TerminalWidget(manifest: manifest, makeProvider: { _ in throw OptionError("fixture") },
-                           view: { _, _ in PanelView { _, _, _ in } })
+                           view: { _, _ in PanelView(node: .vstack([])) })
         }
     })
 

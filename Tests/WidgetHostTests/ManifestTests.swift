@@ -31,7 +31,7 @@ private enum Probe {
     static let catalog = Catalog([
         WidgetDefinition(manifest: manifest) { _ in
             TerminalWidget(manifest: manifest, makeProvider: { _ in throw OptionError("probe") },
-                           view: { _, _ in PanelView { _, _, _ in } })
+                           view: { _, _ in PanelView(node: .vstack([])) })
         },
     ])
 }

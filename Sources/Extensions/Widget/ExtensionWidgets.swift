@@ -31,7 +31,7 @@ public enum ExtensionWidgets {
             makeProvider: { options in
                 AnyTimelineProvider(ExtensionProvider(host: host, widget: widget, options: options, now: now))
             },
-            view: PanelView.typed { (entry: ExtensionEntry, _) in PanelView(node: entry.view) })
+            view: PanelView.typed { (entry: ExtensionEntry, _) in entry.view })
         // Its downloads' events go back to it (`sessionEvents`), launching it if need be.
         .onBackgroundSessionEvents(matching: { host.ownsSession($0) }) { identifier, completion in
             host.receiveEvents(identifier: identifier, completion: completion)

@@ -13,6 +13,8 @@ final class ViewLayout {
     let node: ViewNode
     /// A stack's children, laid out in the same pass; empty for other nodes.
     let children: [ViewLayout]
+    /// The glyph set the view is drawn with: glyph tokens are measured as they will be drawn.
+    let glyphs: GlyphSet
 
     private struct Question: Hashable {
         var axis: ViewNode.Axis
@@ -24,10 +26,11 @@ final class ViewLayout {
     private var shapedText: ViewText?
     private var wrapped: (width: Int, lines: [ViewText.Line])?
 
-    init(_ node: ViewNode) {
+    init(_ node: ViewNode, glyphs: GlyphSet) {
         self.node = node
+        self.glyphs = glyphs
         switch node {
-        case .vstack(let stack), .hstack(let stack): children = stack.children.map(ViewLayout.init)
+        case .vstack(let stack), .hstack(let stack): children = stack.children.map { ViewLayout($0, glyphs: glyphs) }
         default: children = []
         }
     }
@@ -58,7 +61,7 @@ final class ViewLayout {
             return axis == .vertical ? 1 : nil
         case .table(let table):
             guard axis == .vertical else { return nil }
-            return (table.columns.contains { !$0.title.isEmpty } ? 1 : 0) + table.rows.count
+            return (table.columns.contains { $0.hasTitle } ? 1 : 0) + table.rows.count
         case .sparkline, .spacer:
             return nil
         case .divider:
@@ -142,8 +145,8 @@ final class ViewLayout {
     /// The text split into styled glyphs, once.
     private var shaped: ViewText {
         if let shapedText { return shapedText }
-        guard case .text(let text) = node else { return ViewText(ViewNode.Text(spans: [])) }
-        let made = ViewText(text)
+        guard case .text(let text) = node else { return ViewText(ViewNode.Text(spans: []), glyphs: glyphs) }
+        let made = ViewText(text, glyphs: glyphs)
         shapedText = made
         return made
     }

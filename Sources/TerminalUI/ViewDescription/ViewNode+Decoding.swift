@@ -105,8 +105,13 @@ struct ViewDecoder {
             let label = string(object, "label", path: path)
             return .bar(ViewNode.Bar(value: value ?? 0, role: role, label: label))
         case "sparkline":
-            checkFields(object, path: path, known: ["type", "values", "role"])
+            checkFields(object, path: path, known: ["type", "values", "role", "max"])
             let role = role(object, path: path) ?? .accent
+            var maximum = number(object, "max", path: path)
+            if let given = maximum, given <= 0 {
+                fail(path + ".max", "must be greater than 0, found \(object["max"]?.shortDescription ?? "\(given)")")
+                maximum = nil
+            }
             var values: [Double] = []
             if let elements = array(object, "values", path: path, required: true) {
                 for (i, element) in elements.enumerated() {
@@ -117,7 +122,7 @@ struct ViewDecoder {
                     }
                 }
             }
-            return .sparkline(ViewNode.Sparkline(values: values, role: role))
+            return .sparkline(ViewNode.Sparkline(values: values, role: role, maximum: maximum))
         case "spacer":
             checkFields(object, path: path, known: ["type"])
             return .spacer
@@ -190,11 +195,14 @@ struct ViewDecoder {
                     fail(columnPath, "expected a column (an object), found \(element.shortDescription)")
                     continue
                 }
-                checkFields(column, path: columnPath, known: ["title", "align", "min"])
+                checkFields(column, path: columnPath, known: ["title", "align", "min", "width"])
+                let minimum = integer(column, "min", path: columnPath, range: 0...ViewNode.maximumColumnMinimum)
+                let width = integer(column, "width", path: columnPath, range: 0...ViewNode.maximumColumnMinimum)
+                if minimum != nil, width != nil { fail(columnPath, "has both \"min\" and \"width\"; give one") }
                 columns.append(ViewNode.Column(
                     string(column, "title", path: columnPath) ?? "",
                     alignment: alignment(column, path: columnPath),
-                    minimum: integer(column, "min", path: columnPath, range: 0...ViewNode.maximumColumnMinimum)))
+                    minimum: minimum, width: width))
             }
         }
         var rows: [[ViewNode.Cell]] = []

@@ -5,7 +5,8 @@ extension ViewNode {
     /// caller clears the area first. Safe with any rectangle, including empty ones, and any
     /// tree a `ViewNode` can hold; text is sanitised and measured like every other string.
     public func draw(into buffer: inout CellBuffer, in rect: Rect, glyphs: GlyphSet) {
-        ViewLayout(self).draw(into: &buffer, in: rect, clip: rect.intersection(buffer.bounds), glyphs: glyphs, parent: .vertical)
+        ViewLayout(self, glyphs: glyphs).draw(into: &buffer, in: rect, clip: rect.intersection(buffer.bounds), glyphs: glyphs,
+                                              parent: .vertical)
     }
 
     /// Text: one row per line (wrapped when asked), each filled with blanks in the first
@@ -31,18 +32,46 @@ extension ViewNode {
         }
     }
 
-    /// A table through `TerminalUI.Table`, with the column widths of docs/views.md.
+    /// A table as `TerminalUI.Table` draws one (header in `muted` bold, one blank between
+    /// columns, each cell a `TextLine` cut to its column), with the column widths of
+    /// docs/views.md, glyph tokens resolved, cells that span columns and cells that are bars.
     fileprivate static func drawTable(_ table: Table, into buffer: inout CellBuffer, in rect: Rect, clip: Rect, glyphs: GlyphSet) {
+        guard !rect.intersection(buffer.bounds).isEmpty else { return }
         let widths = table.columnWidths(in: rect.width)
-        let columns = zip(table.columns, widths).map { column, width in
-            TableColumn(column.title, width: .fixed(width), alignment: column.alignment)
+        // Where each column starts, and (last) where the row ends.
+        var starts = [rect.x]
+        for width in widths { starts.append(starts[starts.count - 1] + width + 1) }
+        starts[starts.count - 1] = rect.maxX
+        var lines: [[Cell]] = []
+        let header = CellStyle(.muted, .bold)
+        if table.columns.contains(where: \.hasTitle) {
+            lines.append(table.columns.map { Cell($0.title, pieces: $0.titlePieces, role: header.role, bold: true) })
         }
-        let rows = table.rows.prefix(rect.height).map { row in
-            row.map { TableCell($0.text, style: CellStyle($0.role, $0.bold ? .bold : [])) }
+        lines += table.rows.prefix(rect.height)
+        for (row, cells) in lines.prefix(rect.height).enumerated() {
+            var column = 0
+            var index = 0
+            while column < widths.count {
+                let cell = index < cells.count ? cells[index] : Cell("")
+                index += 1
+                let end = min(widths.count, column + cell.span)
+                defer { column = end }
+                // A span reaching the last column takes the rest of the row; any other cell its
+                // columns and the blanks between them, nothing when they have no width.
+                let covered = widths[column..<end].reduce(0, +)
+                let toEdge = end == widths.count && cell.span > 1
+                let width = toEdge ? starts[end] - starts[column] : covered + (end - column - 1)
+                guard width > 0, covered > 0 || toEdge else { continue }
+                let area = Rect(x: starts[column], y: rect.y + row, width: width, height: 1).intersection(rect)
+                if let fraction = cell.fraction {
+                    TerminalUI.Bar(fraction: fraction, style: CellStyle(cell.role), glyphs: glyphs).draw(into: &buffer, in: area)
+                } else {
+                    TextLine(Piece.resolve(cell.text, cell.pieces, glyphs: glyphs), alignment: table.columns[column].alignment,
+                             style: CellStyle(cell.role, cell.bold ? .bold : []), glyphs: glyphs)
+                        .draw(into: &buffer, in: area)
+                }
+            }
         }
-        TerminalUI.Table(columns: columns, rows: Array(rows), showsHeader: table.columns.contains { !$0.title.isEmpty },
-                         glyphs: glyphs)
-            .draw(into: &buffer, in: rect)
     }
 
     /// A bar on every row; a label, when there is room for it, a blank and one bar cell, at
@@ -65,20 +94,22 @@ extension ViewNode {
 extension ViewNode.Table {
     /// The width of each column in a table `width` columns wide (one blank between columns).
     ///
-    /// Columns with a `min` get it first, left to right, while room remains; what is left is
-    /// shared equally by the columns without a `min` (by all of them when every column has
-    /// one), leftover columns going to the first. A column with no width is not drawn.
+    /// Columns with a `min` or a fixed `width` get it first, left to right, while room remains;
+    /// what is left is shared equally by the columns with neither (by the columns with a `min`
+    /// when every column has one or the other; by none when all are fixed), leftover columns
+    /// going to the first. A column with no width is not drawn.
     public func columnWidths(in width: Int) -> [Int] {
         var remaining = max(0, width - max(0, columns.count - 1))
         var widths = Array(repeating: 0, count: columns.count)
         for (i, column) in columns.enumerated() {
-            if let minimum = column.minimum {
-                widths[i] = min(max(0, minimum), remaining)
+            if let wanted = column.width ?? column.minimum {
+                widths[i] = min(max(0, wanted), remaining)
                 remaining -= widths[i]
             }
         }
-        var sharing = columns.indices.filter { columns[$0].minimum == nil }
-        if sharing.isEmpty { sharing = Array(columns.indices) }
+        var sharing = columns.indices.filter { columns[$0].minimum == nil && columns[$0].width == nil }
+        if sharing.isEmpty { sharing = columns.indices.filter { columns[$0].width == nil } }
+        guard !sharing.isEmpty else { return widths }
         for (k, i) in sharing.enumerated() {
             widths[i] += remaining / sharing.count + (k < remaining % sharing.count ? 1 : 0)
         }
@@ -117,7 +148,7 @@ extension ViewLayout {
         case .bar(let bar):
             ViewNode.drawBar(bar, into: &buffer, in: rect, clip: area, glyphs: glyphs)
         case .sparkline(let sparkline):
-            TerminalUI.Sparkline(values: sparkline.values, style: CellStyle(sparkline.role), glyphs: glyphs)
+            TerminalUI.Sparkline(values: sparkline.values, maximum: sparkline.maximum, style: CellStyle(sparkline.role), glyphs: glyphs)
                 .draw(into: &buffer, in: rect)
         case .spacer:
             break

@@ -6,6 +6,8 @@ extension ViewNode {
     ///
     /// Fields at their default value (gap 0, left alignment, no wrap, `foreground` spans and
     /// cells, not bold, the `accent` bar and sparkline, the `border` divider) are left out.
+    /// Host-internal parts the format lacks are written as Unicode text (glyph tokens, a span's
+    /// limit) or left out (a cell's span and bar).
     public var jsonValue: JSONValue {
         var members: [(key: String, value: JSONValue)] = [("type", .string(typeName))]
         switch self {
@@ -15,19 +17,22 @@ extension ViewNode {
             if let weights = stack.weights { members.append(("weights", .array(weights.map { .integer($0) }))) }
         case .text(let text):
             members.append(("spans", .array(text.spans.map { span in
-                Self.styled(text: span.text, role: span.role, bold: span.bold)
+                Self.styled(text: span.resolved(.unicode), role: span.role, bold: span.bold)
             })))
             if text.alignment != .left { members.append(("align", .string(Self.name(of: text.alignment)))) }
             if text.wrap { members.append(("wrap", .bool(true))) }
         case .table(let table):
             members.append(("columns", .array(table.columns.map { column in
-                var fields: [(key: String, value: JSONValue)] = [("title", .string(column.title))]
+                var fields: [(key: String, value: JSONValue)] = [
+                    ("title", .string(Piece.resolve(column.title, column.titlePieces, glyphs: .unicode))),
+                ]
                 if column.alignment != .left { fields.append(("align", .string(Self.name(of: column.alignment)))) }
                 if let minimum = column.minimum { fields.append(("min", .integer(minimum))) }
+                if let width = column.width { fields.append(("width", .integer(width))) }
                 return .object(JSONObject(members: fields))
             })))
             members.append(("rows", .array(table.rows.map { row in
-                .array(row.map { Self.styled(text: $0.text, role: $0.role, bold: $0.bold) })
+                .array(row.map { Self.styled(text: Piece.resolve($0.text, $0.pieces, glyphs: .unicode), role: $0.role, bold: $0.bold) })
             })))
         case .bar(let bar):
             members.append(("value", .number(bar.value)))
@@ -36,6 +41,7 @@ extension ViewNode {
         case .sparkline(let sparkline):
             members.append(("values", .array(sparkline.values.map { .number($0) })))
             if sparkline.role != .accent { members.append(("role", .string(sparkline.role.rawValue))) }
+            if let maximum = sparkline.maximum { members.append(("max", .number(maximum))) }
         case .spacer:
             break
         case .divider(let role):

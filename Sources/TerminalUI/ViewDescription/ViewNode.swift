@@ -66,15 +66,40 @@ public enum ViewNode: Sendable, Equatable {
         public var text: String
         public var role: StyleRole
         public var bold: Bool
+        /// More text after `text`, glyph tokens among it (host-internal, see `Piece`).
+        public var pieces: [Piece]
+        /// The most columns the span takes: longer, it is cut to this width ending in the glyph
+        /// set's ellipsis, and shown on one line (a line feed is shown inert). For the part of a
+        /// line that gives way, e.g. a long reason before "retry in 40s" (host-internal).
+        public private(set) var limit: Int?
 
         public init(_ text: String, role: StyleRole = .foreground, bold: Bool = false) {
+            self.init(text, pieces: [], role: role, bold: bold)
+        }
+
+        /// A span of `text` then `pieces`, cut to `limit` columns when given (clamped to 0…10 000).
+        public init(_ text: String = "", pieces: [Piece], role: StyleRole = .foreground, bold: Bool = false, limit: Int? = nil) {
             self.text = text
             self.role = role
             self.bold = bold
+            self.pieces = pieces
+            self.limit = limit.map { min(max(0, $0), Piece.maximumGlyphCount) }
+        }
+
+        /// A span of one glyph token, `count` times.
+        public static func glyph(_ glyph: Glyph, count: Int = 1, role: StyleRole = .foreground, bold: Bool = false) -> Span {
+            Span(pieces: [.glyph(glyph, count: count)], role: role, bold: bold)
         }
 
         /// The cell style the span is drawn in.
         public var style: CellStyle { CellStyle(role, bold ? .bold : []) }
+
+        /// The span's text for `glyphs`: `text`, the pieces resolved, cut to `limit`.
+        public func resolved(_ glyphs: GlyphSet) -> String {
+            let full = Piece.resolve(text, pieces, glyphs: glyphs)
+            guard let limit else { return full }
+            return DisplayWidth.truncate(full, toWidth: limit, ellipsis: glyphs.ellipsis)
+        }
     }
 
     /// Styled text, aligned in its width, one line per line feed, optionally word-wrapped.
@@ -91,33 +116,69 @@ public enum ViewNode: Sendable, Equatable {
         }
     }
 
-    /// A table column: header, alignment and the least width it gets when there is room.
+    /// A table column: header, alignment, and the least width it gets when there is room or
+    /// the exact width it has.
     public struct Column: Sendable, Equatable {
         public var title: String
         public var alignment: TextAlignment
         /// Columns with a minimum get it first; see docs/views.md for how the rest is shared.
         public private(set) var minimum: Int?
+        /// A fixed width: the column gets this (less when the table runs out of room) and no
+        /// share of what is left, e.g. a rank or a number of known size.
+        public private(set) var width: Int?
+        /// More of the title after `title`, glyph tokens among it (host-internal).
+        public var titlePieces: [Piece]
 
-        public init(_ title: String = "", alignment: TextAlignment = .left, minimum: Int? = nil) {
+        /// A column; `minimum` and `width` are clamped to 0…1000 (a column with a `width` has no
+        /// minimum).
+        public init(_ title: String = "", titlePieces: [Piece] = [], alignment: TextAlignment = .left,
+                    minimum: Int? = nil, width: Int? = nil) {
             self.title = title
+            self.titlePieces = titlePieces
             self.alignment = alignment
-            self.minimum = minimum.map { min(max(0, $0), ViewNode.maximumColumnMinimum) }
+            self.width = width.map { min(max(0, $0), ViewNode.maximumColumnMinimum) }
+            self.minimum = self.width == nil ? minimum.map { min(max(0, $0), ViewNode.maximumColumnMinimum) } : nil
         }
+
+        /// Whether the column has a title in any glyph set.
+        var hasTitle: Bool { !title.isEmpty || !titlePieces.isEmpty }
     }
 
-    /// The largest `min` a table column may ask for.
+    /// The largest `min` or `width` a table column may ask for.
     public static let maximumColumnMinimum = 1_000
 
-    /// One cell of a table row.
+    /// One cell of a table row: text, or a bar.
     public struct Cell: Sendable, Equatable {
         public var text: String
         public var role: StyleRole
         public var bold: Bool
+        /// More text after `text`, glyph tokens among it (host-internal).
+        public var pieces: [Piece]
+        /// How many columns the cell covers, the blanks between them included (1…): a cell
+        /// reaching the last column takes the rest of the row (host-internal).
+        public private(set) var span: Int
+        /// When set, the cell is a bar for this fraction (clamped to 0…1) in `role` instead of
+        /// text, on a `muted` track (host-internal).
+        public private(set) var fraction: Double?
 
         public init(_ text: String, role: StyleRole = .foreground, bold: Bool = false) {
+            self.init(text, pieces: [], role: role, bold: bold)
+        }
+
+        /// A text cell of `text` then `pieces`, covering `span` columns (at least 1).
+        public init(_ text: String = "", pieces: [Piece], role: StyleRole = .foreground, bold: Bool = false, span: Int = 1) {
             self.text = text
             self.role = role
             self.bold = bold
+            self.pieces = pieces
+            self.span = max(1, span)
+        }
+
+        /// A cell holding a bar for `value`.
+        public static func bar(_ value: Double, role: StyleRole = .accent) -> Cell {
+            var cell = Cell("", role: role)
+            cell.fraction = value.isNaN ? 0 : min(1, max(0, value))
+            return cell
         }
     }
 
@@ -146,15 +207,19 @@ public enum ViewNode: Sendable, Equatable {
         }
     }
 
-    /// Recent values, one column each, scaled to the largest shown.
+    /// Recent values, one column each, scaled to `maximum` or else to the largest shown.
     public struct Sparkline: Sendable, Equatable {
         /// The values, oldest first; non-finite values count as 0.
         public private(set) var values: [Double]
         public var role: StyleRole
+        /// The value of a full column (e.g. 1 for fractions, so a quiet machine looks quiet);
+        /// nil: the largest value shown. Positive and finite, else nil.
+        public private(set) var maximum: Double?
 
-        public init(values: [Double], role: StyleRole = .accent) {
+        public init(values: [Double], role: StyleRole = .accent, maximum: Double? = nil) {
             self.values = values.map { $0.isFinite ? $0 : 0 }
             self.role = role
+            self.maximum = maximum.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
         }
     }
 }
@@ -186,9 +251,9 @@ extension ViewNode {
         .bar(Bar(value: value, role: role, label: label))
     }
 
-    /// A sparkline of `values`.
-    public static func sparkline(_ values: [Double], role: StyleRole = .accent) -> ViewNode {
-        .sparkline(Sparkline(values: values, role: role))
+    /// A sparkline of `values`, a full column being `maximum` (default: the largest shown).
+    public static func sparkline(_ values: [Double], role: StyleRole = .accent, maximum: Double? = nil) -> ViewNode {
+        .sparkline(Sparkline(values: values, role: role, maximum: maximum))
     }
 
     /// A divider in the `border` role.

@@ -11,12 +11,13 @@ struct ViewText {
     /// The text's lines as written (split at line feeds only); at least one.
     let lines: [Line]
 
-    init(_ text: ViewNode.Text) {
+    /// The text's lines with its glyph tokens resolved for `glyphs`.
+    init(_ text: ViewNode.Text, glyphs: GlyphSet) {
         var lines: [Line] = []
         var current: Line = []
         for span in text.spans {
             let style = span.style
-            for (i, part) in Self.split(span.text).enumerated() {
+            for (i, part) in Self.split(span.resolved(glyphs)).enumerated() {
                 if i > 0 {
                     lines.append(current)
                     current = []

@@ -45,11 +45,13 @@ extension Dashboard {
             let status = driver.status(of: member.id)
             let entry = status?.entry ?? driver.placeholder(for: member.id)
             guard let entry else { continue }
-            let context = WidgetViewContext(family: panel.family, size: CellSize(columns: rect.width, rows: rect.height),
+            var context = WidgetViewContext(family: panel.family, size: CellSize(columns: rect.width, rows: rect.height),
                                             isPlaceholder: status?.entry == nil)
             let view = member.widget.view(entry, context)
             if scroll > 0 || view.contentHeight.map({ $0 > rect.height }) == true {
-                drawScrolled(view, in: rect, scroll: scroll, into: &buffer)
+                // The view is drawn as tall as it wants, so it is asked for that size.
+                context.size.rows = Self.scrolledHeight(of: view, in: rect)
+                drawScrolled(member.widget.view(entry, context), in: rect, scroll: scroll, into: &buffer)
             } else {
                 view.draw(into: &buffer, in: rect, glyphs: glyphs)
             }
@@ -69,21 +71,26 @@ extension Dashboard {
     /// Draws a view taller than its area into an off-screen buffer and shows the window at
     /// `scroll` (clamped so the last line can reach the bottom).
     private func drawScrolled(_ view: PanelView, in rect: Rect, scroll: Int, into buffer: inout CellBuffer) {
-        let height = max(rect.height, min(view.contentHeight ?? rect.height, 10_000))
+        let height = Self.scrolledHeight(of: view, in: rect)
         var offscreen = CellBuffer(width: rect.width, height: height)
         view.draw(into: &offscreen, in: offscreen.bounds, glyphs: glyphs)
         let top = min(scroll, max(0, height - rect.height))
         buffer.copy(offscreen, from: Rect(x: 0, y: top, width: rect.width, height: rect.height), toX: rect.x, y: rect.y, clip: rect)
     }
 
+    /// The rows a scrolled view is drawn in: its content height (at most 10 000), at least the area's.
+    private static func scrolledHeight(of view: PanelView, in rect: Rect) -> Int {
+        max(rect.height, min(view.contentHeight ?? rect.height, 10_000))
+    }
+
     /// The warning shown on a panel's bottom border when its last reload failed: the reason
     /// and the age of the data still shown.
     /// When the daily reload budget holds the next reload back, it says so and when it runs.
     static func footer(for status: TimelineScheduler.Status, now: Date, glyphs: GlyphSet) -> String? {
-        let separator = glyphs.isUnicode ? " · " : " - "
+        let separator = ViewNode.Glyph.separator.text(in: glyphs)
         var parts: [String] = []
         if let failure = status.lastFailure {
-            var text = (glyphs.isUnicode ? "⚠ " : "! ") + failure.message
+            var text = ViewNode.Glyph.warning.text(in: glyphs) + " " + failure.message
             if let success = status.lastSuccess {
                 text += separator + "data \(DurationText.age(from: success, to: now)) old"
             }

@@ -29,8 +29,8 @@ public enum ClockWidget {
         )
     }
 
-    static func view(_ entry: ClockEntry, context: WidgetViewContext) -> PanelView {
-        PanelView(node: node(entry, context: context))
+    static func view(_ entry: ClockEntry, context: WidgetViewContext) -> ViewNode {
+        node(entry, context: context)
     }
 
     /// The clock as a view description: the time, then the date (from 3 rows) and the zone

@@ -52,8 +52,8 @@ public enum CommandWidget {
                            showsTail: options.show == .tail)
     }
 
-    static func view(_ entry: CommandEntry, context: WidgetViewContext) -> PanelView {
-        PanelView(node: node(entry, context: context))
+    static func view(_ entry: CommandEntry, context: WidgetViewContext) -> ViewNode {
+        node(entry, context: context)
     }
 
     /// The output lines that fit above a status line ("exit 3 · ran 2m ago"): the last ones

@@ -26,8 +26,8 @@ public enum CountdownWidget {
         )
     }
 
-    static func view(_ entry: CountdownEntry, context: WidgetViewContext) -> PanelView {
-        PanelView(node: node(entry, context: context))
+    static func view(_ entry: CountdownEntry, context: WidgetViewContext) -> ViewNode {
+        node(entry, context: context)
     }
 
     /// The label, the time left (bold) and, from 3 rows, the target date (shorter when narrow),

@@ -62,24 +62,19 @@ public enum HeroWidget {
         return withoutQuery[..<slash] + "/heroes/\(encoded)/heal"
     }
 
-    static func view(_ entry: HeroEntry, context: WidgetViewContext) -> PanelView {
-        PanelView { glyphs in node(entry, context: context, glyphs: glyphs) }
-    }
-
     /// The hero as a view description: name, level and rank, exp, a health bar (from 5 rows)
     /// and the time to full health, centred; a redacted or "no board" line otherwise.
-    static func node(_ entry: HeroEntry, context: WidgetViewContext, glyphs: GlyphSet) -> ViewNode {
+    static func view(_ entry: HeroEntry, context: WidgetViewContext) -> ViewNode {
         let columns = max(0, context.size.columns)
         guard let hero = entry.hero, !context.isPlaceholder else {
-            let text = context.isPlaceholder ? String(repeating: glyphs.isUnicode ? "▒" : "#", count: min(10, columns))
-                                             : "no board with \(entry.name) yet"
-            let line = ViewNode.text(text, role: context.isPlaceholder ? .placeholder : .muted, alignment: .center)
-            return .vstack([.spacer, line, .spacer])
+            let span = context.isPlaceholder ? ViewNode.Span.glyph(.redaction, count: min(10, columns), role: .placeholder)
+                                             : ViewNode.Span("no board with \(entry.name) yet", role: .muted)
+            return .centered([.text([span], alignment: .center)])
         }
         var rows: [ViewNode] = [
             .text("\(hero.avatar) \(hero.name)", role: .accent, bold: true, alignment: .center),
-            .text("level \(hero.level)" + (entry.rank.map { LeaderboardView.separator(glyphs) + "#\($0)" } ?? ""),
-                  role: .muted, alignment: .center),
+            .text([ViewNode.Span("level \(hero.level)", pieces: entry.rank.map { [.glyph(.separator), .text("#\($0)")] } ?? [],
+                                 role: .muted)], alignment: .center),
             .text("\(LeaderboardView.formatExp(hero.exp)) exp", alignment: .center),
         ]
         if context.size.rows >= 5 {
@@ -100,6 +95,12 @@ public enum HeroWidget {
             full = "not recovering"
         }
         rows.append(.text(full, role: hero.health < 0.25 ? .negative : .muted, alignment: .center))
-        return .vstack([.spacer] + rows + [.spacer])
+        return .centered(rows)
+    }
+
+    /// The view as an extension would send it to a terminal with `glyphs` (its glyph tokens
+    /// written out): the same frame from JSON.
+    static func node(_ entry: HeroEntry, context: WidgetViewContext, glyphs: GlyphSet) -> ViewNode {
+        view(entry, context: context).resolvingGlyphs(glyphs)
     }
 }

@@ -41,7 +41,7 @@ public enum LeaderboardWidget {
                     host: context, now: context.now,
                     leases: LeaderboardProvider.Leases(session: registration, push: subscription)))
             },
-            view: PanelView.typed(LeaderboardView.view)
+            view: PanelView.typed(LeaderboardView.view, contentHeight: LeaderboardView.contentHeight)
         )
         .onBackgroundSessionEvents(matching: { registry.contains($0) }) { identifier, completion in
             guard let manager = context.sessions else { return completion() }

@@ -25,25 +25,31 @@ public enum SystemWidget {
     /// Most rows the sparkline takes.
     static let maximumSparklineRows = 4
 
-    /// The entry: rows of text and bars (`node`), then the CPU sparkline at the bottom of the
-    /// rows left below them (at most 4), scaled to 100 % so a quiet machine looks quiet.
-    static func view(_ entry: SystemEntry, context: WidgetViewContext) -> PanelView {
-        PanelView { buffer, rect, glyphs in
-            let (node, rows) = Self.node(entry, context: context, glyphs: glyphs)
-            node.draw(into: &buffer, in: Rect(x: rect.x, y: rect.y, width: rect.width, height: min(rows, rect.height)), glyphs: glyphs)
-            let left = rect.height - rows
-            guard left >= 1, !entry.history.isEmpty, !context.isPlaceholder else { return }
-            let height = min(left, maximumSparklineRows)
-            // The newest reading at the right edge, as the line fills up from the right.
-            let width = min(rect.width, entry.history.count)
-            Sparkline(values: entry.history, maximum: 1, style: CellStyle(.accent), glyphs: glyphs)
-                .draw(into: &buffer, in: Rect(x: rect.maxX - width, y: rect.maxY - height, width: width, height: height))
+    /// The entry: rows of text and bars (`rows`), then the CPU sparkline at the bottom of the
+    /// rows left below them (at most 4), the newest reading at the right edge, scaled to 100 %
+    /// so a quiet machine looks quiet.
+    static func view(_ entry: SystemEntry, context: WidgetViewContext) -> ViewNode {
+        let (node, rows) = Self.rows(entry, context: context)
+        let (width, height) = (context.size.columns, context.size.rows)
+        guard height > rows else { return node }
+        let left = height - rows
+        guard !entry.history.isEmpty, !context.isPlaceholder else {
+            // The rows keep exactly their own height.
+            return .vstack([node, .spacer], weights: [rows, left])
         }
+        let sparkRows = min(left, maximumSparklineRows)
+        // As the line fills up from the right: a spacer before it while readings are fewer
+        // than the columns. Weights summing to the size give each part its exact length.
+        let sparkWidth = min(width, entry.history.count)
+        let sparkline = ViewNode.sparkline(entry.history, maximum: 1)
+        let line: ViewNode = sparkWidth < width ? .hstack([.spacer, sparkline], weights: [width - sparkWidth, sparkWidth]) : sparkline
+        return left > sparkRows ? .vstack([node, .spacer, line], weights: [rows, left - sparkRows, sparkRows])
+                                : .vstack([node, line], weights: [rows, sparkRows])
     }
 
     /// The rows above the sparkline and how many there are: CPU, memory and swap bars, the
     /// files that could not be read, load and uptime, then the cores (large and extraLarge).
-    static func node(_ entry: SystemEntry, context: WidgetViewContext, glyphs: GlyphSet) -> (ViewNode, Int) {
+    static func rows(_ entry: SystemEntry, context: WidgetViewContext) -> (ViewNode, Int) {
         let placeholder = context.isPlaceholder
         let small = context.family == .small
         var meters: [(name: String, fraction: Double, value: String)] = []
@@ -78,7 +84,8 @@ public enum SystemWidget {
             if small {
                 rows += line.map { .text($0, role: placeholder ? .placeholder : .muted) }
             } else {
-                rows.append(.text(line.joined(separator: LeaderboardView.separator(glyphs)), role: placeholder ? .placeholder : .muted))
+                let pieces = line.dropFirst().flatMap { [ViewNode.Piece.glyph(.separator), .text($0)] }
+                rows.append(.text([ViewNode.Span(line[0], pieces: pieces, role: placeholder ? .placeholder : .muted)]))
             }
         }
         if context.family == .large || context.family == .extraLarge, !entry.cores.isEmpty, !placeholder {

@@ -71,8 +71,8 @@ public enum TextWidget {
         return words
     }
 
-    static func view(_ entry: TextEntry, context: WidgetViewContext) -> PanelView {
-        PanelView(node: node(entry, context: context))
+    static func view(_ entry: TextEntry, context: WidgetViewContext) -> ViewNode {
+        node(entry, context: context)
     }
 
     /// The text from the top (wrapped or cut with `…`), under a notice when there is one; a
