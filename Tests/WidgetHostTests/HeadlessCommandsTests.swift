@@ -40,6 +40,18 @@ struct HeadlessCommandsTests {
         #expect(!output.standardOutput.contains("more (use --count)"))
     }
 
+    @Test("preview --snapshot of the leaderboard shows the sample board at once, its server unreachable (a gallery's sample data)")
+    func previewSnapshotSample() async {
+        let options = PreviewOptions(kind: "leaderboard", family: .large,
+                                     options: [OptionAssignment(name: "url", value: "http://127.0.0.1:1/leaderboard")], snapshot: true)
+        let output = await PreviewCommand.run(options, environment: environment, catalog: .builtin(), now: moment)
+        #expect(output.exitCode == 0, "\(output.standardError)")
+        let lines = output.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.contains("1   🐙 Octo") }, "\(output.standardOutput)")
+        #expect(lines.contains { $0.contains("6   🐼 Power Pan") })
+        #expect(!output.standardOutput.contains("couldn't") && !output.standardOutput.contains("error"))
+    }
+
     @Test("preview refuses bad options with the option's path, exit 2")
     func previewErrors() async {
         let bad = await PreviewCommand.run(PreviewOptions(kind: "clock", options: [OptionAssignment(name: "seconds", value: "maybe")]),

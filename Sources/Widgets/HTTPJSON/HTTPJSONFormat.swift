@@ -45,6 +45,19 @@ public enum HTTPJSONFormat: String, Sendable, CaseIterable {
         return text.count > Self.maximumLength ? String(text.prefix(Self.maximumLength - 1)) + "…" : text
     }
 
+    /// A value a preview shows for a field of this format (`snapshot` with `isPreview`): the
+    /// examples of the formats' docs above, a moment five minutes before `now`.
+    public func sample(now: Date) -> JSONValue {
+        switch self {
+        case .text: .string("sample")
+        case .number: .number(12345.68)
+        case .percent: .number(0.425)
+        case .bytes: .integer(1536)
+        case .duration: .integer(8100)
+        case .relativeTime: .number(now.timeIntervalSince1970 - 300)
+        }
+    }
+
     static func text(_ value: JSONValue) -> String {
         switch value {
         case .string(let string): return String(string.prefix(maximumLength + 1))

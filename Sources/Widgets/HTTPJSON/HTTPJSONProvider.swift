@@ -31,7 +31,14 @@ public struct HTTPJSONProvider: TimelineProvider {
         HTTPJSONEntry(date: .distantPast, rows: fields.map { .init(label: $0.label, value: "0000") }, hasData: false)
     }
 
+    /// The values now; in a preview (`isPreview`) each field's sample of its format, as
+    /// WidgetKit's snapshot shows sample data, fetched or not.
     public func snapshot(in context: Context) async -> HTTPJSONEntry {
+        if context.isPreview {
+            let date = now()
+            let rows = fields.map { HTTPJSONEntry.Row(label: $0.label, value: $0.format.format($0.format.sample(now: date), now: date)) }
+            return HTTPJSONEntry(date: date, rows: rows, hasData: true, fetchedAt: date)
+        }
         let stored = HTTPJSONStore(context: host).load(session: identifier, url: url)
         let date = now()
         return HTTPJSONEntry.timeline(fields: fields, stored: stored, isFetching: false, error: stored.state.lastError,

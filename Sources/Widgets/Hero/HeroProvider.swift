@@ -18,8 +18,16 @@ public struct HeroProvider: TimelineProvider {
         HeroEntry(date: .distantPast, hero: nil, rank: nil, name: name)
     }
 
+    /// The hero now; in a preview (`isPreview`) the hero of the sample board (its first when
+    /// the name is not one of the Emoji Rangers), as WidgetKit's snapshot shows sample data.
     public func snapshot(in context: Context) async -> HeroEntry {
-        entries(from: now()).first ?? placeholder(in: context)
+        if context.isPreview {
+            let date = now()
+            let board = LeaderboardBoard.sample(updated: date)
+            let hero = board.hero(named: name) ?? board.heroes[0]
+            return HeroEntry(date: date, hero: hero, rank: board.rank(of: hero.name), name: hero.name)
+        }
+        return entries(from: now()).first ?? placeholder(in: context)
     }
 
     public func timeline(in context: Context) async throws -> Timeline<HeroEntry> {

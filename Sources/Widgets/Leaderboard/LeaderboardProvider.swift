@@ -47,7 +47,13 @@ public struct LeaderboardProvider: TimelineProvider {
         LeaderboardEntry(date: .distantPast, board: nil, maxRows: maxRows)
     }
 
+    /// The board now; in a preview (`isPreview`: a gallery, `preview --snapshot`) the sample
+    /// board, as WidgetKit's snapshot shows sample data there, fetched or not.
     public func snapshot(in context: Context) async -> LeaderboardEntry {
+        if context.isPreview {
+            let date = now()
+            return LeaderboardEntry(date: date, board: .sample(updated: date), fetchedAt: date, maxRows: maxRows)
+        }
         let state = LeaderboardStore(context: host).load(session: session)
         return LeaderboardEntry.timeline(state, from: now(), until: now(), maxRows: maxRows)[0]
     }
