@@ -29,6 +29,7 @@ public struct Catalog: Sendable {
             CommandWidget.definition,
             TextWidget.definition,
             HTTPJSONWidget.definition,
+            PrometheusWidget.definition,
         ], stack: StackWidget.definition)
     }
 
