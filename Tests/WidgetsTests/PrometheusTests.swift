@@ -8,14 +8,14 @@ private func json(_ text: String) -> JSONValue { try! JSONParser().parse(text) }
 
 @Suite("prometheus: queries, answers, legends, options")
 struct PrometheusTests {
-    @Test("the query's URLs: PromQL percent-encoded, the evaluation timeout, a range's start and end on a step; the key without them")
+    @Test("the query's URLs: PromQL percent-encoded, the evaluation timeout, a range's start and end (whole seconds, ending now); the key without them")
     func urls() throws {
         let instant = try #require(PrometheusQuery(base: "http://p:9090/", expression: #"up{job="node"} / 2"#, rangeSeconds: nil, stepSeconds: 60))
         #expect(instant.key.absoluteString == "http://p:9090/api/v1/query?query=up%7Bjob%3D%22node%22%7D%20%2F%202&timeout=20s")
         #expect(instant.url(at: Date(timeIntervalSince1970: 1_000)) == instant.key)
         let range = try #require(PrometheusQuery(base: "http://p:9090", expression: "up", rangeSeconds: 3600, stepSeconds: 60))
         let url = range.url(at: Date(timeIntervalSince1970: 1_800_000_059.5))
-        #expect(url.absoluteString == "http://p:9090/api/v1/query_range?query=up&step=60&timeout=20s&start=1799996400&end=1800000000")
+        #expect(url.absoluteString == "http://p:9090/api/v1/query_range?query=up&step=60&timeout=20s&start=1799996459&end=1800000059")
         #expect(PrometheusQuery.key(of: url) == range.key)
         #expect(range.matches(url) && !instant.matches(url))
     }

@@ -32,11 +32,10 @@ struct PrometheusQuery: Sendable, Equatable {
     }
 
     /// The URL to fetch at `date`: the key itself for an instant query; for a range query the
-    /// key with `start` and `end`, the end on a step boundary (so answers line up).
+    /// key with `start` and `end` (whole seconds, the end at `date`: the last point is now's).
     func url(at date: Date) -> URL {
         guard let rangeSeconds else { return key }
-        let now = Int(date.timeIntervalSince1970.rounded(.down))
-        let end = now - now % stepSeconds
+        let end = Int(date.timeIntervalSince1970.rounded(.down))
         return URL(string: key.absoluteString + "&start=\(end - rangeSeconds)&end=\(end)") ?? key
     }
 
