@@ -25,14 +25,16 @@ private final class Rig {
     var panels: [WidgetInstanceID] = []
     static let size = CellSize(columns: 60, rows: 10)
 
-    init(requestTimeout: Duration = .seconds(10)) throws {
+    /// - Parameter stateDirectory: another rig's (a host started again on its state); nil: a
+    ///   fresh one.
+    init(requestTimeout: Duration = .seconds(10), stateDirectory: String? = nil) throws {
         var configuration = CurlTransportConfiguration()
         configuration.noProxy = "*"
         configuration.connectTimeout = .seconds(5)
         configuration.requestTimeout = requestTimeout
         configuration.retry = RetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(10), maxDelay: .milliseconds(50), jitter: { 0.5 })
         transport = try CurlTransport(configuration: configuration)
-        state = directory.path + "/state"
+        state = stateDirectory ?? directory.path + "/state"
         manager = try BackgroundSessionManager.open(stateDirectory: state, transport: transport, clock: clock)
         let clock = clock
         let context = WidgetContext(sessions: manager, stateDirectory: state, center: center, now: { clock.now })
@@ -65,6 +67,13 @@ private final class Rig {
 
     var runningTasks: Int {
         manager.session(identifier: PrometheusWidget.session).allTasks.filter { $0.state == .running }.count
+    }
+
+    /// The host stops with its query in flight (a crash, as far as the journal knows).
+    func abandon() {
+        for panel in panels { driver.remove(panel) }
+        manager.close()
+        transport.shutdown()
     }
 
     func close() async {
@@ -195,5 +204,28 @@ struct PrometheusFaultTests {
         #expect(rig.entry()?.rows.first?.latest == 2_999, "the latest points are the ones kept")
         #expect(fake.standardError.contains("GET /api/v1/query_range?query=m&step=60&timeout=20s&start="), "\(fake.standardError)")
         await rig.close()
+    }
+
+    @Test("a query in flight when the host stops is taken up by the next host on the same state: one more request, the answer shown")
+    func restart() async throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        let fake = try ScriptServer.fakePrometheus(["--sleep", "1.5", "--series", "3"], logDirectory: home.path)
+        defer { fake.stop() }
+        let first = try Rig()
+        try first.add(["url": .string(fake.url), "query": .string("m"), "show": .string("table")])
+        #expect(await eventually { fake.standardError.contains("GET /api/v1/query?query=m") })
+        first.abandon()
+
+        let second = try Rig(stateDirectory: first.state)
+        let left = second.manager.suspendedTasks
+        #expect(left.count == 1 && left.first.map { $0.url.absoluteString.hasPrefix(fake.url + "/api/v1/query?query=m") } == true,
+                "\(left)")
+        try second.add(["url": .string(fake.url), "query": .string("m"), "show": .string("table")])
+        #expect(await eventually(within: 20) { second.entry()?.rows.count == 3 }, "\(String(describing: second.entry()))")
+        #expect(second.manager.suspendedTasks.isEmpty)
+        #expect(fake.standardError.split(separator: "\n").count == 2, "the abandoned request and the one taken up: \(fake.standardError)")
+        await second.close()
+        withExtendedLifetime(first) {}  // its temporary directory holds the state both used
     }
 }
