@@ -1,5 +1,6 @@
 import FoundationEssentials
 import JSONTree
+import TerminalUI
 import Testing
 import WidgetCore
 @testable import Widgets
@@ -69,5 +70,49 @@ struct PrometheusTests {
             #expect("\(error)".hasPrefix("stepSeconds: "), "\(error)")
         }
         #expect(try panel(["query": .string("up"), "show": .string("sparkline")]).query.stepSeconds == 60)
+    }
+}
+
+@Suite("prometheus views")
+struct PrometheusViewTests {
+    static func entry(_ display: PrometheusDisplay, rows: [PrometheusEntry.Row], total: Int? = nil, error: String? = nil) -> PrometheusEntry {
+        PrometheusEntry(date: testDate, rows: rows, totalSeries: total ?? rows.count, display: display, format: .percent,
+                        alertAbove: 0.9, alertBelow: nil, hasData: true, fetchedAt: testDate - 30, fetchError: error, isFetching: false)
+    }
+    static let testDate = Date(timeIntervalSince1970: 1_800_000_000)
+    static let rows: [PrometheusEntry.Row] = [
+        .init(label: "cpu 0", latest: 0.25, points: [0.1, 0.2, 0.25]),
+        .init(label: "cpu 10", latest: 0.95, points: [0.5, 0.9, 0.95]),
+    ]
+
+    static func draw(_ entry: PrometheusEntry, width: Int = 30, height: Int = 5) -> CellBuffer {
+        var buffer = CellBuffer(width: width, height: height)
+        PrometheusView.view(entry, context: WidgetViewContext(family: .medium, size: CellSize(columns: width, rows: height)))
+            .draw(into: &buffer, in: buffer.bounds, glyphs: .unicode)
+        return buffer
+    }
+
+    @Test("sparkline: labels padded so the lines start in one column, values right-aligned; a value past alertAbove is a warning")
+    func sparkline() {
+        let frame = Self.draw(Self.entry(.sparkline, rows: Self.rows))
+        let lines = TextBackend.lines(frame)
+        #expect(lines[0].hasPrefix("cpu 0  ") && lines[0].hasSuffix(" 25%"), "\(lines)")
+        #expect(lines[1].hasPrefix("cpu 10 ") && lines[1].hasSuffix(" 95%"), "\(lines)")
+        #expect(Array(lines[0])[7] != " " && Array(lines[1])[7] != " " && Array(lines[0])[6] == " ", "\(lines)")
+        #expect(lines[4] == "updated <1m ago")
+        #expect(frame[29, 0].style.role == .accent && frame[29, 1].style.role == .warning)
+    }
+
+    @Test("table and value; a cut list says how many series there were; an error shows with the data's age")
+    func tableAndValue() {
+        let table = TextBackend.lines(Self.draw(Self.entry(.table, rows: Self.rows, total: 5_000)))
+        #expect(table[0].hasPrefix("cpu 0 ") && table[0].hasSuffix(" 25%") && table[0].count == 30, "\(table)")
+        #expect(table[1].hasPrefix("cpu 10 ") && table[1].hasSuffix(" 95%"), "\(table)")
+        #expect(table[2] == "showing 2 of 5,000 series", "\(table)")
+        let value = TextBackend.lines(Self.draw(Self.entry(.value, rows: Self.rows, error: "bad_data: parse error")))
+        #expect(value.contains { $0.contains("25%") } && value.contains { $0.contains("cpu 0") }, "\(value)")
+        #expect(value.suffix(2) == ["⚠ bad_data: parse error", "data <1m old"], "\(value)")
+        let empty = TextBackend.lines(Self.draw(Self.entry(.table, rows: [])))
+        #expect(empty[0].contains("no series"), "\(empty)")
     }
 }
