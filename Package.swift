@@ -84,7 +84,7 @@ let package = Package(
         // Shared test helpers: manual-clock expectations, fixtures, frame assertions.
         // Also the end-to-end harness: a private tmux server per test, subprocesses, built products.
         .target(name: "WidgetTestSupport", dependencies: ["CLinux", "WidgetCore", "TerminalUI", "BackgroundSessions"],
-                path: "Tests/WidgetTestSupport"),
+                path: "Tests/WidgetTestSupport", exclude: ["Fixtures"]),
 
         .testTarget(name: "WidgetCoreTests", dependencies: ["WidgetCore", "WidgetTestSupport"]),
         .testTarget(name: "DateTimeTests", dependencies: ["DateTime"]),

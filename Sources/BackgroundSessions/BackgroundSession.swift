@@ -27,10 +27,12 @@ public final class BackgroundSession: Sendable {
     ///   already in flight for `url` keeps the headers it started with.
     /// - Parameter conditional: false: this start sends no `If-None-Match`/`If-Modified-Since`
     ///   (the transport's remembered validators are not used), so the answer has a body.
+    /// - Parameter keepsErrorBody: a final 4xx answer's body is delivered as the download
+    ///   (`TransferRequest.keepsErrorBody`); like the headers, it goes with this start only.
     public func downloadTask(with url: URL, taskDescription: String? = nil, headers: [String: String] = [:],
-                             conditional: Bool = true) -> BackgroundDownloadTask {
+                             conditional: Bool = true, keepsErrorBody: Bool = false) -> BackgroundDownloadTask {
         manager.downloadTask(session: identifier, url: url, taskDescription: taskDescription, headers: headers,
-                             conditional: conditional)
+                             conditional: conditional, keepsErrorBody: keepsErrorBody)
     }
 
     /// `downloadTask(with:taskDescription:)` that never waits, for a provider answering on the

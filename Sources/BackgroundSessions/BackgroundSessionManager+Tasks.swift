@@ -4,7 +4,8 @@ import FoundationEssentials
 /// the store's queue) and added to the delivery.
 extension BackgroundSessionManager {
     func downloadTask(session identifier: String, url: URL, taskDescription: String?,
-                      headers: [String: String] = [:], conditional: Bool = true) -> BackgroundDownloadTask {
+                      headers: [String: String] = [:], conditional: Bool = true,
+                      keepsErrorBody: Bool = false) -> BackgroundDownloadTask {
         let urlString = url.absoluteString
         enum Next { case existing(BackgroundDownloadTask), start(BackgroundDownloadTask), failed(BackgroundDownloadTask) }
         func runningTask(_ s: State) -> BackgroundDownloadTask? { s.runningTask(session: identifier, url: urlString) }
@@ -53,7 +54,7 @@ extension BackgroundSessionManager {
             schedulePump(identifier)
             return task
         case .start(let task):
-            startTransfer(task, headers: headers, conditional: conditional)
+            startTransfer(task, headers: headers, conditional: conditional, keepsErrorBody: keepsErrorBody)
             return task
         }
     }
@@ -110,7 +111,10 @@ extension BackgroundSessionManager {
     ///   may carry credentials), so a task resumed after a restart goes without them until a
     ///   widget asks for it again with its headers.
     /// - Parameter conditional: false sends no validators (an empty set replaces remembered ones).
-    func startTransfer(_ task: BackgroundDownloadTask, headers: [String: String] = [:], conditional: Bool = true) {
+    /// - Parameter keepsErrorBody: a final 4xx answer's body is delivered as a download
+    ///   (`TransferRequest.keepsErrorBody`); in memory only, like the headers.
+    func startTransfer(_ task: BackgroundDownloadTask, headers: [String: String] = [:], conditional: Bool = true,
+                       keepsErrorBody: Bool = false) {
         let directory = filesDirectory(session: task.sessionIdentifier)
         do {
             try SessionFiles.prepareDirectory(stateDirectory: stateDirectory,
@@ -123,7 +127,7 @@ extension BackgroundSessionManager {
         }
         let request = TransferRequest(url: task.url.absoluteString, directory: directory,
                                       fileName: SessionFiles.bodyName(task.taskIdentifier), headers: headers,
-                                      validators: conditional ? nil : Validators())
+                                      validators: conditional ? nil : Validators(), keepsErrorBody: keepsErrorBody)
         let id = task.taskIdentifier
         let transferID = transport.start(request) { [weak self] event in
             switch event {

@@ -127,15 +127,22 @@ public struct TransferRequest: Sendable, Equatable {
     /// validators, follows no redirect, and is retried only when the server was never reached
     /// (it may not be safe to do twice).
     public var postBody: [UInt8]?
+    /// A final 4xx answer with a body is delivered as a download (`DownloadedFile.status` says
+    /// which), not as a failure: an API that explains its refusal in the body (Prometheus's
+    /// `{"status": "error", "error": …}` with a 400) is heard. Retried statuses (429, 5xx)
+    /// still fail after their retries.
+    public var keepsErrorBody: Bool
 
     public init(url: String, directory: String, fileName: String,
-                headers: [String: String] = [:], validators: Validators? = nil, postBody: [UInt8]? = nil) {
+                headers: [String: String] = [:], validators: Validators? = nil, postBody: [UInt8]? = nil,
+                keepsErrorBody: Bool = false) {
         self.url = url
         self.directory = directory
         self.fileName = fileName
         self.headers = headers
         self.validators = validators
         self.postBody = postBody
+        self.keepsErrorBody = keepsErrorBody
     }
 
     /// What a remembered ETag / Last-Modified is kept under: the URL *and* the directory (a

@@ -137,8 +137,9 @@ final class Transfer {
 
     /// Body bytes. Returns false to abort (too large, or the file cannot be written).
     func body(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        // Bodies of error answers and redirects are not kept.
-        guard (200..<300).contains(status) else { return true }
+        // Bodies of error answers and redirects are not kept, but for a request that keeps a
+        // 4xx's explanation (`TransferRequest.keepsErrorBody`).
+        guard (200..<300).contains(status) || (request.keepsErrorBody && (400..<500).contains(status)) else { return true }
         if bytesWritten + bytes.count > maxBodyBytes {
             bodyTooLarge = true
             return false

@@ -12,6 +12,7 @@ public enum BuiltinWidgets {
             CommandWidget.definition,
             TextWidget.definition,
             HTTPJSONWidget.definition,
+            PrometheusWidget.definition,
         ]
     }
 

@@ -156,6 +156,29 @@ struct CurlTransportTests {
         #expect(failure.reason == "server answered 404 Not Found" && failure.attempts == 1)
     }
 
+    @Test("keepsErrorBody: a 400's body is delivered as the download with its status; a 500 still fails after its retries; without it a 400 fails")
+    func errorBodyKept() async throws {
+        let explanation = #"{"status":"error","errorType":"bad_data","error":"parse error"}"#
+        let (server, base) = try loopbackServer { server in
+            server.route("/bad") { _ in .json(Array(explanation.utf8), status: 400) }
+            server.route("/broken") { _ in .text("oops", status: 500) }
+        }
+        defer { server.stop() }
+        let transport = try loopbackTransport()
+        let dir = ScratchDirectory()
+        let kept = await run(transport, TransferRequest(url: base + "/bad", directory: dir.path, fileName: "b", keepsErrorBody: true))
+        guard case .downloaded(let file) = kept.result else {
+            Issue.record("\(kept.result)")
+            return
+        }
+        #expect(file.status == 400 && file.attempts == 1)
+        #expect(dir.contents(of: "b") == Array(explanation.utf8))
+        let retried = await run(transport, TransferRequest(url: base + "/broken", directory: dir.path, fileName: "c", keepsErrorBody: true))
+        #expect(retried.result.failure?.attempts == 3 && dir.contents(of: "c") == nil, "\(retried.result)")
+        let dropped = await run(transport, TransferRequest(url: base + "/bad", directory: dir.path, fileName: "d"))
+        #expect(dropped.result.failure?.reason == "server answered 400 Bad Request" && dir.contents(of: "d") == nil)
+    }
+
     @Test("429 with Retry-After in seconds is honoured")
     func retryAfterSeconds() async throws {
         let calls = Counter()

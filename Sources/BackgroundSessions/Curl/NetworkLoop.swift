@@ -300,6 +300,14 @@ final class NetworkLoop {
             if let date = transfer.responseValidators.lastModified { validators.lastModified = date }
             finish(transfer, .notModified(validators))
         case .fail(let kind, let reason):
+            if case .httpStatus(let status) = kind, transfer.request.keepsErrorBody, (400..<500).contains(status),
+               transfer.bytesWritten > 0, transfer.commitTempFile() == nil {
+                // The server's explanation, delivered to the widget that asked for it (no validators kept).
+                finish(transfer, .downloaded(DownloadedFile(path: transfer.request.destinationPath, status: status,
+                                                            byteCount: transfer.bytesWritten, validators: Validators(),
+                                                            attempts: attempts)))
+                return
+            }
             transfer.discardTempFile()
             finish(transfer, .failed(TransferFailure(kind: kind, reason: reason, attempts: attempts)))
         case .retry(let kind, let reason, let retryAfter):
