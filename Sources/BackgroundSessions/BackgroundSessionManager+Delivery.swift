@@ -36,7 +36,8 @@ extension BackgroundSessionManager {
             case .callHandler:
                 return  // only `routed` answers it
             case .recordDelivery(let batch):
-                if store.immediately({ $0.recordDelivery(batch) }) != nil {
+                // Events only in memory (a 304 of a re-fetch, `startInMemory`): nothing to count.
+                if SessionStore.journalled(batch).isEmpty || store.immediately({ $0.recordDelivery(batch) }) != nil {
                     state.withLock { $0.delivery.deliveryRecorded(identifier) }
                     continue
                 }
@@ -57,6 +58,11 @@ extension BackgroundSessionManager {
                 deliver(batch, session: session, delegate: delegate)
                 state.withLock { $0.delivery.delivered(identifier) }
             case .acknowledge(let batch):
+                if SessionStore.journalled(batch).isEmpty {
+                    // No journal write (`SessionStore.acknowledge` only removes their files).
+                    _ = acknowledged(batch, succeeded: store.acknowledge(batch), identifier)
+                    continue
+                }
                 if let succeeded = store.immediately({ $0.acknowledge(batch) }) {
                     _ = acknowledged(batch, succeeded: succeeded, identifier)
                     guard succeeded else { return retryLater(identifier) }

@@ -1,12 +1,16 @@
 import FoundationEssentials
 
 /// Tasks: journalled before they start, run on the transport, their results journalled (on
-/// the store's queue) and added to the delivery.
+/// the store's queue) and added to the delivery — except a conditional re-fetch, which runs in
+/// memory and is journalled only when its result is a change (`startInMemory`).
 extension BackgroundSessionManager {
     func downloadTask(session identifier: String, url: URL, taskDescription: String?,
                       headers: [String: String] = [:], conditional: Bool = true,
                       keepsErrorBody: Bool = false) -> BackgroundDownloadTask {
         let urlString = url.absoluteString
+        if conditional, let task = startInMemory(session: identifier, url: url, taskDescription: taskDescription, headers: headers) {
+            return task
+        }
         enum Next { case existing(BackgroundDownloadTask), start(BackgroundDownloadTask), failed(BackgroundDownloadTask) }
         func runningTask(_ s: State) -> BackgroundDownloadTask? { s.runningTask(session: identifier, url: urlString) }
         // In memory first: a task in flight for the URL, or one a crash left suspended.
@@ -66,6 +70,7 @@ extension BackgroundSessionManager {
     /// started: ask with `downloadTask` off the loop.
     func downloadTaskWithoutWaiting(session identifier: String, url: URL, taskDescription: String?) -> BackgroundDownloadTask? {
         let urlString = url.absoluteString
+        if let task = startInMemory(session: identifier, url: url, taskDescription: taskDescription) { return task }
         enum Found: Sendable { case existing(BackgroundDownloadTask), inserted(BackgroundDownloadTask) }
         // Under the journal's lock, as `downloadTask`'s insert: two callers cannot both insert.
         let found = store.immediately { store -> Found? in
@@ -88,6 +93,39 @@ extension BackgroundSessionManager {
             startTransfer(task)
             return task
         }
+    }
+
+    /// The key of `State.validated`.
+    static func validatedKey(session: String, url: String) -> String { "\(session.utf8.count):\(session)\(url)" }
+
+    /// A conditional re-fetch — of a URL whose 200 with validators this manager recorded, so
+    /// the transport sends them back — starts without a journal write: the task runs in memory
+    /// under an identifier the journal never gave (`SessionStore.reserveTaskID`). A 304 is
+    /// delivered from memory and writes nothing; any other result makes the task's row with
+    /// its event, in one transaction (`record`). What a kill loses, then, is a fetch in flight
+    /// or a 304 not yet delivered: the widget already has that data (the 200 it validates was
+    /// journalled and acknowledged, so its delegate saved it), and asks again at its next
+    /// fetch; a task in flight is not resumed by the next host. Nil when this is not such a
+    /// fetch (or a task for the URL runs: the caller joins it).
+    private func startInMemory(session identifier: String, url: URL, taskDescription: String?,
+                               headers: [String: String] = [:]) -> BackgroundDownloadTask? {
+        let urlString = url.absoluteString
+        let key = Self.validatedKey(session: identifier, url: urlString)
+        guard availability == .available,
+              state.withLock({ s in
+                  !s.closed && s.validated.contains(key) && s.runningTask(session: identifier, url: urlString) == nil
+                      && !s.suspended.values.contains { $0.sessionIdentifier == identifier && $0.url.absoluteString == urlString }
+              })
+        else { return nil }
+        let task = makeTask(id: store.reserveTaskID(), session: identifier, description: taskDescription, url: url, state: .running)
+        let started = state.withLock { s -> Bool in
+            guard !s.closed, s.runningTask(session: identifier, url: urlString) == nil else { return false }
+            s.running[task.taskIdentifier] = Running(task: task, journalled: false)
+            return true
+        }
+        guard started else { return nil }  // started meanwhile: the caller joins it
+        startTransfer(task, headers: headers)
+        return task
     }
 
     func makeTask(id: Int, session: String, description: String?, url: URL, state: BackgroundDownloadTask.State,
@@ -140,8 +178,9 @@ extension BackgroundSessionManager {
     }
 
     private func attemptFailed(_ id: Int, attempt: Int, reason: String) {
-        guard let task = state.withLock({ $0.running[id]?.task }) else { return }
-        task.update(attempts: attempt, lastError: reason)
+        guard let running = state.withLock({ $0.running[id] }) else { return }
+        running.task.update(attempts: attempt, lastError: reason)
+        guard running.journalled else { return }  // no row yet: the result carries the attempts
         let now = now()
         store.async { $0.recordAttempt(id, attempts: attempt, reason: reason, now: now) }
     }
@@ -150,12 +189,13 @@ extension BackgroundSessionManager {
     /// queue — the transport's thread waits for the commit (`wait`), as callers expect the
     /// event pending when the transport's callback returns — and then routed.
     private func finishTransfer(_ id: Int, _ result: TransferResult, wait: Bool = true) {
-        let task = state.withLock { s -> BackgroundDownloadTask? in
+        let finished = state.withLock { s -> Running? in
             guard let running = s.running.removeValue(forKey: id), !s.closed else { return nil }
             s.resultsInFlight += 1
-            return running.task
+            return running
         }
-        guard let task else { return }
+        guard let finished else { return }
+        let task = finished.task, journalled = finished.journalled
         let outcome: SessionEvent.Outcome
         switch result {
         case .downloaded(let f):
@@ -170,52 +210,65 @@ extension BackgroundSessionManager {
         case .cancelled: outcome = .cancelled
         }
         task.update(state: .completed)
-        if wait {
+        if !journalled, case .notModified = outcome {
+            // Nothing new: delivered from memory, no journal write (`startInMemory`).
+            let event = recordCounted(task, outcome: outcome, journalled: false, in: nil, afterRecorded: hooks.afterResultRecorded)
+            if let event { schedulePump(event.sessionIdentifier) }
+        } else if wait {
             // Routed once the journal is free again: the delivery's writes can then be made at
             // once on its queue rather than queued behind this one (`SessionStore.immediately`).
-            let event = store.sync { store in recordCounted(task, outcome: outcome, in: store, afterRecorded: hooks.afterResultRecorded) }
+            let event = store.sync { store in
+                recordCounted(task, outcome: outcome, journalled: journalled, in: store, afterRecorded: hooks.afterResultRecorded)
+            }
             if let event { schedulePump(event.sessionIdentifier) }
         } else {
-            recordLater(task, outcome: outcome, afterRecorded: hooks.afterResultRecorded)
+            recordLater(task, outcome: outcome, journalled: journalled, afterRecorded: hooks.afterResultRecorded)
         }
     }
 
     /// Records a result on the store's queue without waiting, then routes it. `resultsInFlight` was counted.
-    private func recordLater(_ task: BackgroundDownloadTask, outcome: SessionEvent.Outcome,
+    private func recordLater(_ task: BackgroundDownloadTask, outcome: SessionEvent.Outcome, journalled: Bool = true,
                              afterRecorded: (@Sendable (SessionEvent) -> Void)? = nil) {
         store.async { [self] store in
-            if let event = recordCounted(task, outcome: outcome, in: store, afterRecorded: afterRecorded) {
+            if let event = recordCounted(task, outcome: outcome, journalled: journalled, in: store, afterRecorded: afterRecorded) {
                 schedulePump(event.sessionIdentifier)
             }
         }
     }
 
-    /// Records a result counted in `resultsInFlight` (on the store's queue); the caller routes it.
-    private func recordCounted(_ task: BackgroundDownloadTask, outcome: SessionEvent.Outcome, in store: SessionStore,
+    /// Records a result counted in `resultsInFlight` (on the store's queue; nil `store`: in
+    /// memory only, on any thread); the caller routes it.
+    private func recordCounted(_ task: BackgroundDownloadTask, outcome: SessionEvent.Outcome, journalled: Bool, in store: SessionStore?,
                                afterRecorded: (@Sendable (SessionEvent) -> Void)?) -> SessionEvent? {
-        let event = state.withLock { $0.closed } ? nil : record(task, outcome: outcome, in: store)
+        let event = state.withLock { $0.closed } ? nil : record(task, outcome: outcome, journalled: journalled, in: store)
         state.withLock { $0.resultsInFlight -= 1 }
         guard let event else { return nil }
         afterRecorded?(event)
         return event
     }
 
-    /// Journals a task's result (in memory when there is no journal or the write failed), adds
-    /// its event to the delivery and applies retention; the task is completed. On the store's queue.
+    /// Journals a task's result (in memory when there is no journal or the write failed, or
+    /// with no `store`), adds its event to the delivery and applies retention; the task is
+    /// completed. On the store's queue. `journalled` false: the task has no row yet (it ran in
+    /// memory), the result makes it.
     @discardableResult
-    func record(_ task: BackgroundDownloadTask, outcome: SessionEvent.Outcome, in store: SessionStore) -> SessionEvent {
+    func record(_ task: BackgroundDownloadTask, outcome: SessionEvent.Outcome, journalled: Bool = true,
+                in store: SessionStore?) -> SessionEvent {
         task.update(state: .completed)
-        let journalled = store.recordResult(task: task, outcome: outcome, now: now())
+        let recorded = store?.recordResult(task: task, outcome: outcome, now: now(), insertingTask: !journalled)
         let now = now()
         let (event, dropped) = state.withLock { s -> (SessionEvent, [SessionEvent]) in
             s.completed[task.taskIdentifier] = task
-            let event = journalled ?? memoryEvent(&s, task: task, outcome: outcome, now: now)
+            if case .downloaded(_, 200, _, let validators, _) = outcome, !validators.isEmpty {
+                s.validated.insert(Self.validatedKey(session: task.sessionIdentifier, url: task.url.absoluteString))
+            }
+            let event = recorded ?? memoryEvent(&s, task: task, outcome: outcome, now: now)
             s.delivery.add(event)
             let dropped = s.delivery.prune(now: now, retention: retention)
             for event in dropped { s.completed[event.taskIdentifier] = nil }
             return (event, dropped)
         }
-        store.discard(dropped)
+        if let store { store.discard(dropped) } else if !dropped.isEmpty { self.store.async { $0.discard(dropped) } }
         return event
     }
 
@@ -230,20 +283,20 @@ extension BackgroundSessionManager {
 
     /// Cancels a task that has not completed; its delegate gets `.cancelled`.
     public func cancel(taskIdentifier id: Int) {
-        let (task, transfer) = state.withLock { s -> (BackgroundDownloadTask?, TransferID?) in
+        let (task, transfer, journalled) = state.withLock { s -> (BackgroundDownloadTask?, TransferID?, Bool) in
             if let running = s.running.removeValue(forKey: id) {
                 s.resultsInFlight += 1
-                return (running.task, running.transfer)
+                return (running.task, running.transfer, running.journalled)
             }
             if let suspended = s.suspended.removeValue(forKey: id) {
                 s.resultsInFlight += 1
-                return (suspended, nil)
+                return (suspended, nil, true)
             }
-            return (nil, nil)
+            return (nil, nil, true)
         }
         guard let task else { return }
         task.update(state: .completed)
-        recordLater(task, outcome: .cancelled)
+        recordLater(task, outcome: .cancelled, journalled: journalled)
         if let transfer { transport.cancel(transfer) }
     }
 

@@ -98,6 +98,9 @@ public final class BackgroundSessionManager: Sendable {
     struct Running {
         let task: BackgroundDownloadTask
         var transfer: TransferID?
+        /// False for a conditional re-fetch that runs in memory: its row is written with its
+        /// result, and a 304 writes none (`downloadTask`).
+        var journalled = true
     }
 
     struct State {
@@ -111,6 +114,9 @@ public final class BackgroundSessionManager: Sendable {
         /// Results queued on the store and not yet added to `delivery`.
         var resultsInFlight = 0
         var nextMemoryID = 1
+        /// Session and URL (`validatedKey`) of each 200 with validators recorded since open:
+        /// the transport sends them back, so the next fetch of that URL may well be a 304.
+        var validated: Set<String> = []
         var closed = false
         /// Called when the manager is next idle (`whenIdle`).
         var idleWaiters: [SendableAction] = []

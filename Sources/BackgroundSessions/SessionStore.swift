@@ -35,14 +35,23 @@ final class SessionStore: @unchecked Sendable {
     private let access = Mutex<Void>(())
     /// Bodies queued with `async` that have not finished yet.
     private let queued = Atomic<Int>(0)
+    /// The next task identifier to hand out (`reserveTaskID`), journalled or not: above every
+    /// one the journal has given, so a task that ran in memory and is journalled at its result
+    /// keeps its identifier (its body's name). Those a killed host held in memory are given
+    /// again by the next one; `removeOrphanFiles` removes what they left.
+    private let nextTaskID: Atomic<Int>
+    /// `nextTaskID` at open: files of tasks from here on were never journalled.
+    private let firstUnjournalledID: Int
 
     /// The last journal write that failed, if any (the work went on in memory).
     var lastError: String? { lastErrorBox.withLock { $0 } }
 
     private init(stateDirectory: String, journal: SessionJournal?, deliveryQueue: DispatchQueue,
-                 hooks: BackgroundSessionManager.Hooks) {
+                 hooks: BackgroundSessionManager.Hooks, firstTaskID: Int = 1) {
         self.stateDirectory = stateDirectory
         self.journal = journal
+        self.nextTaskID = Atomic(firstTaskID)
+        self.firstUnjournalledID = firstTaskID
         self.deliveryQueue = deliveryQueue
         self.hooks = hooks
     }
@@ -67,35 +76,37 @@ final class SessionStore: @unchecked Sendable {
     static func open(stateDirectory: String, now: Date, deliveryQueue: DispatchQueue,
                      hooks: BackgroundSessionManager.Hooks) throws -> Loaded {
         let path = BackgroundSessionManager.journalPath(stateDirectory: stateDirectory)
-        func load() throws(SQLiteError) -> (SessionJournal, [SessionEvent], [JournaledTask]) {
+        func load() throws(SQLiteError) -> (SessionJournal, [SessionEvent], [JournaledTask], Int) {
             let journal = try SessionJournal(path: path, readOnly: false)
             do {
                 let events = try journal.events { session, taskID in
                     BackgroundSessionManager.bodyPath(stateDirectory: stateDirectory, session: session, taskID: taskID)
                 }
-                return (journal, events, try journal.runningTasks())
+                return (journal, events, try journal.runningTasks(), try journal.firstUnusedTaskID())
             } catch {
                 journal.close()
                 throw error
             }
         }
-        func loaded(_ journal: SessionJournal, _ notice: String?, _ events: [SessionEvent], _ running: [JournaledTask]) -> Loaded {
-            Loaded(store: SessionStore(stateDirectory: stateDirectory, journal: journal, deliveryQueue: deliveryQueue, hooks: hooks),
+        func loaded(_ journal: SessionJournal, _ notice: String?, _ events: [SessionEvent], _ running: [JournaledTask],
+                    _ firstTaskID: Int) -> Loaded {
+            Loaded(store: SessionStore(stateDirectory: stateDirectory, journal: journal, deliveryQueue: deliveryQueue, hooks: hooks,
+                                       firstTaskID: firstTaskID),
                    notice: notice, events: events, running: running)
         }
         let message: String
         do {
-            let (journal, events, running) = try load()
-            return loaded(journal, nil, events, running)
+            let (journal, events, running, firstTaskID) = try load()
+            return loaded(journal, nil, events, running, firstTaskID)
         } catch {
             guard error.isNotADatabase else { throw error }
             message = error.message
         }
         let moved = try SessionJournal.moveAside(path: path, now: now)
         let name = moved.split(separator: "/").last.map(String.init) ?? moved
-        let (journal, events, running) = try load()
+        let (journal, events, running, firstTaskID) = try load()
         return loaded(journal, "the sessions journal was not a database (\(message)): moved aside to \(name), started a new one",
-                      events, running)
+                      events, running, firstTaskID)
     }
 
     // MARK: - Running on the store's queue
@@ -167,6 +178,9 @@ final class SessionStore: @unchecked Sendable {
     /// The first id of events kept only in memory (delivered after every journalled one).
     static let memoryEventIDBase = Int64.max / 2
 
+    /// A task identifier never given before in this journal, without writing (any thread).
+    func reserveTaskID() -> Int { nextTaskID.add(1, ordering: .relaxed).oldValue }
+
     // MARK: - Writes (on the store's queue)
 
     /// Records a new running task; nil when the journal is closed or the write failed (see `lastError`).
@@ -174,7 +188,8 @@ final class SessionStore: @unchecked Sendable {
         guard let journal else { return nil }
         hooks.beforeJournalWrite?(.insertTask)
         do {
-            return .success(try journal.insertTask(session: session, description: description, url: url, now: now))
+            return .success(try journal.insertTask(session: session, description: description, url: url, now: now,
+                                                   taskID: reserveTaskID()))
         } catch {
             lastErrorBox.withLock { $0 = "\(error)" }
             return .failure(error)
@@ -191,11 +206,13 @@ final class SessionStore: @unchecked Sendable {
         }
     }
 
-    /// Journals a task's result (task finished, event appended, in one transaction); nil when
+    /// Journals a task's result (task finished, event appended, in one transaction; the task's
+    /// row made in it too when `insertingTask`: it ran in memory); nil when
     /// there is no journal or the write failed. A checkpoint that is due runs first: this is
     /// called on the transport's thread (never the delivery queue), and its commit is the one
     /// that restarts the WAL after the checkpoint (`SessionStore`'s threading).
-    func recordResult(task: BackgroundDownloadTask, outcome: SessionEvent.Outcome, now: Date) -> SessionEvent? {
+    func recordResult(task: BackgroundDownloadTask, outcome: SessionEvent.Outcome, now: Date,
+                      insertingTask: Bool = false) -> SessionEvent? {
         if let journal {
             do {
                 try journal.checkpointIfDue(frames: hooks.checkpointFrames ?? SessionJournal.checkpointFrames) {
@@ -208,7 +225,8 @@ final class SessionStore: @unchecked Sendable {
         return write(.recordResult) { journal throws(SQLiteError) in
             try journal.recordResult(session: task.sessionIdentifier, taskID: task.taskIdentifier,
                                      description: task.taskDescription, url: task.url.absoluteString,
-                                     outcome: outcome, now: now, duringWrite: { hooks.duringJournalWrite?() })
+                                     outcome: outcome, now: now, insertingTask: insertingTask,
+                                     duringWrite: { hooks.duringJournalWrite?() })
         }
     }
 
@@ -268,7 +286,8 @@ final class SessionStore: @unchecked Sendable {
     /// them, transport temp files, delivery links, bodies of events acknowledged just before a
     /// crash — then the finished tasks no event refers to any more. A file is removed only
     /// when its name is ours (`SessionFiles.parse`) *and* the journal records its task in the
-    /// session whose directory holds it; symbolic links are never followed.
+    /// session whose directory holds it, or its task is above every one the journal gave (it
+    /// ran in memory, see `reserveTaskID`); symbolic links are never followed.
     func removeOrphanFiles(keeping events: [SessionEvent]) {
         guard let journal else { return }
         var kept: Set<String> = []
@@ -278,6 +297,10 @@ final class SessionStore: @unchecked Sendable {
         }
         SessionFiles.sweep(stateDirectory: stateDirectory) { component, kind, taskID in
             if kind == .body && kept.contains(component + "/" + String(taskID)) { return false }
+            // A task the journal never recorded: one that ran in memory in a host killed before
+            // its result (its identifier is above every journalled one) left a body or a
+            // transport's temporary file (a delivery link comes only after a journalled result).
+            if taskID >= firstUnjournalledID { return kind != .delivery }
             guard let session = try? journal.session(ofTask: taskID) else { return false }
             return FilePaths.component(forIdentifier: session) == component
         }

@@ -6,10 +6,12 @@ import WidgetCore
 
 /// Runs a background session manager on a state directory for the crash tests.
 ///
-/// `session-crash-helper STATE_DIR URL [--session ID] [--new-task] [--pause POINT]`
-/// (or `CRASH_HELPER_PAUSE=POINT`). POINT is `after-start`, `after-finish-before-completion`
-/// or `during-journal-write`: reaching it prints `PAUSE POINT` (flushed) and waits to be killed.
-/// Otherwise it resumes journalled tasks with URL, starts a task for URL with `--new-task`,
+/// `session-crash-helper STATE_DIR URL [--session ID] [--new-task] [--refetch] [--pause POINT]`
+/// (or `CRASH_HELPER_PAUSE=POINT`). POINT is `after-start`, `after-finish-before-completion`,
+/// `after-304-before-completion` or `during-journal-write`: reaching it prints `PAUSE POINT`
+/// (flushed) and waits to be killed.
+/// Otherwise it resumes journalled tasks with URL, starts a task for URL with `--new-task`
+/// (and with `--refetch`, once that one is delivered, a second: a conditional re-fetch),
 /// prints every delegate callback as a line, and exits 0 printing `idle` once nothing runs and
 /// no event waits (exit 3 when sessions are unavailable, 2 on bad usage, 1 on timeout).
 enum CrashHelper {
@@ -18,6 +20,7 @@ enum CrashHelper {
         var args = Array(CommandLine.arguments.dropFirst())
         var sessionID = "crash-test"
         var newTask = false
+        var refetch = false
         var pausePoint = getenv("CRASH_HELPER_PAUSE").map { String(cString: $0) }
         var positional: [String] = []
         while !args.isEmpty {
@@ -26,11 +29,12 @@ enum CrashHelper {
             case "--session" where !args.isEmpty: sessionID = args.removeFirst()
             case "--pause" where !args.isEmpty: pausePoint = args.removeFirst()
             case "--new-task": newTask = true
+            case "--refetch": refetch = true
             default: positional.append(arg)
             }
         }
         guard positional.count == 2, let url = URL(string: positional[1]) else {
-            say("usage: session-crash-helper STATE_DIR URL [--session ID] [--new-task] [--pause POINT]", fd: 2)
+            say("usage: session-crash-helper STATE_DIR URL [--session ID] [--new-task] [--refetch] [--pause POINT]", fd: 2)
             exit(2)
         }
         var hooks = BackgroundSessionManager.Hooks()
@@ -49,7 +53,8 @@ enum CrashHelper {
                 say("unavailable: \(message)")
                 exit(3)
             }
-            let delegate = PrintingDelegate(pauseBeforeCompletion: pausePoint == "after-finish-before-completion")
+            let delegate = PrintingDelegate(pauseBeforeCompletion: pausePoint == "after-finish-before-completion",
+                                            pauseAfterNotModified: pausePoint == "after-304-before-completion")
             let handler = BackgroundSessionEventsHandler(matcher: .identifier(sessionID)) { identifier, completion in
                 say("handleEvents session=\(identifier)")
                 delegate.completion.withLock { $0 = SendableAction(completion) }
@@ -66,11 +71,19 @@ enum CrashHelper {
             // finishes (events recorded meanwhile are kept until routed).
             manager.eventRouter = { identifier in handler.matches(identifier) ? handler : nil }
             manager.routePendingEvents()
-            let idle = DispatchSemaphore(value: 0)
-            manager.whenIdle { idle.signal() }
-            guard idle.wait(timeout: .now() + 60) == .success else {
-                say("timeout")
-                exit(1)
+            func waitUntilIdle() {
+                let idle = DispatchSemaphore(value: 0)
+                manager.whenIdle { idle.signal() }
+                guard idle.wait(timeout: .now() + 60) == .success else {
+                    say("timeout")
+                    exit(1)
+                }
+            }
+            waitUntilIdle()
+            if refetch {
+                let task = manager.session(identifier: sessionID).downloadTask(with: url, taskDescription: "crash")
+                say("started task=\(task.taskIdentifier)")
+                waitUntilIdle()
             }
             manager.close()
             say("idle")

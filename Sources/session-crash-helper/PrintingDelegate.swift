@@ -5,12 +5,18 @@ import Synchronization
 import WidgetCore
 
 /// A session delegate that prints each callback as one flushed line, and calls the stored
-/// completion after the batch (or stops there when asked to).
+/// completion after the batch (or stops there when asked to: after any batch, or after one
+/// with a "not modified").
 final class PrintingDelegate: BackgroundSessionDelegate {
     let pauseBeforeCompletion: Bool
+    let pauseAfterNotModified: Bool
     let completion = Mutex<SendableAction?>(nil)
+    private let sawNotModified = Mutex(false)
 
-    init(pauseBeforeCompletion: Bool) { self.pauseBeforeCompletion = pauseBeforeCompletion }
+    init(pauseBeforeCompletion: Bool, pauseAfterNotModified: Bool = false) {
+        self.pauseBeforeCompletion = pauseBeforeCompletion
+        self.pauseAfterNotModified = pauseAfterNotModified
+    }
 
     func urlSession(_ session: BackgroundSession, downloadTask: BackgroundDownloadTask, didFinishDownloadingTo location: URL) {
         let path = location.path
@@ -25,12 +31,14 @@ final class PrintingDelegate: BackgroundSessionDelegate {
     }
 
     func urlSession(_ session: BackgroundSession, task: BackgroundDownloadTask, didCompleteWithError error: BackgroundTaskError?) {
+        if case .notModified? = error { sawNotModified.withLock { $0 = true } }
         say("didComplete task=\(task.taskIdentifier) error=\(error.map { "\($0)" } ?? "nil")")
     }
 
     func urlSessionDidFinishEvents(forBackgroundURLSession session: BackgroundSession) {
         say("didFinishEvents session=\(session.identifier)")
         if pauseBeforeCompletion { CrashHelper.pause("after-finish-before-completion") }
+        if pauseAfterNotModified && sawNotModified.withLock({ $0 }) { CrashHelper.pause("after-304-before-completion") }
         let done = completion.withLock { c -> SendableAction? in
             defer { c = nil }
             return c

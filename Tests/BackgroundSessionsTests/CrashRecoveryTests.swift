@@ -66,6 +66,28 @@ struct CrashRecoveryTests {
         #expect(filesUnder(state + "/sessions").isEmpty)
     }
 
+    @Test("killed between a re-fetch's 304 and its completion: nothing of it was journalled, so the next start delivers and resumes nothing — the widget has the 200's data, acknowledged before")
+    func killedAfterNotModified() throws {
+        let hits = Counter()
+        let (server, base) = try loopbackServer { $0.route("/board") { _ in _ = hits.next(); return .json(payload) } }
+        defer { server.stop() }
+        let state = scratchStatePath()
+        defer { removeTree(state) }
+        let helper = try HelperProcess([state, base + "/board", "--new-task", "--refetch", "--pause", "after-304-before-completion"])
+        let paused = helper.readLine(within: 30) { $0 == "PAUSE after-304-before-completion" } != nil
+        helper.killGroup()
+        #expect(paused)
+        #expect(helper.lines.starts(with: ["started task=1"] + delivered(1) + ["started task=2", "handleEvents session=crash-test"]),
+                "\(helper.lines)")
+        #expect(helper.lines.contains("didComplete task=2 error=not modified"), "\(helper.lines)")
+        #expect(try SessionsReport.text(stateDirectory: state).contains("No background sessions"))
+        let (lines, status) = try runToEnd(state, base + "/board")
+        #expect(status == 0 && lines == ["idle"])
+        #expect(hits.count == 2)
+        #expect(try SessionsReport.integrityCheck(stateDirectory: state) == "ok")
+        #expect(filesUnder(state + "/sessions").isEmpty)
+    }
+
     @Test("killed inside the journal write of a result: the task runs again and is delivered once")
     func killedDuringJournalWrite() throws {
         let hits = Counter()

@@ -200,12 +200,24 @@ final class SessionJournal {
 
     // MARK: - Tasks
 
-    /// Records a new running task and returns its identifier (never reused).
-    func insertTask(session: String, description: String?, url: String, now: Date) throws(SQLiteError) -> Int {
+    /// Records a new running task and returns its identifier (never reused): `taskID` when
+    /// given (one `SessionStore` handed out, see `firstUnusedTaskID`), else the next row id.
+    func insertTask(session: String, description: String?, url: String, now: Date, taskID: Int? = nil) throws(SQLiteError) -> Int {
         let t = now.timeIntervalSince1970
-        try db.query("INSERT INTO tasks(session, description, url, state, created, updated) VALUES (?, ?, ?, 'running', ?, ?)",
-                     [.text(session), .optional(description), .text(url), .real(t), .real(t)])
+        try db.query("INSERT INTO tasks(task_id, session, description, url, state, created, updated) VALUES (?, ?, ?, ?, 'running', ?, ?)",
+                     [.optional(taskID), .text(session), .optional(description), .text(url), .real(t), .real(t)])
         return Int(db.lastInsertRowID)
+    }
+
+    /// The first task identifier the journal has never given (above `sqlite_sequence`'s and
+    /// every row's): the store hands out identifiers from here, journalled or not.
+    func firstUnusedTaskID() throws(SQLiteError) -> Int {
+        let rows = try db.query("""
+            SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'tasks'), 0),
+                       COALESCE((SELECT MAX(task_id) FROM tasks), 0),
+                       COALESCE((SELECT MAX(task_id) FROM events), 0)) + 1
+            """)
+        return Int(clamping: max(rows.first?.first?.int ?? 1, 1))
     }
 
     /// Points a running task at `url` (the widget's URL now, when it is resumed).
@@ -223,9 +235,12 @@ final class SessionJournal {
     /// In one transaction: marks the task finished (or cancelled) and appends its event.
     ///
     /// `duringWrite` runs inside the transaction, before the commit (crash tests stop there).
+    /// `insertingTask`: the task was never journalled (it ran in memory, see
+    /// `BackgroundSessionManager.downloadTask`): its row is made in the same transaction.
     func recordResult(session: String, taskID: Int, description: String?, url: String, outcome: SessionEvent.Outcome,
-                      now: Date, duringWrite: () -> Void = {}) throws(SQLiteError) -> SessionEvent {
+                      now: Date, insertingTask: Bool = false, duringWrite: () -> Void = {}) throws(SQLiteError) -> SessionEvent {
         try db.transaction { () throws(SQLiteError) -> SessionEvent in
+            if insertingTask { _ = try insertTask(session: session, description: description, url: url, now: now, taskID: taskID) }
             let t = now.timeIntervalSince1970
             let state = outcome == .cancelled ? "cancelled" : "finished"
             var attempts: Int?
