@@ -47,6 +47,10 @@ struct CommandLineParserTests {
         let command = try parse(["snapshot", "--config", "c.json", "--size", "80x24", "--at", "+90s", "--wait", "2.5", "--color"])
         #expect(command == .snapshot(SnapshotOptions(configPath: "c.json", size: TerminalSize(columns: 80, rows: 24),
                                                      at: .relative(seconds: 90), waitSeconds: 2.5, color: true)))
+        #expect(try parse(["snapshot", "--format", "svg"]) == .snapshot(SnapshotOptions(format: .svg)))
+        #expect(try parse(["snapshot", "--format=html"]) == .snapshot(SnapshotOptions(format: .html)))
+        #expect(try parse(["snapshot", "--format", "ansi"]) == .snapshot(SnapshotOptions(color: true)))
+        #expect(usageError(["snapshot", "--format", "png"])?.contains("--format expects one of text, ansi, svg, html; got 'png'") == true)
         #expect(try parse(["snapshot", "--at=2026-11-30T05:00:00Z"])
                 == .snapshot(SnapshotOptions(at: .absolute(Date(timeIntervalSince1970: 1_796_014_800)))))
     }
@@ -143,7 +147,7 @@ struct CommandLineParserTests {
         }
         let expectations: [(Subcommand?, [String])] = [
             (nil, ["--config", "--theme", "--state-dir", "--debug", "--help", "--version"]),
-            (.snapshot, ["--config", "--size", "--at", "--wait", "--color", "--theme", "--state-dir", "--help"]),
+            (.snapshot, ["--config", "--size", "--at", "--wait", "--format", "--color", "--theme", "--state-dir", "--help"]),
             (.preview, ["--family", "--count", "--option", "--help"]),
             (.checkConfig, ["[PATH]", "--help"]),
             (.sessions, ["--state-dir", "--purge", "--help"]),

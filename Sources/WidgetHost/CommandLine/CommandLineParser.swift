@@ -125,7 +125,14 @@ public enum CommandLineParser {
                     throw scanner.fail("--wait expects seconds from 0 to \(Int(SnapshotOptions.maximumWait)); got '\(String(text.prefix(64)))'")
                 }
                 options.waitSeconds = seconds
-            case .option("--color"): options.color = true
+            case .option("--color"): options.format = .ansi
+            case .option("--format"):
+                let text = scanner.value()
+                guard let format = SnapshotFormat(rawValue: text) else {
+                    let names = SnapshotFormat.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw scanner.fail("--format expects one of \(names); got '\(String(text.prefix(64)))'")
+                }
+                options.format = format
             case .option("--extensions-dir"):
                 options.extensionsDirectory = try path(scanner.value(), for: "--extensions-dir", scanner)
             case .option(let name): throw scanner.fail("\(name) is not an option of snapshot")

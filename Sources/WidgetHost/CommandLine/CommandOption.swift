@@ -55,7 +55,10 @@ struct CommandOption: Sendable {
                     "or from now: +90s, +5m, +2h (default now)"]),
                 CommandOption(name: "--wait", argument: "SECONDS",
                               help: ["let widgets fetch data this long before rendering (0…600)"]),
-                CommandOption(name: "--color", argument: nil, help: ["emit ANSI colours"]),
+                CommandOption(name: "--format", argument: "FORMAT", help: [
+                    "text (default), ansi (colours), svg (an image of the cell",
+                    "grid), html (a page); in the theme's colours"]),
+                CommandOption(name: "--color", argument: nil, help: ["emit ANSI colours (--format ansi)"]),
                 CommandOption(name: "--theme", argument: "NAME|PATH", help: ["theme by name or file"]),
                 CommandOption(name: "--state-dir", argument: "DIR", help: ["read cached widget data from DIR (never written)"]),
                 extensionsDirectory,

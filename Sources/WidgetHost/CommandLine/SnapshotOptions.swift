@@ -17,14 +17,20 @@ public struct SnapshotOptions: Sendable, Equatable {
     /// `--wait SECONDS`: how long to let providers and downloads answer before rendering;
     /// nil lets the host decide.
     public var waitSeconds: Double?
-    /// `--color`: emit ANSI colour sequences.
-    public var color: Bool
+    /// `--format`: what the frame is written as (`--color` is `ansi`).
+    public var format: SnapshotFormat
+    /// ANSI colour sequences (`--format ansi`, `--color`).
+    public var color: Bool {
+        get { format == .ansi }
+        set { format = newValue ? .ansi : .text }
+    }
     /// `--extensions-dir DIR`: searched for extensions first.
     public var extensionsDirectory: String?
 
     public init(configPath: String? = nil, theme: String? = nil, stateDirectory: String? = nil,
                 size: TerminalSize = SnapshotOptions.defaultSize, at: SnapshotTime? = nil,
-                waitSeconds: Double? = nil, color: Bool = false, extensionsDirectory: String? = nil) {
+                waitSeconds: Double? = nil, color: Bool = false, format: SnapshotFormat? = nil,
+                extensionsDirectory: String? = nil) {
         self.extensionsDirectory = extensionsDirectory
         self.configPath = configPath
         self.theme = theme
@@ -32,6 +38,18 @@ public struct SnapshotOptions: Sendable, Equatable {
         self.size = size
         self.at = at
         self.waitSeconds = waitSeconds
-        self.color = color
+        self.format = format ?? (color ? .ansi : .text)
     }
+}
+
+/// What `widgethost snapshot` writes (DESIGN.md §13).
+public enum SnapshotFormat: String, Sendable, CaseIterable {
+    /// Plain text, one line per row.
+    case text
+    /// Text with ANSI colour sequences (`--color`).
+    case ansi
+    /// An SVG image: a fixed cell grid in the theme's colours.
+    case svg
+    /// A standalone HTML page: a `<pre>` with styled spans.
+    case html
 }

@@ -5,8 +5,8 @@ import Extensions
 import FoundationEssentials
 import TerminalUI
 
-/// `widgethost snapshot`: renders one frame of the dashboard as text, at a chosen size and
-/// moment, without a terminal.
+/// `widgethost snapshot`: renders one frame of the dashboard as text (or ANSI, SVG, HTML), at a
+/// chosen size and moment, without a terminal.
 @MainActor
 enum SnapshotCommand {
     /// Builds the dashboard headless (`HeadlessDashboard`) on a manual clock set to `--at`
@@ -37,15 +37,24 @@ enum SnapshotCommand {
         let wait = options.waitSeconds ?? 5
         let settled = await dashboard.settle(within: wait)
         if options.at == nil { dashboard.clock.advance(to: max(dashboard.clock.now, wallClock())) }
-        let backend = TextBackend(size: options.size)
-        if options.color {
-            let noColor = !(environment.variables["NO_COLOR"] ?? "").isEmpty
-            backend.palette = TerminalPalette(theme: dashboard.theme, capability: noColor ? .none : .palette256)
-        }
-        backend.present(dashboard.render())
+        let frame = dashboard.render()
         let warning = settled ? "" : "widgethost snapshot: not every widget had its data after \(wait) s\n"
-        // The frame's text went through the cell buffer's sanitiser; --color adds SGR on purpose.
-        return CommandOutput(exitCode: 0, standardOutput: backend.render(), standardError: warning,
-                             standardOutputHasEscapes: options.color)
+        let text: String
+        switch options.format {
+        case .svg: text = FrameExport.svg(frame, theme: dashboard.theme)
+        case .html: text = FrameExport.html(frame, theme: dashboard.theme)
+        case .text, .ansi:
+            let backend = TextBackend(size: options.size)
+            if options.format == .ansi {
+                let noColor = !(environment.variables["NO_COLOR"] ?? "").isEmpty
+                backend.palette = TerminalPalette(theme: dashboard.theme, capability: noColor ? .none : .palette256)
+            }
+            backend.present(frame)
+            text = backend.render()
+        }
+        // The frame's text went through the cell buffer's sanitiser; ansi adds SGR on purpose,
+        // svg and html escape it as markup.
+        return CommandOutput(exitCode: 0, standardOutput: text, standardError: warning,
+                             standardOutputHasEscapes: options.format == .ansi)
     }
 }
