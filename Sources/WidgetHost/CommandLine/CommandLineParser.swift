@@ -125,6 +125,19 @@ public enum CommandLineParser {
                     throw scanner.fail("--wait expects seconds from 0 to \(Int(SnapshotOptions.maximumWait)); got '\(String(text.prefix(64)))'")
                 }
                 options.waitSeconds = seconds
+            case .option("--record"): options.recordPath = try path(scanner.value(), for: "--record", scanner)
+            case .option("--duration"):
+                let text = scanner.value()
+                guard let seconds = parseDurationSeconds(text), seconds <= SnapshotOptions.maximumRecordDuration else {
+                    throw scanner.fail("--duration expects a time up to a day, like 60s, 5m or 2h; got '\(String(text.prefix(64)))'")
+                }
+                options.recordDuration = seconds
+            case .option("--step"):
+                let text = scanner.value()
+                guard let seconds = parseDurationSeconds(text), seconds >= 0.1, seconds <= 3600 else {
+                    throw scanner.fail("--step expects a time from 0.1s to 1h, like 1s or 30s; got '\(String(text.prefix(64)))'")
+                }
+                options.recordStep = seconds
             case .option("--color"): options.format = .ansi
             case .option("--format"):
                 let text = scanner.value()
@@ -138,6 +151,19 @@ public enum CommandLineParser {
             case .option(let name): throw scanner.fail("\(name) is not an option of snapshot")
             case .positional(let argument):
                 throw scanner.fail("unexpected argument '\(String(argument.prefix(64)))'")
+            }
+        }
+        if options.recordPath != nil || options.recordDuration != nil || options.recordStep != nil {
+            guard options.recordPath != nil, let duration = options.recordDuration else {
+                throw scanner.fail(options.recordPath == nil ? "--duration and --step go with --record FILE"
+                                                             : "--record needs --duration, like --duration 60s")
+            }
+            guard options.format == .text || options.format == .ansi else {
+                throw scanner.fail("--record writes an asciicast (text with colours); it takes no --format \(options.format.rawValue)")
+            }
+            let frames = duration / (options.recordStep ?? 1)
+            guard frames <= Double(SnapshotOptions.maximumRecordFrames) else {
+                throw scanner.fail("--duration over --step makes \(Int(frames)) frames; at most \(SnapshotOptions.maximumRecordFrames): take a longer --step")
             }
         }
         return .snapshot(options)

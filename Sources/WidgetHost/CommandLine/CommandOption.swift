@@ -59,6 +59,11 @@ struct CommandOption: Sendable {
                     "text (default), ansi (colours), svg (an image of the cell",
                     "grid), html (a page); in the theme's colours"]),
                 CommandOption(name: "--color", argument: nil, help: ["emit ANSI colours (--format ansi)"]),
+                CommandOption(name: "--record", argument: "FILE", help: [
+                    "write an asciicast v2 recording to FILE instead: the dashboard",
+                    "played from --at through simulated time (no waiting)"]),
+                CommandOption(name: "--duration", argument: "TIME", help: ["how long the recording plays: 60s, 5m, 2h (up to 1 day)"]),
+                CommandOption(name: "--step", argument: "TIME", help: ["a frame every TIME of the recording (default 1s)"]),
                 CommandOption(name: "--theme", argument: "NAME|PATH", help: ["theme by name or file"]),
                 CommandOption(name: "--state-dir", argument: "DIR", help: ["read cached widget data from DIR (never written)"]),
                 extensionsDirectory,

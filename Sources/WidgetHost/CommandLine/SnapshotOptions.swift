@@ -24,13 +24,28 @@ public struct SnapshotOptions: Sendable, Equatable {
         get { format == .ansi }
         set { format = newValue ? .ansi : .text }
     }
+    /// `--record FILE`: an asciicast v2 recording of `recordDuration` seconds of the dashboard
+    /// played through simulated time from `--at`, instead of one frame.
+    public var recordPath: String?
+    /// `--duration`: how long the recording plays (simulated seconds).
+    public var recordDuration: Double?
+    /// `--step`: how often a frame is taken (simulated seconds; default 1).
+    public var recordStep: Double?
+    /// Longest `--duration` (a day) and the most frames a recording takes.
+    public static let maximumRecordDuration = 86_400.0
+    public static let maximumRecordFrames = 100_000
+
     /// `--extensions-dir DIR`: searched for extensions first.
     public var extensionsDirectory: String?
 
     public init(configPath: String? = nil, theme: String? = nil, stateDirectory: String? = nil,
                 size: TerminalSize = SnapshotOptions.defaultSize, at: SnapshotTime? = nil,
                 waitSeconds: Double? = nil, color: Bool = false, format: SnapshotFormat? = nil,
+                recordPath: String? = nil, recordDuration: Double? = nil, recordStep: Double? = nil,
                 extensionsDirectory: String? = nil) {
+        self.recordPath = recordPath
+        self.recordDuration = recordDuration
+        self.recordStep = recordStep
         self.extensionsDirectory = extensionsDirectory
         self.configPath = configPath
         self.theme = theme
@@ -40,6 +55,21 @@ public struct SnapshotOptions: Sendable, Equatable {
         self.waitSeconds = waitSeconds
         self.format = format ?? (color ? .ansi : .text)
     }
+}
+
+/// Seconds written as `90`, `90s`, `1.5m` or `2h`; nil for anything else (or a value that is
+/// not finite and positive).
+public func parseDurationSeconds(_ text: String) -> Double? {
+    guard text.allSatisfy({ $0.isASCII }), !text.isEmpty else { return nil }
+    let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600]
+    var number = Substring(text)
+    var factor = 1.0
+    if let last = text.last, let unit = units[last] {
+        number = number.dropLast()
+        factor = unit
+    }
+    guard number.allSatisfy({ $0.isNumber || $0 == "." }), let value = Double(number), value.isFinite, value > 0 else { return nil }
+    return value * factor
 }
 
 /// What `widgethost snapshot` writes (DESIGN.md §13).

@@ -37,6 +37,15 @@ enum SnapshotCommand {
         let wait = options.waitSeconds ?? 5
         let settled = await dashboard.settle(within: wait)
         if options.at == nil { dashboard.clock.advance(to: max(dashboard.clock.now, wallClock())) }
+        if let path = options.recordPath, let duration = options.recordDuration {
+            let noColor = !(environment.variables["NO_COLOR"] ?? "").isEmpty
+            let palette = noColor ? nil : TerminalPalette(theme: dashboard.theme, capability: .palette256)
+            let output = await SnapshotRecording.record(dashboard, to: path, duration: duration, step: options.recordStep ?? 1,
+                                                        size: options.size, palette: palette, settleWithin: wait)
+            return CommandOutput(exitCode: output.exitCode, standardOutput: output.standardOutput,
+                                 standardError: (settled ? "" : "widgethost snapshot: not every widget had its data after \(wait) s\n")
+                                    + output.standardError)
+        }
         let frame = dashboard.render()
         let warning = settled ? "" : "widgethost snapshot: not every widget had its data after \(wait) s\n"
         let text: String

@@ -33,32 +33,16 @@ final class MessageRecorder {
     init?(path: String, maximumBytes: Int = MessageRecorder.defaultMaximumBytes) {
         Self.refusal = nil
         self.maximumBytes = maximumBytes
-        // Said plainly before opening (a FIFO would answer ENXIO, "no such device or address").
-        var existing = stat()
-        if lstat(path, &existing) == 0 {
-            switch existing.st_mode & S_IFMT {
-            case S_IFREG: break
-            case S_IFLNK: Self.refusal = "it is a symbolic link"
-            default: Self.refusal = "not a regular file"
-            }
-            if Self.refusal != nil { return nil }
-        }
-        // O_NONBLOCK: a FIFO without a reader fails at once (ENXIO) instead of blocking here.
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
-        guard fd >= 0 else { return nil }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            close(fd)
-            Self.refusal = "not a regular file"
+        switch OutputFile.open(path, mode: 0o600) {
+        case .success(let fd): self.fd = fd
+        case .failure(let refusal):
+            Self.refusal = refusal.reason
             return nil
         }
-        _ = fchmod(fd, 0o600)
-        self.fd = fd
     }
 
-    /// The path's error as the command says it (after a failed `init`).
     static func failure(_ path: String) -> CommandOutput {
-        let reason = refusal ?? (errno == ELOOP ? "it is a symbolic link" : String(cString: strerror(errno)))
+        let reason = refusal ?? "cannot open it"
         return CommandOutput(exitCode: 2, standardError: "widgethost: --record-messages \(path): cannot write it: \(reason)\n")
     }
 
@@ -72,15 +56,10 @@ final class MessageRecorder {
             stopped = true
             line = Array("recording stopped: the file reached its limit of \(maximumBytes) bytes\n".utf8)
         }
-        var offset = 0
-        while offset < line.count {
-            let count = line[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else {  // a full disk ends the record, not the dashboard
-                stopped = true
-                return
-            }
-            offset += count
+        // A full disk ends the record, not the dashboard.
+        guard OutputFile.write(fd, line) else {
+            stopped = true
+            return
         }
         written += line.count
     }
