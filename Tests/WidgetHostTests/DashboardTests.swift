@@ -257,4 +257,23 @@ struct DashboardReloadTests {
         #expect(driver.center.currentConfigurations() == [
             WidgetCenter.WidgetInfo(kind: "clock", family: .medium, title: "Tokyo", options: options)])
     }
+
+    @Test("currentConfigurations reports the options with the manifest's defaults filled in for those the user left out")
+    func currentConfigurationsDefaults() async throws {
+        let clock = ManualClock(now: at(0))
+        let driver = TimelineDriver(clock: clock)
+        let catalog = Catalog.builtin()
+        let widgets = catalog.bind(WidgetContext(center: driver.center, now: { clock.now }, environment: ["TZ": "UTC"]))
+        let json = #"{"panels": [{"kind": "clock", "family": "medium", "title": "Tokyo", "options": {"timeZone": "Asia/Tokyo"}}]}"#
+        let config = try #require(catalog.validator(isKnownTimeZone: { _ in true }).validate(try JSONParser().parse(json)).config)
+        let dashboard = Dashboard(driver: driver, size: TerminalSize(columns: 80, rows: 24), glyphs: .unicode,
+                                  themes: [Theme.default], environment: ["TZ": "UTC"])
+        dashboard.runUnderTest()
+        driver.batch { dashboard.setPanels(DashboardBuilder.panels(for: config, widgets: widgets, driver: driver)) }
+        await driver.settle()
+        let defaults: WidgetOptions = ["timeZone": .string("Asia/Tokyo"), "seconds": .bool(false), "hour24": .bool(true),
+                                       "showDate": .bool(true)]
+        #expect(driver.center.currentConfigurations() == [
+            WidgetCenter.WidgetInfo(kind: "clock", family: .medium, title: "Tokyo", options: defaults)])
+    }
 }

@@ -29,10 +29,15 @@ struct CellBufferTests {
         #expect(buffer[0, 0].style.role == .placeholder)
         #expect(buffer[1, 0].style.role == .accent)
         #expect(!buffer[2, 1].isContinuation, "the wide glyph cut by the area's left edge leaves a whole space")
+        // Degenerate areas: nothing to redact, nothing broken. The buffer above keeps its cells
+        // (its (0,0) is redacted already; (8,1)… is blank or outside), and a blank buffer stays blank.
+        let before = buffer
         for size in [Rect.zero, Rect(x: 0, y: 0, width: 1, height: 1), Rect(x: 8, y: 1, width: 9, height: 9)] {
             var tiny = CellBuffer(width: size.width, height: size.height)
             tiny.redact(size, glyphs: .unicode)
+            #expect(tiny == CellBuffer(width: size.width, height: size.height), "\(size)")
             buffer.redact(size, glyphs: .unicode)
+            #expect(buffer == before, "\(size)")
         }
     }
 
