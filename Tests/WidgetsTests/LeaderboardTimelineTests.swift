@@ -94,6 +94,17 @@ struct LeaderboardTimelineTests {
         #expect(day.count <= LeaderboardEntry.maximumEntries && day.last!.date >= at(86_400 - 3_600))
     }
 
+    @Test("a wait beyond what the cap reaches (a week's refresh) asks again where the next hourly entry would be")
+    func beyondTheCap() async throws {
+        let dir = TemporaryStateDirectory()
+        #expect(LeaderboardStore(context: WidgetContext(stateDirectory: dir.path)).save(fetchedState(at: at(-30)), session: "leaderboard"))
+        let timeline = try await offlineProvider(stateDirectory: dir.path, refresh: 7 * 86_400, now: at(0)).timeline(in: largeContext)
+        #expect(timeline.entries.count == LeaderboardEntry.maximumEntries)
+        let last = try #require(timeline.entries.last?.date)
+        #expect(last > at(86_400), "past a day of entries")
+        #expect(timeline.policy == .after(last + 3_600), "not a frozen projection, and not a reload a minute after the last hourly entry")
+    }
+
     @Test("a refresh longer than two hours reloads only for its fetches: 6 h under a budget of 1 is one counted reload, at the fetch")
     func longRefresh() async throws {
         let dir = TemporaryStateDirectory()
