@@ -219,6 +219,22 @@ struct HTTPJSONProviderTests {
     }
 }
 
+extension HTTPJSONProviderTests {
+    @Test("a refresh of two hours is reached with coarser entries, policy .after(the fetch): no counted reload after the first hour")
+    func reachesNextFetch() async throws {
+        let state = makeTemporaryDirectory(prefix: "httpjson")
+        defer { removeTree(state) }
+        let provider = try HTTPJSONWidget.configuration(context: WidgetContext(stateDirectory: state, now: { at(0) })).makeProvider(
+            ["url": .string("http://127.0.0.1:9/feed"), "refreshSeconds": .integer(7_200),
+             "fields": .list([.object(["label": .string("A"), "pointer": .string("/a")])])])
+        let timeline = try await provider.timeline(in: TimelineProviderContext(family: .medium, size: CellSize(columns: 50, rows: 7)))
+        #expect(timeline.policy == .after(at(7_200)), "the entries reach the next fetch")
+        let offsets = timeline.entries.map { $0.date.timeIntervalSince(testEpoch) }
+        #expect(offsets.prefix(60) == ArraySlice((0..<60).map { Double($0) * 60 }), "the first hour by the minute, as before")
+        #expect(offsets.dropFirst(60) == ArraySlice(stride(from: 3_600.0, to: 7_200, by: 300)), "then every 5 minutes")
+    }
+}
+
 @Suite("http-json fuzz")
 struct HTTPJSONFuzzTests {
     @Test("any value in any format, and any pointer text, formats or resolves without trapping, within the length bound")

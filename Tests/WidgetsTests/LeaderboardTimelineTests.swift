@@ -67,18 +67,73 @@ struct LeaderboardTimelineTests {
         #expect(entries.allSatisfy { $0.board == nil && $0.fetchError == "connection refused" && $0.isFetching && $0.maxRows == 4 })
     }
 
-    @Test("a refresh longer than the entries reach reloads when they run out, so the projection never freezes")
-    func longRefresh() async throws {
+    @Test("a long refresh reaches the next fetch with coarser entries: minutes for an hour, then 5, 15, 60; policy .after(the fetch)")
+    func reachesNextFetch() async throws {
         let dir = TemporaryStateDirectory()
         let store = LeaderboardStore(context: WidgetContext(stateDirectory: dir.path))
         #expect(store.save(fetchedState(at: at(-30)), session: "leaderboard"))
         let timeline = try await offlineProvider(stateDirectory: dir.path, refresh: 21_600, now: at(0)).timeline(in: largeContext)
+        let offsets = timeline.entries.map { $0.date.timeIntervalSince(testEpoch) }
+        #expect(timeline.policy == .after(at(21_600)), "no reload before the next fetch")
+        #expect(offsets.count <= LeaderboardEntry.maximumEntries)
+        #expect(offsets.prefix(60) == ArraySlice((0..<60).map { Double($0) * 60 }), "the first hour by the minute, as before")
+        let steps = zip(offsets, offsets.dropFirst()).map { $1 - $0 }
+        #expect(steps == steps.sorted() && steps.allSatisfy { [60, 300, 900, 3_600].contains($0) }, "\(steps)")
+        #expect(offsets.contains(3_600) && offsets.contains(10_800) && offsets.contains(21_600 - 3_600))
+        #expect(offsets.last! < 21_600 && offsets.last! >= 21_600 - 3_600, "the last entry is within a step of the fetch")
+        for entry in timeline.entries {
+            let hours = entry.date.timeIntervalSince(at(-30)) / 3600
+            for original in roster {
+                let shown = try #require(entry.board?.hero(named: original.name))
+                #expect(abs(shown.health - min(1, original.health + original.healthRecoveryRatePerHour * hours)) < 1e-9,
+                        "\(original.name) is projected to its entry's own date")
+            }
+        }
+        // The day's longest refresh still fits the cap.
+        let day = LeaderboardEntry.timeline(fetchedState(at: at(-30)), from: at(17), until: at(17 + 86_400), maxRows: 10)
+        #expect(day.count <= LeaderboardEntry.maximumEntries && day.last!.date >= at(86_400 - 3_600))
+    }
+
+    @Test("a wait beyond what the cap reaches (a week's refresh) asks again where the next hourly entry would be")
+    func beyondTheCap() async throws {
+        let dir = TemporaryStateDirectory()
+        #expect(LeaderboardStore(context: WidgetContext(stateDirectory: dir.path)).save(fetchedState(at: at(-30)), session: "leaderboard"))
+        let timeline = try await offlineProvider(stateDirectory: dir.path, refresh: 7 * 86_400, now: at(0)).timeline(in: largeContext)
         #expect(timeline.entries.count == LeaderboardEntry.maximumEntries)
         let last = try #require(timeline.entries.last?.date)
-        #expect(timeline.policy == .after(last + 60), "a reload when the entries run out, not at +6 h")
-        let later = try await offlineProvider(stateDirectory: dir.path, refresh: 21_600, now: last + 60).timeline(in: largeContext)
-        let health = { (entry: LeaderboardEntry?) in entry?.board?.hero(named: "Power Panda")?.health }
-        #expect(try #require(health(later.entries.first)) > #require(health(timeline.entries.last)), "health keeps rising")
+        #expect(last > at(86_400), "past a day of entries")
+        #expect(timeline.policy == .after(last + 3_600), "not a frozen projection, and not a reload a minute after the last hourly entry")
+    }
+
+    @Test("a refresh longer than two hours reloads only for its fetches: 6 h under a budget of 1 is one counted reload, at the fetch")
+    func longRefresh() async throws {
+        let dir = TemporaryStateDirectory()
+        let store = LeaderboardStore(context: WidgetContext(stateDirectory: dir.path))
+        #expect(store.save(fetchedState(at: at(-30)), session: "leaderboard"))
+        let clock = ManualClock(now: at(0))
+        let provider = LeaderboardProvider(url: URL(string: "http://127.0.0.1:9/leaderboard")!, refreshSeconds: 21_600,
+                                           session: "leaderboard", maxRows: 10,
+                                           host: WidgetContext(stateDirectory: dir.path), now: { clock.now })
+        let scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 5, dailyReloadBudget: 1))
+        let id = scheduler.add(kind: "leaderboard", now: clock.now)
+        var reloads: [(TimeInterval, ReloadReason)] = []
+        var shown: [Date] = []
+        while let wake = scheduler.nextWakeDate, wake <= at(21_600) {
+            clock.advance(to: max(wake, clock.now))
+            let changes = scheduler.advance(to: clock.now)
+            for request in changes.reloads {
+                reloads.append((clock.now.timeIntervalSince(testEpoch), request.reason))
+                let timeline = try await provider.timeline(in: largeContext)
+                _ = scheduler.deliver(timeline.erased, to: request.instance, generation: request.generation, now: clock.now)
+            }
+            if let entry = scheduler.status(of: id)?.entry { shown.append(entry.date) }
+            if clock.now < at(21_600) {
+                #expect(scheduler.status(of: id)?.heldByBudgetUntil == nil, "not held by the budget before the fetch (at \(clock.now))")
+            }
+        }
+        #expect(reloads.map(\.0) == [0, 21_600] && reloads.map(\.1) == [.initial, .policy],
+                "the initial reload and the one at the next fetch, no counted reload when entries run out: \(reloads)")
+        #expect(shown.contains(at(3 * 3_600)) && shown.contains(at(5 * 3_600)), "the projection moves on all the way")
     }
 
     @Test("the provider answers from its container: entries until now + refresh, policy .after(now + refresh)")

@@ -45,21 +45,16 @@ public struct HTTPJSONEntry: TimelineEntry, Equatable {
         self.isFetching = isFetching
     }
 
-    /// Entries in one timeline at most (an hour of minutes); the provider reloads when they
-    /// run out before the next fetch.
-    public static let maximumEntries = 60
+    /// Entries in one timeline at most: a day's refresh fits (`ProjectionDates`).
+    public static let maximumEntries = ProjectionDates.maximumEntries
 
-    /// The entries from `start` until `end`, one per minute boundary (at least one, at `start`),
-    /// each with the values formatted at its own date (ages and relative times move on) and
+    /// The entries from `start` until `end` at `ProjectionDates` (at least one, at `start`; by
+    /// the minute for the first hour, coarser after, so they reach the next fetch), each with
+    /// the values formatted at its own date (ages and relative times move on) and
     /// "· retry in Ns" counted from its date while `retryAt` is ahead.
     static func timeline(fields: [HTTPJSONField], stored: HTTPJSONStore.Stored, isFetching: Bool, error: String?,
                          from start: Date, until end: Date, retryAt: Date?) -> [HTTPJSONEntry] {
-        var dates = [start]
-        var next = (start.timeIntervalSince1970 / 60).rounded(.down) * 60 + 60
-        while next < end.timeIntervalSince1970, dates.count < maximumEntries {
-            dates.append(Date(timeIntervalSince1970: next))
-            next += 60
-        }
+        let dates = ProjectionDates.dates(from: start, until: end, maximum: maximumEntries)
         let values = fields.map { field in stored.body.flatMap { field.pointer.resolve(in: $0) } }
         return dates.map { date in
             let rows = zip(fields, values).map { field, value in

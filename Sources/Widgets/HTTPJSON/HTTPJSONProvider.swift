@@ -8,9 +8,9 @@ import WidgetCore
 /// with the ETag it was last given for the URL).
 ///
 /// The session's events (`HTTPJSONSessionRecorder`) parse and keep the body, or record the
-/// failure, and reload the `http-json` kind through `WidgetCenter`. The timeline holds one
-/// entry per minute until the next fetch (relative times and ages move on), policy `.after`
-/// the next fetch or the end of those entries.
+/// failure, and reload the `http-json` kind through `WidgetCenter`. The timeline reaches the
+/// next fetch (relative times and ages move on: by the minute for the first hour, coarser
+/// after, `ProjectionDates`), policy `.after` the next fetch.
 public struct HTTPJSONProvider: TimelineProvider {
     public var url: URL
     /// Request headers, `$NAME` values already taken from the environment. Never shown,
@@ -76,7 +76,9 @@ public struct HTTPJSONProvider: TimelineProvider {
         let next = retryAt ?? date + refresh
         let entries = HTTPJSONEntry.timeline(fields: fields, stored: stored, isFetching: isFetching, error: error,
                                              from: date, until: next, retryAt: retryAt)
-        let end = (entries.last?.date ?? date).addingTimeInterval(60)
+        // The entries reach the next fetch (a day's refresh fits): no reload counted against
+        // the budget in between; a longer wait asks again where the next entry would be.
+        let end = ProjectionDates.next(after: entries.last?.date ?? date, from: date)
         return Timeline(entries: entries, policy: .after(min(next, max(end, date + 60))))
     }
 }

@@ -34,25 +34,21 @@ public struct LeaderboardEntry: TimelineEntry, Equatable {
         self.maxRows = maxRows
     }
 
-    /// The entries from `start` until `end`, one per minute boundary (at least one, at
-    /// `start`), each with health recovered for the time since the board was fetched — the
-    /// Emoji Rangers pattern of a timeline animating between fetches.
+    /// The entries from `start` until `end` at `ProjectionDates` (at least one, at `start`; by
+    /// the minute for the first hour, coarser after), each with health recovered for the time
+    /// since the board was fetched — the Emoji Rangers pattern of a timeline animating between
+    /// fetches, reaching the next one.
     ///
     /// With `retryAt` (the next fetch waits for a backoff or the server's Retry-After) each
     /// entry's error ends with "· retry in Ns", counted from that entry's date. A state that
     /// could not be saved says so first.
-    /// Entries in one timeline at most (two hours of minutes); the provider reloads when they
-    /// run out before the next fetch.
-    public static let maximumEntries = 120
+    /// Entries in one timeline at most: a day's refresh fits (`ProjectionDates`); a longer
+    /// wait reloads when they run out.
+    public static let maximumEntries = ProjectionDates.maximumEntries
 
     public static func timeline(_ state: LeaderboardState, from start: Date, until end: Date, maxRows: Int,
                                 retryAt: Date? = nil) -> [LeaderboardEntry] {
-        var dates = [start]
-        var next = (start.timeIntervalSince1970 / 60).rounded(.down) * 60 + 60
-        while next < end.timeIntervalSince1970, dates.count < maximumEntries {
-            dates.append(Date(timeIntervalSince1970: next))
-            next += 60
-        }
+        let dates = ProjectionDates.dates(from: start, until: end, maximum: maximumEntries)
         return dates.map { date in
             var board = state.board
             if let fetchedAt = state.fetchedAt, var projected = board {

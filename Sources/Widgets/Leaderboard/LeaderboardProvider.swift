@@ -6,8 +6,8 @@ import WidgetCore
 /// and, when a fetch is due, starts a conditional download on its background session.
 ///
 /// It never waits on the network. The session's events save the new board and reload this
-/// widget through `WidgetCenter`; between fetches the timeline animates the board (one entry
-/// per minute with health recovering), policy `.after(next fetch)`. A failed fetch backs off
+/// widget through `WidgetCenter`; between fetches the timeline animates the board (health
+/// recovering: an entry a minute for the first hour, coarser after), policy `.after(next fetch)`. A failed fetch backs off
 /// (doubling from `refreshSeconds` up to 5 minutes, board or no board) and a server's
 /// Retry-After (capped at the transport's 300 s, and only for the URL that sent it) may make
 /// the wait longer; meanwhile the footer says "retry in Ns". A user reload fetches at once —
@@ -123,12 +123,13 @@ public struct LeaderboardProvider: TimelineProvider {
                 retryAt = wait
             }
         }
-        // Ask again when the next fetch is due: after the backoff or Retry-After when waiting;
-        // or sooner, when the entries (at most `LeaderboardEntry.maximumEntries`, one a minute)
-        // run out first: a long refresh must not freeze the projected health and the age.
+        // Ask again when the next fetch is due: after the backoff or Retry-After when waiting.
+        // The entries thin out to reach it (`ProjectionDates`), so no reload counted against
+        // the budget comes in between; only a wait beyond them (over a day) asks again sooner,
+        // where the next entry would have been: the projection never freezes.
         let next = retryAt ?? date + refresh
         let entries = LeaderboardEntry.timeline(state, from: date, until: next, maxRows: maxRows, retryAt: retryAt)
-        let projectionEnd = (entries.last?.date ?? date).addingTimeInterval(60)
+        let projectionEnd = ProjectionDates.next(after: entries.last?.date ?? date, from: date)
         return Timeline(entries: entries, policy: .after(min(next, max(projectionEnd, date + 60))))
     }
 
