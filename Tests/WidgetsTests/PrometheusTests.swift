@@ -3,6 +3,7 @@ import JSONTree
 import TerminalUI
 import Testing
 import WidgetCore
+import WidgetTestSupport
 @testable import Widgets
 
 private func json(_ text: String) -> JSONValue { try! JSONParser().parse(text) }
@@ -70,6 +71,19 @@ struct PrometheusTests {
             #expect("\(error)".hasPrefix("stepSeconds: "), "\(error)")
         }
         #expect(try panel(["query": .string("up"), "show": .string("sparkline")]).query.stepSeconds == 60)
+    }
+
+    @Test("a long refresh is reached without a reload between: by the minute for an hour, then every 5 minutes, policy after the fetch")
+    func reachesNextFetch() async throws {
+        let state = makeTemporaryDirectory(prefix: "prometheus")
+        defer { removeTree(state) }
+        let provider = try PrometheusWidget.configuration(context: WidgetContext(stateDirectory: state, now: { at(0) })).makeProvider(
+            ["url": .string("http://127.0.0.1:9"), "query": .string("up"), "refreshSeconds": .integer(7_200)])
+        let timeline = try await provider.timeline(in: TimelineProviderContext(family: .medium, size: CellSize(columns: 50, rows: 7)))
+        #expect(timeline.policy == .after(at(7_200)), "the entries reach the next fetch")
+        let offsets = timeline.entries.map { $0.date.timeIntervalSince(at(0)) }
+        #expect(offsets.prefix(60) == ArraySlice((0..<60).map { Double($0) * 60 }))
+        #expect(offsets.dropFirst(60) == ArraySlice(stride(from: 3_600.0, to: 7_200, by: 300)))
     }
 }
 

@@ -43,20 +43,15 @@ public struct PrometheusEntry: TimelineEntry, Equatable {
         return alertAbove.map { value > $0 } == true || alertBelow.map { value < $0 } == true
     }
 
-    /// Entries in one timeline at most (an hour of minutes, as http-json had); the provider
-    /// reloads when they run out before the next fetch.
-    static let maximumEntries = 60
+    /// Entries in one timeline at most: a day's refresh fits (`ProjectionDates`).
+    static let maximumEntries = ProjectionDates.maximumEntries
 
-    /// The entries from `start` until `end`, one per minute boundary (ages move on; at most an
-    /// hour of them), each with "· retry in Ns" counted from its date while `retryAt` is ahead.
+    /// The entries from `start` until `end` at `ProjectionDates` (by the minute for the first
+    /// hour, coarser after: ages move on, and a long refresh is reached without a reload), each
+    /// with "· retry in Ns" counted from its date while `retryAt` is ahead.
     static func timeline(panel: PrometheusPanel, stored: HTTPJSONStore.Stored, isFetching: Bool, error: String?,
                          from start: Date, until end: Date, retryAt: Date?) -> [PrometheusEntry] {
-        var dates = [start]
-        var next = (start.timeIntervalSince1970 / 60).rounded(.down) * 60 + 60
-        while next < end.timeIntervalSince1970, dates.count < maximumEntries {
-            dates.append(Date(timeIntervalSince1970: next))
-            next += 60
-        }
+        let dates = ProjectionDates.dates(from: start, until: end, maximum: maximumEntries)
         let result = stored.body.flatMap(PrometheusResult.init(stored:))
         let rows = (result?.series ?? []).map { series in
             Row(label: panel.legend.label(for: series), latest: series.values.last, points: series.values)

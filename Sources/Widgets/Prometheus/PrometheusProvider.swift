@@ -61,7 +61,7 @@ struct PrometheusProvider: TimelineProvider {
         let next = retryAt ?? date + refresh
         let entries = PrometheusEntry.timeline(panel: panel, stored: stored, isFetching: isFetching, error: error,
                                                from: date, until: next, retryAt: retryAt)
-        let end = (entries.last?.date ?? date).addingTimeInterval(60)
+        let end = ProjectionDates.next(after: entries.last?.date ?? date, from: date)
         return Timeline(entries: entries, policy: .after(min(next, max(end, date + 60))))
     }
 }
