@@ -38,6 +38,21 @@ struct StackTests {
         #expect(rotation.shown == 0 && rotation.held == nil)
     }
 
+    @Test("the choice waits for every member's first answer: which member answers first decides nothing")
+    func waitsForFirstAnswers() {
+        var rotation = StackRotation()
+        // The second member answered first: the first, still loading, counts as 0 but is not passed over.
+        rotation.update(relevances: [nil, 1.0], answered: [false, true])
+        #expect(rotation.shown == 0)
+        // Both answered, a tie: the one shown stays.
+        rotation.update(relevances: [1.0, 1.0], answered: [true, true])
+        #expect(rotation.shown == 0)
+        // A member that failed has answered: the stack goes to the one with data.
+        var failed = StackRotation()
+        failed.update(relevances: [nil, 1.0], answered: [true, true])
+        #expect(failed.shown == 1)
+    }
+
     @Test("the next wake-up is the first relevance to run out after now; none without a finite positive duration")
     func nextExpiry() {
         let now = Date(timeIntervalSince1970: 100)

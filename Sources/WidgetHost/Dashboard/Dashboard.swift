@@ -285,7 +285,11 @@ final class Dashboard {
                expiry.map({ end < $0 }) ?? true {
                 expiry = end
             }
-            panels[index].rotation.update(relevances: members.map { driver.scheduler.relevance(of: $0.id, now: now) })
+            let answered = members.map { member in
+                driver.status(of: member.id).map { $0.entry != nil || $0.lastFailure != nil } ?? true
+            }
+            panels[index].rotation.update(relevances: members.map { driver.scheduler.relevance(of: $0.id, now: now) },
+                                          answered: answered)
         }
         guard expiry != stackWakeDate else { return }
         stackWakeDate = expiry

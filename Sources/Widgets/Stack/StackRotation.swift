@@ -15,8 +15,12 @@ public struct StackRotation: Sendable, Equatable {
     public init() {}
 
     /// Shows the most relevant member for `relevances`, unless flipped by hand and none has
-    /// changed since.
-    public mutating func update(relevances: [Float?]) {
+    /// changed since. While a member has not answered its first timeline yet (`answered`
+    /// false: no entry, no failure), the choice waits for it: which member answers first must
+    /// not decide what a stack shows at start (a slow first member would lose a tie to a
+    /// fast second one). A member that fails or times out has answered.
+    public mutating func update(relevances: [Float?], answered: [Bool]? = nil) {
+        if let answered, answered.contains(false) { return }
         if let held {
             if held == relevances { return }
             self.held = nil
