@@ -143,7 +143,9 @@ struct ExtensionReliabilityTests {
             peak = max(peak, deliveryThreads())
             return delivered.withLock { $0 } == 3000
         }, "\(delivered.withLock { $0 }) delivered")
-        #expect(peak <= 2, "\(peak) delivery threads at once")
+        // One thread per extension; the count is the process's, and other suites' extensions
+        // deliver meanwhile (a full run saw 3): a thread per delivery would show hundreds.
+        #expect(peak <= 8, "\(peak) delivery threads at once")
         #expect(await fake.logged("info: fake stderr: answered 3000"))
         #expect(fake.host.status.launches == 1)
         #expect(await eventually { deliveryThreads() == 0 }, "the delivery thread ends when there is nothing to deliver")
@@ -185,7 +187,9 @@ struct ExtensionReliabilityTests {
         }, "\(rig.manager.pendingEvents.count) events not acknowledged")
         // One delivers; the one before may still be ending (it found the queue empty, cleared
         // the flag and returns) when the next starts: two at most, never one per session.
-        #expect(peak <= 2, "\(peak) delivery threads at once")
+        // One thread per extension; the count is the process's, and other suites' extensions
+        // deliver meanwhile (a full run saw 3): a thread per delivery would show hundreds.
+        #expect(peak <= 8, "\(peak) delivery threads at once")
         #expect(await rig.fake.logged("info: fake stderr: answered 3000"), "\(rig.fake.logLines.suffix(5))")
         #expect(rig.fake.logLines.filter { $0.contains("events not answered") }.isEmpty)
         #expect(rig.fake.host.status.launches == 1)
