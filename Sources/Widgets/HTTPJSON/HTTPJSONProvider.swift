@@ -76,9 +76,6 @@ public struct HTTPJSONProvider: TimelineProvider {
         let next = retryAt ?? date + refresh
         let entries = HTTPJSONEntry.timeline(fields: fields, stored: stored, isFetching: isFetching, error: error,
                                              from: date, until: next, retryAt: retryAt)
-        // The entries reach the next fetch (a day's refresh fits): no reload counted against
-        // the budget in between; a longer wait asks again where the next entry would be.
-        let end = ProjectionDates.next(after: entries.last?.date ?? date, from: date)
-        return Timeline(entries: entries, policy: .after(min(next, max(end, date + 60))))
+        return Timeline(entries: entries, policy: ProjectionDates.policy(from: date, last: entries.last?.date, nextFetch: next))
     }
 }

@@ -129,8 +129,7 @@ public struct LeaderboardProvider: TimelineProvider {
         // where the next entry would have been: the projection never freezes.
         let next = retryAt ?? date + refresh
         let entries = LeaderboardEntry.timeline(state, from: date, until: next, maxRows: maxRows, retryAt: retryAt)
-        let projectionEnd = ProjectionDates.next(after: entries.last?.date ?? date, from: date)
-        return Timeline(entries: entries, policy: .after(min(next, max(projectionEnd, date + 60))))
+        return Timeline(entries: entries, policy: ProjectionDates.policy(from: date, last: entries.last?.date, nextFetch: next))
     }
 
     /// When the next fetch of `url` is due after `now`, or nil when it is due now.

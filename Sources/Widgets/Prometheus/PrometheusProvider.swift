@@ -61,7 +61,6 @@ struct PrometheusProvider: TimelineProvider {
         let next = retryAt ?? date + refresh
         let entries = PrometheusEntry.timeline(panel: panel, stored: stored, isFetching: isFetching, error: error,
                                                from: date, until: next, retryAt: retryAt)
-        let end = ProjectionDates.next(after: entries.last?.date ?? date, from: date)
-        return Timeline(entries: entries, policy: .after(min(next, max(end, date + 60))))
+        return Timeline(entries: entries, policy: ProjectionDates.policy(from: date, last: entries.last?.date, nextFetch: next))
     }
 }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import WidgetCore
 
 /// The dates of a timeline that projects stored data forward until the next fetch (the
 /// leaderboard's recovering health, http-json's ages and relative times).
@@ -39,5 +40,13 @@ public enum ProjectionDates {
         let step = steps.first { elapsed < $0.until }?.step ?? finalStep
         let seconds = date.timeIntervalSince1970
         return Date(timeIntervalSince1970: (seconds / step).rounded(.down) * step + step)
+    }
+
+    /// The policy of a projection from `start` whose last entry is `last`: after the next fetch
+    /// `next` when the entries reach it (no reload counted in between), else where the entry
+    /// after `last` would fall; never sooner than a minute.
+    public static func policy(from start: Date, last: Date?, nextFetch next: Date) -> TimelineReloadPolicy {
+        let end = self.next(after: last ?? start, from: start)
+        return .after(min(next, max(end, start + 60)))
     }
 }
