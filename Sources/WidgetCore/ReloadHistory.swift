@@ -36,13 +36,14 @@ struct ReloadHistory {
     ///
     /// - Parameter pausable: false for an instance computed locally, held only to
     ///   `TimelineScheduler.localReloadFloor`.
-    func intervalFloor(for reason: ReloadReason, pausable: Bool, now: Date, minimumInterval: TimeInterval) -> Date? {
+    func intervalFloor(for reason: ReloadReason, pausable: Bool, now: Date, minimumInterval: TimeInterval,
+                       burst: Int = TimelineScheduler.centerBurst) -> Date? {
         if reason == .widgetCenter {
             // Data a background session just delivered should show at once, even right after
             // the reload that fetched it, and several sessions may finish together: a burst
-            // of `centerBurst` WidgetCenter reloads per interval is allowed, so a widget asking
-            // in a loop is still held to one per interval.
-            let burst = TimelineScheduler.centerBurst
+            // of `burst` WidgetCenter reloads per interval is allowed (`centerBurst`, or the
+            // kind's number of panels when more), so a widget asking in a loop is still held
+            // to one per interval.
             let recent = recentCenterStarts.filter { $0 > now - minimumInterval }
             let answersUser = lastUserStart.map { $0 > now - minimumInterval } ?? false
             guard recent.count >= burst && !answersUser else { return nil }

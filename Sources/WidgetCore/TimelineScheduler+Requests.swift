@@ -74,8 +74,11 @@ extension TimelineScheduler {
     /// than one already scheduled.
     func scheduleSystemReload(_ i: Instance, at desired: Date, reason: ReloadReason, now: Date) {
         var due = desired
+        // Each of a kind's panels whose download finishes reloads the whole kind: N panels
+        // finishing together are N requests, not a widget asking in a loop.
+        let burst = max(Self.centerBurst, kindCounts[i.kind] ?? 1)
         if let floor = i.history.intervalFloor(for: reason, pausable: i.pausable, now: now,
-                                               minimumInterval: configuration.minimumReloadInterval) {
+                                               minimumInterval: configuration.minimumReloadInterval, burst: burst) {
             due = max(due, floor)
         }
         if let backoff = i.backoffUntil { due = max(due, backoff) }

@@ -64,6 +64,8 @@ public final class TimelineScheduler {
     /// Records by `rawValue - 1`; nil once removed.
     var slots: [Instance?] = []
     var liveCount = 0
+    /// Live instances per kind: a kind's `WidgetCenter` burst grows with its panels.
+    var kindCounts: [String: Int] = [:]
     var queue = DeadlineQueue<(id: WidgetInstanceID, version: UInt64)>()
     private var nextID = 0
     var random: SplitMix64
@@ -103,13 +105,16 @@ public final class TimelineScheduler {
         instance.reloadReason = .initial
         slots.append(instance)
         liveCount += 1
+        kindCounts[kind, default: 0] += 1
         reschedule(id)
         return id
     }
 
     /// Removes an instance; answers for it are dropped from now on.
     public func remove(_ id: WidgetInstanceID) {
-        guard instance(id) != nil else { return }
+        guard let removed = instance(id) else { return }
+        kindCounts[removed.kind, default: 1] -= 1
+        if kindCounts[removed.kind] == 0 { kindCounts[removed.kind] = nil }
         slots[id.rawValue - 1] = nil
         liveCount -= 1
         compactIfNeeded()

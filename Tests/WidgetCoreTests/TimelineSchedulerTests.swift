@@ -312,6 +312,29 @@ struct SchedulerRequestTests {
         #expect(scheduler.advance(to: at(5)).reloads.map(\.reason) == [.user])
     }
 
+    @Test("the burst grows with a kind's panels: six panels whose downloads finish together are six kind reloads, none held; a seventh is")
+    func burstPerKind() {
+        let scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 5, requestTimeout: 30))
+        let ids = (0..<6).map { _ in scheduler.add(kind: "feed", now: at(0)) }
+        for request in scheduler.advance(to: at(0)).reloads {
+            _ = scheduler.deliver(timeline([0], policy: .never), to: request.instance, generation: request.generation, now: at(0))
+        }
+        // Each panel's download ends and its delegate reloads the kind (every panel of it).
+        for panel in 0..<6 {
+            let now = at(1 + Double(panel) / 10)
+            scheduler.requestReload(ofKind: "feed", now: now)
+            let reloads = scheduler.advance(to: now).reloads
+            #expect(Set(reloads.map(\.instance)) == Set(ids), "download \(panel + 1): every panel reloads at once")
+            for request in reloads {
+                _ = scheduler.deliver(timeline([], policy: .never), to: request.instance, generation: request.generation, now: now)
+            }
+        }
+        // A seventh within the interval is a loop, not a burst: held.
+        scheduler.requestReload(ofKind: "feed", now: at(2))
+        #expect(scheduler.advance(to: at(2)).reloads.isEmpty)
+        #expect(scheduler.nextWakeDate == at(6), "5 s after the first of the last six")
+    }
+
     @Test("WidgetCenter reloads that follow a user reload are not held back, however many")
     func centerAfterUser() {
         let (scheduler, id, request) = started()
