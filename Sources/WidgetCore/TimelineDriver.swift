@@ -182,11 +182,6 @@ public final class TimelineDriver {
         tick()
     }
 
-    /// Applies the reloads queued in the `WidgetCenter`.
-    public func drainCenter() {
-        apply(center.takeRequests())
-    }
-
     /// Applies `WidgetCenter` requests (taken with `takeRequests()`).
     public func apply(_ requests: [WidgetCenter.Request]) {
         guard !requests.isEmpty else { return }

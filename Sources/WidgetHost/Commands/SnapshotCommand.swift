@@ -37,8 +37,9 @@ enum SnapshotCommand {
         let wait = options.waitSeconds ?? 5
         let settled = await dashboard.settle(within: wait)
         if options.at == nil { dashboard.clock.advance(to: max(dashboard.clock.now, wallClock())) }
+        // ANSI colours unless NO_COLOR is set (a recording is always ANSI text).
+        let noColor = !(environment.variables["NO_COLOR"] ?? "").isEmpty
         if let path = options.recordPath, let duration = options.recordDuration {
-            let noColor = !(environment.variables["NO_COLOR"] ?? "").isEmpty
             let palette = noColor ? nil : TerminalPalette(theme: dashboard.theme, capability: .palette256)
             let output = await SnapshotRecording.record(dashboard, to: path, duration: duration, step: options.recordStep ?? 1,
                                                         size: options.size, palette: palette, settleWithin: wait)
@@ -55,7 +56,6 @@ enum SnapshotCommand {
         case .text, .ansi:
             let backend = TextBackend(size: options.size)
             if options.format == .ansi {
-                let noColor = !(environment.variables["NO_COLOR"] ?? "").isEmpty
                 backend.palette = TerminalPalette(theme: dashboard.theme, capability: noColor ? .none : .palette256)
             }
             backend.present(frame)

@@ -26,7 +26,7 @@ enum SnapshotRecording {
         let header = "{\"version\": 2, \"width\": \(size.columns), \"height\": \(size.rows), "
             + "\"timestamp\": \(Int(dashboard.clock.now.timeIntervalSince1970)), \"title\": \"widgethost\", "
             + "\"env\": {\"TERM\": \"xterm-256color\"}}\n"
-        var writes = [header]
+        var pending = header
         var previous: [String]?
         var frames = 0
         var unsettled = 0
@@ -38,14 +38,14 @@ enum SnapshotRecording {
             previous = rows
             guard !output.isEmpty else { continue }
             frames += 1
-            writes.append("[\(time(Double(index) * step)), \"o\", \(JSONValue.quoted(output, limit: nil))]\n")
+            pending += "[\(time(Double(index) * step)), \"o\", \(JSONValue.quoted(output, limit: nil))]\n"
             // Written as it goes, a megabyte at a time: a day at 1 s is many frames.
-            if writes.reduce(0, { $0 + $1.utf8.count }) > 1 << 20 {
-                guard OutputFile.write(fd, Array(writes.joined().utf8)) else { return diskFull(path) }
-                writes = []
+            if pending.utf8.count > 1 << 20 {
+                guard OutputFile.write(fd, Array(pending.utf8)) else { return diskFull(path) }
+                pending = ""
             }
         }
-        guard OutputFile.write(fd, Array(writes.joined().utf8)) else { return diskFull(path) }
+        guard OutputFile.write(fd, Array(pending.utf8)) else { return diskFull(path) }
         let warning = unsettled == 0 ? "" : "widgethost snapshot: \(unsettled) step(s) did not settle within \(settleWithin) s\n"
         return CommandOutput(exitCode: 0, standardOutput: "recorded \(frames) frame(s) over \(time(duration)) s to \(path)\n",
                              standardError: warning)
