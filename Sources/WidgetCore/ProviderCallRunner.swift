@@ -20,7 +20,7 @@ public final class ProviderCallRunner {
     /// Answers handed over so far (any thread), so a wait knows whether it brought any.
     private let answersGiven = AnswerCount()
 
-    init(providerExecutor: (any TaskExecutor)?) {
+    public init(providerExecutor: (any TaskExecutor)?) {
         self.providerExecutor = providerExecutor
     }
 

@@ -1,6 +1,6 @@
 import FoundationEssentials
 
-/// What the `TimelineDriver` asks its host to do: the driver decides (which call to start,
+/// What the timelines (`TimelineState`) ask their host to do: they decide (which call to start,
 /// which to cancel, when to wake), the host runs it. A standalone driver runs its effects
 /// itself (`TimelineDriver.run(_:)`); the dashboard's program takes them as its own effects,
 /// so that provider answers, timer firings and reload requests come back as messages.
@@ -12,6 +12,8 @@ public enum TimelineEffect: Sendable, Equatable {
     /// Arm the one wake-up at this date (nil: none), replacing the one armed; when it fires,
     /// `TimelineDriver.wake()`.
     case arm(Date?)
+    /// Publish the widgets `WidgetCenter.currentConfigurations()` lists (instances came or went).
+    case publish([WidgetCenter.WidgetInfo])
 }
 
 /// One provider call to start: the request it answers, and what the provider is called with.

@@ -14,7 +14,8 @@ extension TimelineScheduler {
     /// Entries are sorted by date; those already past collapse to the newest, which is shown at
     /// once. An empty timeline keeps the entry shown and nothing ahead of it (the old timeline's
     /// future entries belonged to the answer it replaces). The policy sets the next reload.
-    public func deliver(_ timeline: AnyTimeline, to id: WidgetInstanceID, generation: UInt64, now: Date) -> Delivery {
+    public mutating func deliver(_ timeline: AnyTimeline, to id: WidgetInstanceID, generation: UInt64, now: Date) -> Delivery {
+        makeUnique()
         guard let i = instance(id), let flight = i.inFlight, flight.generation == generation else { return .stale }
         i.inFlight = nil
         i.consecutiveFailures = 0
@@ -69,7 +70,8 @@ extension TimelineScheduler {
     ///
     /// - Returns: false if the answer was stale and dropped.
     @discardableResult
-    public func fail(_ id: WidgetInstanceID, generation: UInt64, message: String, now: Date) -> Bool {
+    public mutating func fail(_ id: WidgetInstanceID, generation: UInt64, message: String, now: Date) -> Bool {
+        makeUnique()
         guard let i = instance(id), let flight = i.inFlight, flight.generation == generation else { return false }
         i.inFlight = nil
         recordFailure(i, message: message, now: now)
@@ -77,7 +79,7 @@ extension TimelineScheduler {
         return true
     }
 
-    func recordFailure(_ i: Instance, message: String, now: Date) {
+    mutating func recordFailure(_ i: Instance, message: String, now: Date) {
         i.consecutiveFailures += 1
         i.lastFailure = ReloadFailure(message: message, date: now)
         let factor = Double(1 << min(i.consecutiveFailures - 1, 30))
@@ -90,7 +92,7 @@ extension TimelineScheduler {
         takeFollowUp(i, now: now)
     }
 
-    func takeFollowUp(_ i: Instance, now: Date) {
+    mutating func takeFollowUp(_ i: Instance, now: Date) {
         guard let reason = i.followUp else { return }
         i.followUp = nil
         switch reason {
@@ -107,7 +109,7 @@ extension TimelineScheduler {
     }
 
     /// Keeps the strongest reason of reloads asked for during a request.
-    func addFollowUp(_ i: Instance, _ reason: ReloadReason) {
+    mutating func addFollowUp(_ i: Instance, _ reason: ReloadReason) {
         func rank(_ r: ReloadReason?) -> Int { r == .user ? 3 : r == .environment ? 2 : r == nil ? 0 : 1 }
         if rank(reason) > rank(i.followUp) { i.followUp = reason }
     }

@@ -9,6 +9,7 @@ extension TimelineScheduler {
     }
 
     /// One instance's record; a class so the hot path changes it in place (no copy out and back).
+    /// `copy()` must copy every stored property (`TimelineSchedulerTests.copiesAreIndependent`).
     final class Instance {
         let kind: String
         /// Sorted entries of the current timeline; `entries[..<nextIndex]` have come.
@@ -49,6 +50,31 @@ extension TimelineScheduler {
         init(kind: String, pausable: Bool) {
             self.kind = kind
             self.pausable = pausable
+        }
+
+        /// A record of its own with the same values (a copied scheduler's first change).
+        func copy() -> Instance {
+            let c = Instance(kind: kind, pausable: pausable)
+            c.entries = entries
+            c.entryDates = entryDates
+            c.nextIndex = nextIndex
+            c.shown = shown
+            c.reloadDue = reloadDue
+            c.reloadReason = reloadReason
+            c.inFlight = inFlight
+            c.followUp = followUp
+            c.generation = generation
+            c.history = history
+            c.backoffUntil = backoffUntil
+            c.heldByBudgetUntil = heldByBudgetUntil
+            c.consecutiveFailures = consecutiveFailures
+            c.lastFailure = lastFailure
+            c.lastSuccess = lastSuccess
+            c.maximumRelevanceScore = maximumRelevanceScore
+            c.version = version
+            c.queuedDate = queuedDate
+            c.requestTimeout = requestTimeout
+            return c
         }
     }
 }

@@ -5,7 +5,7 @@ import FoundationEssentials
 extension TimelineScheduler {
 
     /// Puts the instance's next deadline in the queue, superseding its previous one.
-    func reschedule(_ id: WidgetInstanceID) {
+    mutating func reschedule(_ id: WidgetInstanceID) {
         guard let i = instance(id), requeue(id, i) else { return }
         compactIfNeeded()
         dropStaleHead()
@@ -13,7 +13,7 @@ extension TimelineScheduler {
 
     /// Pushes the next deadline of `i` (not yet written back) if it changed; true if it did.
     @discardableResult
-    func requeue(_ id: WidgetInstanceID, _ i: Instance) -> Bool {
+    mutating func requeue(_ id: WidgetInstanceID, _ i: Instance) -> Bool {
         var next: Date?
         func consider(_ d: Date?) { if let d, next.map({ d < $0 }) ?? true { next = d } }
         if i.nextIndex < i.entryDates.count { consider(i.entryDates[i.nextIndex]) }
@@ -26,13 +26,17 @@ extension TimelineScheduler {
         return true
     }
 
-    func compactIfNeeded() {
+    mutating func compactIfNeeded() {
         guard queue.count > 64, queue.count > 2 * liveCount else { return }
-        queue.retain { item in instance(item.value.id)?.version == item.value.version }
+        let slots = slots
+        queue.retain { item in
+            let index = item.value.id.rawValue - 1
+            return index < slots.count && slots[index]?.version == item.value.version
+        }
     }
 
     /// Pops superseded items at the head so `nextWakeDate` is always a real deadline.
-    func dropStaleHead() {
+    mutating func dropStaleHead() {
         while let top = queue.first, instance(top.value.id)?.version != top.value.version {
             queue.popFirst()
         }

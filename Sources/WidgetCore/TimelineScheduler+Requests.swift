@@ -9,7 +9,8 @@ extension TimelineScheduler {
     /// While a request is in flight, reloads coalesce into one follow-up. A user-initiated
     /// reload starts at the next `advance(to:)` whatever the budget or backoff; a system one
     /// waits for the minimum interval, the daily budget and any retry backoff.
-    public func requestReload(_ id: WidgetInstanceID, userInitiated: Bool, now: Date) {
+    public mutating func requestReload(_ id: WidgetInstanceID, userInitiated: Bool, now: Date) {
+        makeUnique()
         guard let i = instance(id) else { return }
         if i.inFlight != nil {
             addFollowUp(i, userInitiated ? .user : .widgetCenter)
@@ -25,12 +26,14 @@ extension TimelineScheduler {
     }
 
     /// Asks for new timelines for every instance of `kind` (system initiated unless told).
-    public func requestReload(ofKind kind: String, userInitiated: Bool = false, now: Date) {
+    public mutating func requestReload(ofKind kind: String, userInitiated: Bool = false, now: Date) {
+        makeUnique()
         for id in instances(ofKind: kind) { requestReload(id, userInitiated: userInitiated, now: now) }
     }
 
     /// Asks for new timelines for every instance.
-    public func requestReloadAll(userInitiated: Bool = false, now: Date) {
+    public mutating func requestReloadAll(userInitiated: Bool = false, now: Date) {
+        makeUnique()
         for id in allInstances { requestReload(id, userInitiated: userInitiated, now: now) }
     }
 
@@ -40,7 +43,8 @@ extension TimelineScheduler {
     /// It starts at the next `advance(to:)`, free of the minimum interval and the daily
     /// budget, but after any retry wait (it is not the user's), and as a follow-up while a
     /// request is in flight. Providers see `isUserInitiated == false`.
-    public func requestEnvironmentReload(_ id: WidgetInstanceID, now: Date) {
+    public mutating func requestEnvironmentReload(_ id: WidgetInstanceID, now: Date) {
+        makeUnique()
         guard let i = instance(id) else { return }
         if i.inFlight != nil {
             addFollowUp(i, .environment)
@@ -51,11 +55,12 @@ extension TimelineScheduler {
     }
 
     /// `requestEnvironmentReload` for every instance.
-    public func requestEnvironmentReloadAll(now: Date) {
+    public mutating func requestEnvironmentReloadAll(now: Date) {
+        makeUnique()
         for id in allInstances { requestEnvironmentReload(id, now: now) }
     }
 
-    func scheduleEnvironmentReload(_ i: Instance, now: Date) {
+    mutating func scheduleEnvironmentReload(_ i: Instance, now: Date) {
         let due = max(now, i.backoffUntil ?? now)
         if let existing = i.reloadDue, existing <= due { return }
         i.reloadDue = due
@@ -64,7 +69,8 @@ extension TimelineScheduler {
     }
 
     /// Pauses or resumes reloads the system would start; user reloads still run.
-    public func setAutomaticReloadsPaused(_ paused: Bool) {
+    public mutating func setAutomaticReloadsPaused(_ paused: Bool) {
+        makeUnique()
         guard paused != automaticReloadsPaused else { return }
         automaticReloadsPaused = paused
         for id in allInstances { reschedule(id) }
@@ -72,7 +78,7 @@ extension TimelineScheduler {
 
     /// Schedules a system reload at `desired`, moved later as the rules require, or earlier
     /// than one already scheduled.
-    func scheduleSystemReload(_ i: Instance, at desired: Date, reason: ReloadReason, now: Date) {
+    mutating func scheduleSystemReload(_ i: Instance, at desired: Date, reason: ReloadReason, now: Date) {
         var due = desired
         // Each of a kind's panels whose download finishes reloads the whole kind: N panels
         // finishing together are N requests, not a widget asking in a loop.

@@ -27,13 +27,15 @@ import FoundationEssentials
 ///
 /// Every event costs O(log n) in the number of instances: one deadline per instance lives in
 /// a priority queue keyed by (date, insertion order); superseded deadlines are skipped lazily.
+/// A value: a copy is a scheduler of its own (the instances' records are copied on the first
+/// change after a copy; `Instance` is a class only so the hot path changes a record in place).
 /// Not thread-safe: use it from the host's serial loop.
 ///
 /// This file holds the instances and `advance(to:)`; answers (`deliver`, `fail`, retries) are in
 /// `TimelineScheduler+Answers`, reload requests and the rate limits in `+Requests` (with
 /// `ReloadHistory`), the deadline queue's bookkeeping in `+Queue`, the per-instance record in
 /// `+Instance`.
-public final class TimelineScheduler {
+public struct TimelineScheduler {
     /// What the panel of an instance should show about its data.
     public struct Status {
         /// The entry to show, or `nil` while only the placeholder exists.
@@ -73,6 +75,8 @@ public final class TimelineScheduler {
     public internal(set) var automaticReloadsPaused = false
     /// The last user reload of any instance: `WidgetCenter` reloads soon after answer it.
     var lastUserReloadAnywhere: Date?
+    /// Shared by copies of this scheduler until one changes: then that one copies the records.
+    private var owner = Owner()
 
     /// `WidgetCenter` reloads allowed back to back within one minimum interval.
     public static let centerBurst = 3
@@ -96,7 +100,8 @@ public final class TimelineScheduler {
     /// - Parameter requestTimeout: how long this instance's calls may take, when longer than
     ///   the configuration's `requestTimeout` (the provider's own limit, see
     ///   `TimelineProvider.requestTimeout`).
-    public func add(kind: String, now: Date, pausable: Bool = true, requestTimeout: TimeInterval? = nil) -> WidgetInstanceID {
+    public mutating func add(kind: String, now: Date, pausable: Bool = true, requestTimeout: TimeInterval? = nil) -> WidgetInstanceID {
+        makeUnique()
         nextID += 1
         let id = WidgetInstanceID(rawValue: nextID)
         let instance = Instance(kind: kind, pausable: pausable)
@@ -111,7 +116,8 @@ public final class TimelineScheduler {
     }
 
     /// Removes an instance; answers for it are dropped from now on.
-    public func remove(_ id: WidgetInstanceID) {
+    public mutating func remove(_ id: WidgetInstanceID) {
+        makeUnique()
         guard let removed = instance(id) else { return }
         kindCounts[removed.kind, default: 1] -= 1
         if kindCounts[removed.kind] == 0 { kindCounts[removed.kind] = nil }
@@ -164,14 +170,15 @@ public final class TimelineScheduler {
     public var nextWakeDate: Date? { queue.first?.date }
 
     /// Changes the rules; deadlines already computed stay, new ones use the new rules.
-    public func updateConfiguration(_ configuration: SchedulerConfiguration) {
+    public mutating func updateConfiguration(_ configuration: SchedulerConfiguration) {
         self.configuration = configuration
     }
 
     // MARK: Time
 
     /// Moves to `now`: advances entries, fails timed-out requests, starts due reloads.
-    public func advance(to now: Date) -> SchedulerChanges {
+    public mutating func advance(to now: Date) -> SchedulerChanges {
+        makeUnique()
         var changes = SchedulerChanges()
         while let top = queue.first, top.date <= now {
             queue.popFirst()
@@ -188,7 +195,7 @@ public final class TimelineScheduler {
         return changes
     }
 
-    private func process(_ i: Instance, id: WidgetInstanceID, now: Date, changes: inout SchedulerChanges) {
+    private mutating func process(_ i: Instance, id: WidgetInstanceID, now: Date, changes: inout SchedulerChanges) {
         if advanceEntries(i, now: now) { changes.entryChanged.append(id) }
         if let flight = i.inFlight, flight.deadline <= now {
             i.inFlight = nil
@@ -214,7 +221,7 @@ public final class TimelineScheduler {
         !automaticReloadsPaused || !i.pausable || i.reloadReason == .user || i.reloadReason == .initial
     }
 
-    private func start(_ i: Instance, id: WidgetInstanceID, now: Date) -> ReloadRequest {
+    private mutating func start(_ i: Instance, id: WidgetInstanceID, now: Date) -> ReloadRequest {
         i.generation += 1
         let isUser = i.reloadReason == .user
         i.inFlight = InFlight(generation: i.generation, deadline: now + i.requestTimeout, isUserInitiated: isUser)
@@ -225,4 +232,15 @@ public final class TimelineScheduler {
         i.heldByBudgetUntil = nil
         return ReloadRequest(instance: id, generation: i.generation, reason: i.reloadReason)
     }
+
+    /// Copies the instances' records if another copy of this scheduler shares them: first thing
+    /// in every change.
+    mutating func makeUnique() {
+        guard !isKnownUniquelyReferenced(&owner) else { return }
+        owner = Owner()
+        slots = slots.map { $0?.copy() }
+    }
+
+    /// Whose the records are (see `makeUnique`).
+    private final class Owner {}
 }

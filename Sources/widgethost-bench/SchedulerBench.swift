@@ -23,7 +23,7 @@ enum SchedulerBench {
 
     /// Returns (events, seconds) for the timed part (the simulated day, after the first timelines).
     static func run(instances n: Int, hours: Double) -> (events: Int, seconds: Double) {
-        let scheduler = TimelineScheduler(configuration: SchedulerConfiguration(minimumReloadInterval: 60))
+        var scheduler = TimelineScheduler(configuration: SchedulerConfiguration(minimumReloadInterval: 60))
         for _ in 0..<n { _ = scheduler.add(kind: "bench", now: epoch) }
         let first = scheduler.advance(to: epoch)
         for r in first.reloads {

@@ -17,7 +17,7 @@ private func scored(_ items: [(TimeInterval, Float, TimeInterval)]) -> AnyTimeli
 struct RelevanceTests {
     @Test("scores compare within one provider: each provider's highest score is 1, whatever its scale")
     func normalisedPerProvider() {
-        let scheduler = TimelineScheduler()
+        var scheduler = TimelineScheduler()
         let small = scheduler.add(kind: "small-scale", now: testEpoch)
         let large = scheduler.add(kind: "large-scale", now: testEpoch)
         let requests = scheduler.advance(to: testEpoch).reloads
@@ -32,7 +32,7 @@ struct RelevanceTests {
 
     @Test("the highest score is remembered across timelines; 0 or less is not relevant")
     func acrossTimelines() {
-        let scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 1))
+        var scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 1))
         let id = scheduler.add(kind: "k", now: testEpoch)
         let first = scheduler.advance(to: testEpoch).reloads[0]
         _ = scheduler.deliver(scored([(0, 8, 0)]), to: id, generation: first.generation, now: testEpoch)
@@ -48,7 +48,7 @@ struct RelevanceTests {
 
     @Test("duration is how long after the entry's date the score counts; 0 sets no limit")
     func duration() {
-        let scheduler = TimelineScheduler()
+        var scheduler = TimelineScheduler()
         let timed = scheduler.add(kind: "timed", now: testEpoch)
         let open = scheduler.add(kind: "open", now: testEpoch)
         let plain = scheduler.add(kind: "plain", now: testEpoch)

@@ -4,15 +4,15 @@ import WidgetCore
 import WidgetTestSupport
 
 /// Answers the request in flight for `id` (if any) with an empty timeline and `policy`.
-private func answer(_ scheduler: TimelineScheduler, _ request: ReloadRequest, policy: TimelineReloadPolicy, now: Date) {
+private func answer(_ scheduler: inout TimelineScheduler, _ request: ReloadRequest, policy: TimelineReloadPolicy, now: Date) {
     _ = scheduler.deliver(timeline([], policy: policy), to: request.instance, generation: request.generation, now: now)
 }
 
 /// Advances to `now` and answers every request started with `policy`; returns the requests.
 @discardableResult
-private func step(_ scheduler: TimelineScheduler, to now: Date, policy: (ReloadRequest) -> TimelineReloadPolicy) -> [ReloadRequest] {
+private func step(_ scheduler: inout TimelineScheduler, to now: Date, policy: (ReloadRequest) -> TimelineReloadPolicy) -> [ReloadRequest] {
     let reloads = scheduler.advance(to: now).reloads
-    for request in reloads { answer(scheduler, request, policy: policy(request), now: now) }
+    for request in reloads { answer(&scheduler, request, policy: policy(request), now: now) }
     return reloads
 }
 
@@ -20,12 +20,12 @@ private func step(_ scheduler: TimelineScheduler, to now: Date, policy: (ReloadR
 struct TimelineBudgetTests {
     @Test("a WidgetCenter reload answering a user reload is neither counted nor deferred, on every panel")
     func userAnswerIsFree() {
-        let scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 5, dailyReloadBudget: 2))
+        var scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 5, dailyReloadBudget: 2))
         let board = scheduler.add(kind: "leaderboard", now: testEpoch)
         let hero = scheduler.add(kind: "hero", now: testEpoch)
-        step(scheduler, to: testEpoch) { _ in .after(testEpoch + 600) }
+        step(&scheduler, to: testEpoch) { _ in .after(testEpoch + 600) }
         // Use the budget up: two policy reloads each.
-        for minute in [10.0, 20] { step(scheduler, to: at(minute * 60)) { _ in .after(at(minute * 60 + 600)) } }
+        for minute in [10.0, 20] { step(&scheduler, to: at(minute * 60)) { _ in .after(at(minute * 60 + 600)) } }
         // The sessions' WidgetCenter reloads of an automatic fetch are counted and held back.
         scheduler.requestReload(ofKind: "hero", now: at(1_300))
         #expect(scheduler.advance(to: at(1_300)).reloads.isEmpty)
@@ -33,11 +33,11 @@ struct TimelineBudgetTests {
 
         // r on the leaderboard: its fetch comes back 40 s later as WidgetCenter reloads of both kinds.
         scheduler.requestReload(board, userInitiated: true, now: at(1_310))
-        let user = step(scheduler, to: at(1_310)) { _ in .after(at(1_910)) }
+        let user = step(&scheduler, to: at(1_310)) { _ in .after(at(1_910)) }
         #expect(user.map(\.reason) == [.user])
         scheduler.requestReload(ofKind: "leaderboard", now: at(1_350))
         scheduler.requestReload(ofKind: "hero", now: at(1_350))
-        let answers = step(scheduler, to: at(1_350)) { _ in .never }
+        let answers = step(&scheduler, to: at(1_350)) { _ in .never }
         #expect(answers.map(\.instance) == [board, hero], "the new board shows at once on both panels")
         #expect(answers.allSatisfy { $0.reason == .widgetCenter })
         #expect(scheduler.status(of: hero)?.heldByBudgetUntil == nil)
@@ -45,7 +45,7 @@ struct TimelineBudgetTests {
 
     @Test("a seconds clock (computed locally) keeps ticking under any budget")
     func localClockIsExempt() {
-        let scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 5, dailyReloadBudget: 5))
+        var scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 5, dailyReloadBudget: 5))
         let clock = scheduler.add(kind: "clock", now: testEpoch, pausable: false)
         var now = testEpoch
         var request = scheduler.advance(to: now).reloads[0]
@@ -66,7 +66,7 @@ struct TimelineBudgetTests {
 
     @Test("retries after provider errors are not counted and do not delay later reloads")
     func retriesAreFree() {
-        let scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 5, dailyReloadBudget: 3,
+        var scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 5, dailyReloadBudget: 3,
                                                                retryBaseDelay: 10, retryMaxDelay: 600))
         let id = scheduler.add(kind: "k", now: testEpoch)
         var request = scheduler.advance(to: testEpoch).reloads[0]
@@ -85,25 +85,25 @@ struct TimelineBudgetTests {
         // The server is back: three counted reloads still run on time.
         let now = scheduler.nextWakeDate!
         request = scheduler.advance(to: now).reloads[0]
-        answer(scheduler, request, policy: .after(now + 60), now: now)
+        answer(&scheduler, request, policy: .after(now + 60), now: now)
         for minute in 1...3 {
             let due = now + Double(minute) * 60
             let reloads = scheduler.advance(to: due).reloads
             #expect(reloads.map(\.reason) == [.policy], "reload \(minute) on time")
-            if let next = reloads.first { answer(scheduler, next, policy: .after(due + 60), now: due) }
+            if let next = reloads.first { answer(&scheduler, next, policy: .after(due + 60), now: due) }
         }
     }
 
     @Test("a wall-clock step is an environment reload: free of the budget, but a retry wait stays")
     func environmentReload() {
-        let scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 5, dailyReloadBudget: 1,
+        var scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 5, dailyReloadBudget: 1,
                                                                retryBaseDelay: 100, retryMaxDelay: 100))
         let fine = scheduler.add(kind: "a", now: testEpoch)
         let failing = scheduler.add(kind: "b", now: testEpoch)
         let first = scheduler.advance(to: testEpoch).reloads
-        answer(scheduler, first[0], policy: .after(at(10)), now: testEpoch)
+        answer(&scheduler, first[0], policy: .after(at(10)), now: testEpoch)
         scheduler.fail(failing, generation: first[1].generation, message: "down", now: testEpoch)
-        step(scheduler, to: at(10)) { _ in .after(at(20)) }  // the budget of 1 is used
+        step(&scheduler, to: at(10)) { _ in .after(at(20)) }  // the budget of 1 is used
         #expect(scheduler.status(of: fine)?.heldByBudgetUntil != nil)
 
         scheduler.requestEnvironmentReloadAll(now: at(30))
@@ -116,19 +116,19 @@ struct TimelineBudgetTests {
 
     @Test("an environment reload during a request becomes one follow-up, not a user one")
     func environmentFollowUp() {
-        let scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 5))
+        var scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 5))
         let id = scheduler.add(kind: "a", now: testEpoch)
         let first = scheduler.advance(to: testEpoch).reloads[0]
         scheduler.requestEnvironmentReload(id, now: at(1))
         scheduler.requestEnvironmentReload(id, now: at(1))
         scheduler.requestReload(id, userInitiated: false, now: at(1))
-        answer(scheduler, first, policy: .never, now: at(2))
+        answer(&scheduler, first, policy: .never, now: at(2))
         #expect(scheduler.advance(to: at(2)).reloads.map(\.reason) == [.environment])
     }
 
     @Test("an empty timeline keeps the shown entry and drops the old timeline's entries ahead")
     func emptyTimelineDropsFuture() {
-        let scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 5))
+        var scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 5))
         let id = scheduler.add(kind: "a", now: testEpoch)
         let first = scheduler.advance(to: testEpoch).reloads[0]
         _ = scheduler.deliver(timeline([0, 60, 120], policy: .after(at(30))), to: id, generation: first.generation, now: testEpoch)
@@ -139,7 +139,7 @@ struct TimelineBudgetTests {
         #expect(scheduler.nextWakeDate == at(35), ".atEnd with nothing ahead waits the minimum interval")
         let third = scheduler.advance(to: at(35)).reloads
         #expect(third.map(\.reason) == [.policy])
-        answer(scheduler, third[0], policy: .never, now: at(35))
+        answer(&scheduler, third[0], policy: .never, now: at(35))
         #expect(scheduler.advance(to: at(200)).entryChanged.isEmpty, "t60 and t120 never show")
         #expect(shownLabel(scheduler.status(of: id)) == "t0")
     }

@@ -7,7 +7,7 @@ import WidgetTestSupport
 private func started(
     _ configuration: SchedulerConfiguration = .init(minimumReloadInterval: 5, requestTimeout: 30, retryBaseDelay: 10, retryMaxDelay: 300)
 ) -> (TimelineScheduler, WidgetInstanceID, ReloadRequest) {
-    let scheduler = TimelineScheduler(configuration: configuration)
+    var scheduler = TimelineScheduler(configuration: configuration)
     let id = scheduler.add(kind: "test", now: testEpoch)
     let changes = scheduler.advance(to: testEpoch)
     let request = changes.reloads[0]
@@ -18,7 +18,7 @@ private func started(
 struct SchedulerEntryTests {
     @Test("a new instance asks for its first timeline at once, and shows nothing but its placeholder")
     func firstRequest() {
-        let scheduler = TimelineScheduler()
+        var scheduler = TimelineScheduler()
         let id = scheduler.add(kind: "clock", now: testEpoch)
         #expect(scheduler.nextWakeDate == testEpoch)
         let changes = scheduler.advance(to: testEpoch)
@@ -29,7 +29,8 @@ struct SchedulerEntryTests {
 
     @Test("the current entry is the latest whose date has come, never one early")
     func neverEarly() {
-        let (scheduler, id, request) = started()
+        let (initial, id, request) = started()
+        var scheduler = initial
         _ = scheduler.deliver(timeline([0, 60, 120], policy: .never), to: id, generation: request.generation, now: testEpoch)
         #expect(shownLabel(scheduler.status(of: id)) == "t0")
         #expect(scheduler.nextWakeDate == at(60))
@@ -48,7 +49,8 @@ struct SchedulerEntryTests {
 
     @Test("entries are sorted by date, equal dates keep the provider's order")
     func sorted() {
-        let (scheduler, id, request) = started()
+        let (initial, id, request) = started()
+        var scheduler = initial
         let entries = [TestEntry(date: at(20), label: "b"), TestEntry(date: at(10), label: "a"),
                        TestEntry(date: at(20), label: "c")]
         _ = scheduler.deliver(Timeline(entries: entries, policy: .never).erased, to: id, generation: request.generation, now: testEpoch)
@@ -61,7 +63,8 @@ struct SchedulerEntryTests {
 
     @Test("entries already past when the timeline arrives collapse to the newest of them")
     func pastCollapse() {
-        let (scheduler, id, request) = started(.init(requestTimeout: 300))
+        let (initial, id, request) = started(.init(requestTimeout: 300))
+        var scheduler = initial
         _ = scheduler.advance(to: at(100))
         let result = scheduler.deliver(timeline([-50, 10, 90, 200], policy: .never), to: id, generation: request.generation, now: at(100))
         #expect(result == .accepted(entryChanged: true))
@@ -73,7 +76,8 @@ struct SchedulerEntryTests {
 
     @Test("a timeline whose entries are all ahead keeps the previous entry until the first comes")
     func futureOnlyKeepsPrevious() {
-        let (scheduler, id, request) = started()
+        let (initial, id, request) = started()
+        var scheduler = initial
         _ = scheduler.deliver(timeline([0], policy: .after(at(30))), to: id, generation: request.generation, now: testEpoch)
         let second = scheduler.advance(to: at(30)).reloads[0]
         #expect(scheduler.deliver(timeline([100], policy: .never), to: id, generation: second.generation, now: at(30)) == .accepted(entryChanged: false))
@@ -84,7 +88,8 @@ struct SchedulerEntryTests {
 
     @Test("an empty timeline keeps the entry shown")
     func emptyKeeps() {
-        let (scheduler, id, request) = started()
+        let (initial, id, request) = started()
+        var scheduler = initial
         _ = scheduler.deliver(timeline([0], policy: .after(at(10))), to: id, generation: request.generation, now: testEpoch)
         let next = scheduler.advance(to: at(10)).reloads[0]
         #expect(scheduler.deliver(timeline([], policy: .never), to: id, generation: next.generation, now: at(10)) == .accepted(entryChanged: false))
@@ -96,7 +101,8 @@ struct SchedulerEntryTests {
 struct SchedulerPolicyTests {
     @Test(".atEnd asks for a new timeline when the last entry's date comes")
     func atEnd() {
-        let (scheduler, id, request) = started()
+        let (initial, id, request) = started()
+        var scheduler = initial
         _ = scheduler.deliver(timeline([0, 60, 120], policy: .atEnd), to: id, generation: request.generation, now: testEpoch)
         #expect(scheduler.advance(to: at(119)).reloads.isEmpty)
         let changes = scheduler.advance(to: at(120))
@@ -107,7 +113,8 @@ struct SchedulerPolicyTests {
 
     @Test(".after(date) asks at that date even with entries left")
     func after() {
-        let (scheduler, id, request) = started()
+        let (initial, id, request) = started()
+        var scheduler = initial
         _ = scheduler.deliver(timeline([0, 60, 120, 180], policy: .after(at(90))), to: id, generation: request.generation, now: testEpoch)
         #expect(scheduler.advance(to: at(89)).reloads.isEmpty)
         let changes = scheduler.advance(to: at(90))
@@ -119,7 +126,8 @@ struct SchedulerPolicyTests {
 
     @Test(".never asks again only when requested")
     func never() {
-        let (scheduler, id, request) = started()
+        let (initial, id, request) = started()
+        var scheduler = initial
         _ = scheduler.deliver(timeline([0], policy: .never), to: id, generation: request.generation, now: testEpoch)
         #expect(scheduler.nextWakeDate == nil)
         #expect(scheduler.advance(to: at(86_400 * 7)).isEmpty)
@@ -129,7 +137,8 @@ struct SchedulerPolicyTests {
 
     @Test("a reload date already past waits the minimum interval instead of looping")
     func pastDateWaits() {
-        let (scheduler, id, request) = started()
+        let (initial, id, request) = started()
+        var scheduler = initial
         _ = scheduler.deliver(timeline([0], policy: .after(at(-10))), to: id, generation: request.generation, now: testEpoch)
         #expect(scheduler.nextWakeDate == at(5))
         #expect(scheduler.advance(to: at(4.9)).reloads.isEmpty)
@@ -138,18 +147,21 @@ struct SchedulerPolicyTests {
 
     @Test(".atEnd with nothing ahead waits the minimum interval")
     func atEndNothingAhead() {
-        let (scheduler, id, request) = started(.init(requestTimeout: 300))
+        let (initial, id, request) = started(.init(requestTimeout: 300))
+        var scheduler = initial
         _ = scheduler.advance(to: at(100))
         _ = scheduler.deliver(timeline([0, 50], policy: .atEnd), to: id, generation: request.generation, now: at(100))
         #expect(scheduler.nextWakeDate == at(105))
-        let (scheduler2, id2, request2) = started()
+        let (initial2, id2, request2) = started()
+        var scheduler2 = initial2
         _ = scheduler2.deliver(timeline([], policy: .atEnd), to: id2, generation: request2.generation, now: testEpoch)
         #expect(scheduler2.nextWakeDate == at(5))
     }
 
     @Test("a policy date sooner than the minimum interval after the last reload is moved to it")
     func policyKeepsMinimumInterval() {
-        let (scheduler, id, request) = started()
+        let (initial, id, request) = started()
+        var scheduler = initial
         _ = scheduler.advance(to: at(2))
         _ = scheduler.deliver(timeline([0], policy: .after(at(3))), to: id, generation: request.generation, now: at(2))
         #expect(scheduler.nextWakeDate == at(5), "the last reload started at 0; the interval is 5 s")
@@ -160,7 +172,8 @@ struct SchedulerPolicyTests {
 struct SchedulerAnswerTests {
     @Test("an answer for an older generation is dropped")
     func staleGenerationDropped() {
-        let (scheduler, id, first) = started()
+        let (initial, id, first) = started()
+        var scheduler = initial
         // The first request times out; the retry starts generation 2.
         _ = scheduler.advance(to: at(30))
         let retryDate = scheduler.nextWakeDate!
@@ -173,7 +186,8 @@ struct SchedulerAnswerTests {
 
     @Test("one answer per request: a second answer is dropped")
     func oneAnswer() {
-        let (scheduler, id, request) = started()
+        let (initial, id, request) = started()
+        var scheduler = initial
         #expect(scheduler.deliver(timeline([0], policy: .never), to: id, generation: request.generation, now: testEpoch) == .accepted(entryChanged: true))
         #expect(scheduler.deliver(timeline([1], policy: .never), to: id, generation: request.generation, now: testEpoch) == .stale)
         #expect(scheduler.fail(id, generation: request.generation, message: "late", now: testEpoch) == false)
@@ -182,7 +196,8 @@ struct SchedulerAnswerTests {
 
     @Test("a request unanswered within the timeout fails: the entry stays, the error is kept")
     func timeout() {
-        let (scheduler, id, request) = started()
+        let (initial, id, request) = started()
+        var scheduler = initial
         _ = scheduler.deliver(timeline([0], policy: .after(at(60))), to: id, generation: request.generation, now: testEpoch)
         _ = scheduler.advance(to: at(60))
         #expect(scheduler.nextWakeDate == at(90), "the timeout is the next deadline")
@@ -197,7 +212,7 @@ struct SchedulerAnswerTests {
 
     @Test("a provider that takes longer than the host's timeout (an extension's requestSeconds) times out at its own; a shorter one at the host's")
     func providerTimeout() {
-        let scheduler = TimelineScheduler(configuration: .init(requestTimeout: 30))
+        var scheduler = TimelineScheduler(configuration: .init(requestTimeout: 30))
         let slow = scheduler.add(kind: "ext/slow", now: testEpoch, requestTimeout: 62)
         let quick = scheduler.add(kind: "ext/quick", now: testEpoch, requestTimeout: 12)
         #expect(scheduler.advance(to: testEpoch).reloads.count == 2)
@@ -209,7 +224,8 @@ struct SchedulerAnswerTests {
 
     @Test("retries back off exponentially with jitter, capped, and success resets them")
     func backoff() {
-        let (scheduler, id, request) = started(.init(minimumReloadInterval: 1, requestTimeout: 30, retryBaseDelay: 10, retryMaxDelay: 100))
+        let (initial, id, request) = started(.init(minimumReloadInterval: 1, requestTimeout: 30, retryBaseDelay: 10, retryMaxDelay: 100))
+        var scheduler = initial
         var now = testEpoch
         var current = request
         var delays: [TimeInterval] = []
@@ -237,7 +253,8 @@ struct SchedulerAnswerTests {
     @Test("the same seed gives the same retry schedule")
     func reproducibleJitter() {
         func schedule() -> [Date] {
-            let (scheduler, id, request) = started()
+            let (initial, id, request) = started()
+            var scheduler = initial
             var current = request
             var dates: [Date] = []
             var now = testEpoch
@@ -254,7 +271,8 @@ struct SchedulerAnswerTests {
 
     @Test("a user reload cuts a retry wait short; a system reload does not")
     func userCutsBackoff() {
-        let (scheduler, id, request) = started()
+        let (initial, id, request) = started()
+        var scheduler = initial
         scheduler.fail(id, generation: request.generation, message: "refused", now: at(1))
         let retryAt = scheduler.nextWakeDate!
         #expect(retryAt >= at(6))
@@ -272,7 +290,8 @@ struct SchedulerAnswerTests {
 struct SchedulerRequestTests {
     @Test("reloads asked for while one is in flight coalesce into one follow-up")
     func coalesce() {
-        let (scheduler, id, request) = started()
+        let (initial, id, request) = started()
+        var scheduler = initial
         for _ in 0..<5 { scheduler.requestReload(id, userInitiated: false, now: at(1)) }
         #expect(scheduler.advance(to: at(1)).reloads.isEmpty, "nothing starts while one is in flight")
         _ = scheduler.deliver(timeline([0], policy: .never), to: id, generation: request.generation, now: at(1))
@@ -286,7 +305,8 @@ struct SchedulerRequestTests {
 
     @Test("a user reload during a request becomes a user follow-up that starts at once")
     func userFollowUp() {
-        let (scheduler, id, request) = started()
+        let (initial, id, request) = started()
+        var scheduler = initial
         scheduler.requestReload(id, userInitiated: false, now: at(1))
         scheduler.requestReload(id, userInitiated: true, now: at(1))
         _ = scheduler.deliver(timeline([0], policy: .never), to: id, generation: request.generation, now: at(2))
@@ -295,7 +315,8 @@ struct SchedulerRequestTests {
 
     @Test("WidgetCenter reloads may come in a short burst, then one per interval; user reloads are exempt")
     func minimumInterval() {
-        let (scheduler, id, request) = started()
+        let (initial, id, request) = started()
+        var scheduler = initial
         _ = scheduler.deliver(timeline([0], policy: .never), to: id, generation: request.generation, now: at(1))
         // Data arriving right after a fetch, from several sessions at once, shows at once...
         for second in 2...4 {
@@ -314,7 +335,7 @@ struct SchedulerRequestTests {
 
     @Test("the burst grows with a kind's panels: six panels whose downloads finish together are six kind reloads, none held; a seventh is")
     func burstPerKind() {
-        let scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 5, requestTimeout: 30))
+        var scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 5, requestTimeout: 30))
         let ids = (0..<6).map { _ in scheduler.add(kind: "feed", now: at(0)) }
         for request in scheduler.advance(to: at(0)).reloads {
             _ = scheduler.deliver(timeline([0], policy: .never), to: request.instance, generation: request.generation, now: at(0))
@@ -337,7 +358,8 @@ struct SchedulerRequestTests {
 
     @Test("WidgetCenter reloads that follow a user reload are not held back, however many")
     func centerAfterUser() {
-        let (scheduler, id, request) = started()
+        let (initial, id, request) = started()
+        var scheduler = initial
         _ = scheduler.deliver(timeline([0], policy: .never), to: id, generation: request.generation, now: at(1))
         scheduler.requestReload(id, userInitiated: true, now: at(1))
         let user = scheduler.advance(to: at(1)).reloads
@@ -355,7 +377,7 @@ struct SchedulerRequestTests {
 
     @Test("the daily budget defers system reloads by 24 hours from the oldest; user reloads still run")
     func dailyBudget() {
-        let scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 1, dailyReloadBudget: 3))
+        var scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 1, dailyReloadBudget: 3))
         let id = scheduler.add(kind: "k", now: testEpoch)
         var request = scheduler.advance(to: testEpoch).reloads[0]
         #expect(request.reason == .initial, "the first timeline is exempt")
@@ -377,7 +399,8 @@ struct SchedulerRequestTests {
 
     @Test("pausing holds reloads the system would start, entries still advance; resuming runs them")
     func pause() {
-        let (scheduler, id, request) = started()
+        let (initial, id, request) = started()
+        var scheduler = initial
         _ = scheduler.deliver(timeline([0, 30, 60], policy: .after(at(40))), to: id, generation: request.generation, now: testEpoch)
         scheduler.setAutomaticReloadsPaused(true)
         let changes = scheduler.advance(to: at(60))
@@ -390,7 +413,7 @@ struct SchedulerRequestTests {
 
     @Test("an instance that is not pausable (a clock) keeps reloading while paused")
     func notPausable() {
-        let scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 1))
+        var scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 1))
         let clock = scheduler.add(kind: "clock", now: testEpoch, pausable: false)
         let board = scheduler.add(kind: "leaderboard", now: testEpoch)
         for request in scheduler.advance(to: testEpoch).reloads {
@@ -403,7 +426,8 @@ struct SchedulerRequestTests {
 
     @Test("resuming starts the reloads that fell due while paused")
     func resume() {
-        let (scheduler, id, request) = started()
+        let (initial, id, request) = started()
+        var scheduler = initial
         _ = scheduler.deliver(timeline([0], policy: .after(at(40))), to: id, generation: request.generation, now: testEpoch)
         scheduler.setAutomaticReloadsPaused(true)
         #expect(scheduler.advance(to: at(100)).reloads.isEmpty)
@@ -414,7 +438,7 @@ struct SchedulerRequestTests {
 
     @Test("reloads by kind reach only that kind's instances")
     func byKind() {
-        let scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 1))
+        var scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 1))
         let clock = scheduler.add(kind: "clock", now: testEpoch)
         let board = scheduler.add(kind: "leaderboard", now: testEpoch)
         for request in scheduler.advance(to: testEpoch).reloads {
@@ -428,7 +452,8 @@ struct SchedulerRequestTests {
 
     @Test("a removed instance drops its answers and its deadlines")
     func remove() {
-        let (scheduler, id, request) = started()
+        let (initial, id, request) = started()
+        var scheduler = initial
         scheduler.remove(id)
         #expect(scheduler.deliver(timeline([0], policy: .never), to: id, generation: request.generation, now: testEpoch) == .stale)
         #expect(scheduler.nextWakeDate == nil)
@@ -439,7 +464,7 @@ struct SchedulerRequestTests {
 struct SchedulerScaleTests {
     @Test("10,000 instances with 100 entries each go through a simulated day, every entry on time")
     func tenThousandInstances() {
-        let scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 60))
+        var scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 60))
         let count = 10_000
         let ids = (0..<count).map { _ in scheduler.add(kind: "k", now: testEpoch) }
         let requests = scheduler.advance(to: testEpoch).reloads
@@ -472,7 +497,7 @@ struct SchedulerScaleTests {
 struct SchedulerLocalInstanceTests {
     @Test("an instance computed locally (system every 2 s) reloads at its .after date, not the minimum interval; one that asks sooner is held to a 1 s floor")
     func localFloor() {
-        let scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 5))
+        var scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 5))
         let system = scheduler.add(kind: "system", now: testEpoch, pausable: false)
         let board = scheduler.add(kind: "leaderboard", now: testEpoch)
         for request in scheduler.advance(to: testEpoch).reloads {

@@ -49,21 +49,13 @@ private final class Probe: Sendable {
 
 @MainActor
 private func makeDashboard(size: TerminalSize, probes: [(Probe, WidgetFamily, String)],
-                           clock: ManualClock = ManualClock(now: at(0))) -> Dashboard {
-    let driver = TimelineDriver(clock: clock)
-    let dashboard = Dashboard(driver: driver, size: size, glyphs: .unicode, themes: [Theme.default], environment: ["TZ": "UTC"])
-    dashboard.runUnderTest()
-    // As DashboardBuilder does: inside a batch, so the first requests carry the laid-out size.
-    driver.batch {
-        dashboard.setPanels(probes.map { probe, family, title in
-            let id = driver.add(kind: "probe", family: family, size: .zero, provider: try! probe.widget.makeProvider(WidgetOptions()))
-            return DashboardPanel(title: title, family: family, members: [.init(id: id, widget: probe.widget, title: title)])
-        })
-    }
+                           clock: ManualClock = ManualClock(now: at(0))) -> DashboardUnderTest {
+    let dashboard = DashboardUnderTest(size: size, clock: clock)
+    dashboard.install(probes.map { probe, family, title in PreparedPanel.of([(title, probe.widget)], family: family) })
     return dashboard
 }
 
-private func text(_ dashboard: Dashboard) -> [String] {
+private func text(_ dashboard: DashboardUnderTest) -> [String] {
     MainActor.assumeIsolated { TextBackend.lines(dashboard.render()) }
 }
 
@@ -78,7 +70,7 @@ struct DashboardTests {
         // The placeholder entry ("loading") is drawn redacted by the host, whatever the view drew.
         #expect(TextBackend.lines(loading)[2] == "│               ▒▒▒▒▒▒▒                │")
         #expect(loading[16, 2].style.role == .placeholder)
-        await dashboard.driver.settle()
+        await dashboard.settle()
         expectFrame(dashboard.render(), equals: [
             "┌ Probe ───────────────────────────────┐",
             "│                                      │",
@@ -94,7 +86,7 @@ struct DashboardTests {
     func focus() async {
         let dashboard = makeDashboard(size: TerminalSize(columns: 60, rows: 10),
                                       probes: [(Probe([]), .small, "One"), (Probe([]), .small, "Two")])
-        await dashboard.driver.settle()
+        await dashboard.settle()
         #expect(text(dashboard).last?.contains("│ One") == true)
         #expect(dashboard.render()[0, 0].style.role == .borderFocused)
         dashboard.press(.tab)
@@ -137,7 +129,7 @@ struct DashboardTests {
     func scrolledViewSize() async {
         let probe = Probe([.success([.init(date: at(0), text: "tall")])], tall: true)
         let dashboard = makeDashboard(size: TerminalSize(columns: 40, rows: 12), probes: [(probe, .large, "Tall")])
-        await dashboard.driver.settle()
+        await dashboard.settle()
         dashboard.press(.enter)
         // 9 rows inside the border: the first 9 of the view's 30.
         #expect(text(dashboard)[1] == "│tall row 1 of 30                      │", "\(text(dashboard).joined(separator: "\n"))")
@@ -167,10 +159,10 @@ struct DashboardTests {
         let clock = ManualClock(now: at(0))
         let probe = Probe([.success([.init(date: at(0), text: "board")]), .failure(.init(description: "connection refused"))])
         let dashboard = makeDashboard(size: TerminalSize(columns: 50, rows: 8), probes: [(probe, .medium, "Board")], clock: clock)
-        await dashboard.driver.settle()
+        await dashboard.settle()
         clock.advance(by: 300)
         dashboard.press(.character("r"))
-        await dashboard.driver.settle()
+        await dashboard.settle()
         let frame = text(dashboard)
         #expect(frame.contains { $0.contains("board") }, "the last good entry stays")
         #expect(frame[6].contains("⚠ connection refused · data 5m old"))
@@ -181,7 +173,7 @@ struct DashboardTests {
         let retry = try! #require(clock.nextScheduledDate)
         #expect(retry >= at(302.5) && retry <= at(305))
         clock.advance(to: retry)
-        await dashboard.driver.settle()
+        await dashboard.settle()
         #expect(!text(dashboard).contains { $0.contains("connection refused") })
         #expect(clock.nextScheduledDate == at(360), "nothing wakes before the next minute")
     }
@@ -191,17 +183,16 @@ struct DashboardTests {
         let dashboard = makeDashboard(size: TerminalSize(columns: 60, rows: 8), probes: [(Probe([]), .small, "One")])
         dashboard.press(.character("p"))
         #expect(text(dashboard).last?.contains("paused") == true)
-        #expect(dashboard.driver.scheduler.automaticReloadsPaused)
+        #expect(dashboard.timelines.scheduler.automaticReloadsPaused)
         dashboard.press(.character("p"))
         #expect(text(dashboard).last?.contains("paused") == false)
     }
 
     @Test("q quits; t moves to the next theme")
     func quitAndTheme() async {
-        let driver = TimelineDriver(clock: ManualClock(now: at(0)))
-        let dashboard = Dashboard(driver: driver, size: TerminalSize(columns: 40, rows: 10), glyphs: .unicode,
-                                  themes: [Theme.default, Theme.mono], environment: [:])
-        let host = dashboard.runUnderTest()
+        let dashboard = DashboardUnderTest(size: TerminalSize(columns: 40, rows: 10), themes: [Theme.default, Theme.mono],
+                                           environment: [:])
+        let host = dashboard.host
         dashboard.press(.character("t"))
         dashboard.press(.character("q"))
         dashboard.press(.ctrlC)
@@ -216,64 +207,50 @@ struct DashboardReloadTests {
     @Test("a reloaded config keeps the instances of unchanged panels and replaces the others")
     func reusesUnchangedPanels() async {
         let clock = ManualClock(now: at(0))
-        let driver = TimelineDriver(clock: clock)
-        let widgets = Catalog.builtin().bind(WidgetContext(center: driver.center, now: { clock.now }, environment: ["TZ": "UTC"]))
+        let dashboard = DashboardUnderTest(size: TerminalSize(columns: 80, rows: 24), clock: clock)
+        let widgets = Catalog.builtin().bind(WidgetContext(center: dashboard.center, now: { clock.now }, environment: ["TZ": "UTC"]))
         func clockPanel(_ zone: String) -> PanelConfig {
             PanelConfig(kind: "clock", family: .small, title: zone,
                         options: ["timeZone": .string(zone), "seconds": .bool(false), "hour24": .bool(true), "showDate": .bool(true)])
         }
-        let first = DashboardBuilder.panels(for: DashboardConfig(panels: [clockPanel("UTC"), clockPanel("Asia/Tokyo")]),
-                                            widgets: widgets, driver: driver)
-        let dashboard = Dashboard(driver: driver, size: TerminalSize(columns: 80, rows: 24), glyphs: .unicode,
-                                  themes: [Theme.default], environment: ["TZ": "UTC"])
-        dashboard.runUnderTest()
-        dashboard.setPanels(first)
-        await driver.settle()
-        let second = DashboardBuilder.panels(for: DashboardConfig(panels: [clockPanel("UTC"), clockPanel("Europe/Berlin")]),
-                                             widgets: widgets, driver: driver, reusing: dashboard.panels)
+        dashboard.build(DashboardConfig(panels: [clockPanel("UTC"), clockPanel("Asia/Tokyo")]), widgets: widgets)
+        await dashboard.settle()
+        let first = dashboard.panels
+        dashboard.build(DashboardConfig(panels: [clockPanel("UTC"), clockPanel("Europe/Berlin")]), widgets: widgets)
+        let second = dashboard.panels
         #expect(second[0].members.map(\.id) == first[0].members.map(\.id), "unchanged: the same instance")
         #expect(second[1].members.map(\.id) != first[1].members.map(\.id), "changed: a new instance")
-        dashboard.setPanels(second)
-        #expect(driver.status(of: first[0].members[0].id)?.entry != nil, "the kept panel still shows its entry")
-        #expect(driver.status(of: first[1].members[0].id) == nil, "the replaced instance is gone")
+        #expect(dashboard.status(of: first[0].members[0].id)?.entry != nil, "the kept panel still shows its entry")
+        #expect(dashboard.status(of: first[1].members[0].id) == nil, "the replaced instance is gone")
     }
 
     @Test("currentConfigurations lists the user's panels with kind, family, title and options, not the status clock")
     func currentConfigurations() async {
         let clock = ManualClock(now: at(0))
-        let driver = TimelineDriver(clock: clock)
-        let widgets = Catalog.builtin().bind(WidgetContext(center: driver.center, now: { clock.now }, environment: ["TZ": "UTC"]))
+        let dashboard = DashboardUnderTest(size: TerminalSize(columns: 80, rows: 24), clock: clock)
+        let widgets = Catalog.builtin().bind(WidgetContext(center: dashboard.center, now: { clock.now }, environment: ["TZ": "UTC"]))
         let options: WidgetOptions = ["timeZone": .string("Asia/Tokyo"), "seconds": .bool(true), "hour24": .bool(true),
                                             "showDate": .bool(false)]
-        let dashboard = Dashboard(driver: driver, size: TerminalSize(columns: 80, rows: 24), glyphs: .unicode,
-                                  themes: [Theme.default], environment: ["TZ": "UTC"])
-        dashboard.runUnderTest()
-        driver.batch {
-            dashboard.setPanels(DashboardBuilder.panels(for: DashboardConfig(panels: [
-                PanelConfig(kind: "clock", family: .medium, title: "Tokyo", options: options)]),
-                widgets: widgets, driver: driver))
-        }
-        await driver.settle()
-        #expect(driver.center.currentConfigurations() == [
+        dashboard.build(DashboardConfig(panels: [PanelConfig(kind: "clock", family: .medium, title: "Tokyo", options: options)]),
+                        widgets: widgets)
+        await dashboard.settle()
+        #expect(dashboard.center.currentConfigurations() == [
             WidgetCenter.WidgetInfo(kind: "clock", family: .medium, title: "Tokyo", options: options)])
     }
 
     @Test("currentConfigurations reports the options with the manifest's defaults filled in for those the user left out")
     func currentConfigurationsDefaults() async throws {
         let clock = ManualClock(now: at(0))
-        let driver = TimelineDriver(clock: clock)
+        let dashboard = DashboardUnderTest(size: TerminalSize(columns: 80, rows: 24), clock: clock)
         let catalog = Catalog.builtin()
-        let widgets = catalog.bind(WidgetContext(center: driver.center, now: { clock.now }, environment: ["TZ": "UTC"]))
+        let widgets = catalog.bind(WidgetContext(center: dashboard.center, now: { clock.now }, environment: ["TZ": "UTC"]))
         let json = #"{"panels": [{"kind": "clock", "family": "medium", "title": "Tokyo", "options": {"timeZone": "Asia/Tokyo"}}]}"#
         let config = try #require(catalog.validator(isKnownTimeZone: { _ in true }).validate(try JSONParser().parse(json)).config)
-        let dashboard = Dashboard(driver: driver, size: TerminalSize(columns: 80, rows: 24), glyphs: .unicode,
-                                  themes: [Theme.default], environment: ["TZ": "UTC"])
-        dashboard.runUnderTest()
-        driver.batch { dashboard.setPanels(DashboardBuilder.panels(for: config, widgets: widgets, driver: driver)) }
-        await driver.settle()
+        dashboard.build(config, widgets: widgets)
+        await dashboard.settle()
         let defaults: WidgetOptions = ["timeZone": .string("Asia/Tokyo"), "seconds": .bool(false), "hour24": .bool(true),
                                        "showDate": .bool(true)]
-        #expect(driver.center.currentConfigurations() == [
+        #expect(dashboard.center.currentConfigurations() == [
             WidgetCenter.WidgetInfo(kind: "clock", family: .medium, title: "Tokyo", options: defaults)])
     }
 }

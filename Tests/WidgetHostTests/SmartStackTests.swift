@@ -34,27 +34,19 @@ private struct Scripted: Sendable {
     }
 }
 
-/// A dashboard of one stack panel holding `children` (title, widget), and a small panel after it.
+/// A dashboard of one stack panel holding `children` (title, widget).
 @MainActor
-private func stackDashboard(_ children: [(String, Scripted)], clock: ManualClock, size: TerminalSize = TerminalSize(columns: 40, rows: 7)) -> Dashboard {
-    let driver = TimelineDriver(clock: clock)
-    let dashboard = Dashboard(driver: driver, size: size, glyphs: .unicode, themes: [Theme.default], environment: ["TZ": "UTC"])
-    dashboard.runUnderTest()
-    driver.batch {
-        let members = children.map { title, scripted in
-            let id = driver.add(kind: "scripted", family: .medium, size: .zero,
-                                provider: try! scripted.widget.makeProvider(WidgetOptions()))
-            return DashboardPanel.Member(id: id, widget: scripted.widget, title: title)
-        }
-        dashboard.setPanels([DashboardPanel(title: children.map(\.0).joined(separator: " · "), family: .medium, members: members)])
-    }
+private func stackDashboard(_ children: [(String, Scripted)], clock: ManualClock,
+                            size: TerminalSize = TerminalSize(columns: 40, rows: 7)) -> DashboardUnderTest {
+    let dashboard = DashboardUnderTest(size: size, clock: clock)
+    dashboard.install([PreparedPanel.of(children.map { ($0.0, $0.1.widget) }, family: .medium)])
     return dashboard
 }
 
 /// What the stack panel shows: its border's title, then each non-blank row inside, trimmed
 /// ("┌ A · B 2/2 ───┐ | B | B now": the title row of the member shown, then its content).
 @MainActor
-private func shown(_ dashboard: Dashboard) -> String {
+private func shown(_ dashboard: DashboardUnderTest) -> String {
     let lines = TextBackend.lines(dashboard.render())
     func trimmed(_ line: String) -> String {
         let blank: (Character) -> Bool = { $0 == "│" || $0 == " " }
@@ -73,14 +65,14 @@ struct SmartStackTests {
         let a = Scripted([(0, "A calm", 2, 0), (60, "A busy", 10, 0)])
         let b = Scripted([(0, "B now", 5, 0), (120, "B later", 1, 0)])
         let dashboard = stackDashboard([("A", a), ("B", b)], clock: clock)
-        await dashboard.driver.settle()
+        await dashboard.settle()
         #expect(shown(dashboard).hasPrefix("┌ A · B 2/2 "))
         #expect(shown(dashboard).hasSuffix("| B | B now"))
         clock.advance(to: at(60))
-        await dashboard.driver.settle()
+        await dashboard.settle()
         #expect(shown(dashboard).hasSuffix("| B | B now"), "1.0 against 1.0: the child shown stays")
         clock.advance(to: at(120))
-        await dashboard.driver.settle()
+        await dashboard.settle()
         #expect(shown(dashboard).hasPrefix("┌ A · B 1/2 "))
         #expect(shown(dashboard).hasSuffix("| A | A busy"))
     }
@@ -91,11 +83,11 @@ struct SmartStackTests {
         let a = Scripted([(0, "A", 1, 0), (1000, "A later", 2, 0)])
         let b = Scripted([(0, "B for 90 s", 5, 90)])
         let dashboard = stackDashboard([("A", a), ("B", b)], clock: clock)
-        await dashboard.driver.settle()
+        await dashboard.settle()
         #expect(shown(dashboard).hasSuffix("B for 90 s"))
         #expect(clock.nextScheduledDate == at(60), "the status clock's minute comes first")
         clock.advance(to: at(60))
-        await dashboard.driver.settle()
+        await dashboard.settle()
         #expect(clock.nextScheduledDate == at(90), "the stack wakes when B's relevance ends")
         clock.advance(to: at(90))
         #expect(shown(dashboard).hasSuffix("| A | A"))
@@ -110,7 +102,7 @@ struct SmartStackTests {
         let b = Scripted([(0, "B one", 5, 0), (30, "B two", 5, 0)])
         let c = Scripted([(0, "C one", 1, 0), (1000, "C top", 10, 0)])
         let dashboard = stackDashboard([("A", a), ("B", b), ("C", c)], clock: clock)
-        await dashboard.driver.settle()
+        await dashboard.settle()
         #expect(shown(dashboard).hasPrefix("┌ A · B · C 2/3 "))
         dashboard.press(.character("]"))
         #expect(shown(dashboard).hasPrefix("┌ A · B · C 3/3 "))
@@ -122,10 +114,10 @@ struct SmartStackTests {
         dashboard.press(.character("["))
         #expect(shown(dashboard).hasSuffix("| A | A one"))
         clock.advance(to: at(30))
-        await dashboard.driver.settle()
+        await dashboard.settle()
         #expect(shown(dashboard).hasSuffix("| A | A one"), "B's new entry has the same relevance: the flip holds")
         clock.advance(to: at(60))
-        await dashboard.driver.settle()
+        await dashboard.settle()
         #expect(shown(dashboard).hasSuffix("| B | B two"), "A's relevance changed: the most relevant child is back")
     }
 
@@ -136,12 +128,12 @@ struct SmartStackTests {
         let b = Scripted([(0, "B for 90 s", 5, 90)])
         let c = Scripted([(0, "C quarter", 1, 0), (1000, "C later", 4, 0)])
         let dashboard = stackDashboard([("A", a), ("B", b), ("C", c)], clock: clock)
-        await dashboard.driver.settle()
+        await dashboard.settle()
         #expect(shown(dashboard).hasSuffix("| B | B for 90 s"))
         dashboard.press(.character("]"))
         #expect(shown(dashboard).hasSuffix("| C | C quarter"))
         clock.advance(to: at(60))
-        await dashboard.driver.settle()
+        await dashboard.settle()
         #expect(shown(dashboard).hasSuffix("| C | C quarter"), "nothing changed: the flip holds")
         #expect(clock.nextScheduledDate == at(90), "still woken when B's relevance ends")
         clock.advance(to: at(90))
@@ -152,7 +144,7 @@ struct SmartStackTests {
     func flipOnlyStacks() async {
         let clock = ManualClock(now: at(0))
         let dashboard = stackDashboard([("A", Scripted([(0, "A only", 1, 0)]))], clock: clock)
-        await dashboard.driver.settle()
+        await dashboard.settle()
         dashboard.press(.character("]"))
         #expect(shown(dashboard).hasPrefix("┌ A ─"))
         #expect(shown(dashboard).hasSuffix("| A only"))
@@ -164,7 +156,7 @@ struct SmartStackTests {
         let a = Scripted([(0, "first child", 1, 0)])
         let b = Scripted([(0, "second child 🐙", 1, 0)])
         let dashboard = stackDashboard([("Octo", b), ("Cake", a)], clock: clock)
-        await dashboard.driver.settle()
+        await dashboard.settle()
         expectFrame(dashboard.render(), equals: [
             "┌ Octo · Cake 1/2 ─────────────────────┐",
             "│Octo                                  │",
@@ -176,7 +168,7 @@ struct SmartStackTests {
         ])
         // A title too long for the border is cut; the position stays.
         let long = stackDashboard([("Octo 🐙 the eight-armed ranger of the deep", b), ("Cake", a)], clock: clock)
-        await long.driver.settle()
+        await long.settle()
         expectFrame(long.render(), equals: [
             "┌ Octo 🐙 the eight-armed ranger … 1/2 ┐",
             "│Octo 🐙 the eight-armed ranger of the…│",
@@ -191,16 +183,10 @@ struct SmartStackTests {
     @Test("a stack of one, validated or built by hand, is shown as its widget: the same frame, no title row, no position, [ ] do nothing")
     func stackOfOne() async throws {
         let clock = ManualClock(now: at(0))
-        func dashboard(_ panel: PanelConfig) -> Dashboard {
-            let driver = TimelineDriver(clock: clock)
-            let widgets = Catalog.builtin().bind(WidgetContext(center: driver.center, now: { clock.now }, environment: ["TZ": "UTC"]))
-            let dashboard = Dashboard(driver: driver, size: TerminalSize(columns: 40, rows: 7), glyphs: .unicode,
-                                      themes: [Theme.default], environment: ["TZ": "UTC"])
-            dashboard.runUnderTest()
-            driver.batch {
-                dashboard.setPanels(DashboardBuilder.panels(for: DashboardConfig(panels: [panel]),
-                                                            widgets: widgets, driver: driver))
-            }
+        func dashboard(_ panel: PanelConfig) -> DashboardUnderTest {
+            let dashboard = DashboardUnderTest(size: TerminalSize(columns: 40, rows: 7), clock: clock)
+            let widgets = Catalog.builtin().bind(WidgetContext(center: dashboard.center, now: { clock.now }, environment: ["TZ": "UTC"]))
+            dashboard.build(DashboardConfig(panels: [panel]), widgets: widgets)
             return dashboard
         }
         let json = #"{"panels": [{"kind": "stack", "panels": [{"kind": "clock", "title": "Here", "options": {"timeZone": "UTC"}}]}]}"#
@@ -211,8 +197,8 @@ struct SmartStackTests {
         #expect(!byHand.isStack && byHand.members == [validated])
         let plain = dashboard(validated)
         let stacked = dashboard(byHand)
-        await plain.driver.settle()
-        await stacked.driver.settle()
+        await plain.settle()
+        await stacked.settle()
         #expect(stacked.panels[0].members.count == 1 && !stacked.panels[0].isStack && stacked.panels[0].title == "Here")
         stacked.press(.character("]"))
         #expect(TextBackend.lines(stacked.render()) == TextBackend.lines(plain.render()))

@@ -31,36 +31,27 @@ private final class Counter: Sendable {
 /// A dashboard of one counter panel in a program whose messages are recorded.
 @MainActor
 private final class Recorded {
-    let clock: ManualClock
-    let dashboard: Dashboard
-    let program: DashboardProgram
-    let counter: Counter
+    let clock = ManualClock(now: at(0))
+    let running: DashboardUnderTest
+    let counter = Counter()
     let id: WidgetInstanceID
     var messages: [DashboardMessage] = []
 
     init() {
-        let clock = ManualClock(now: at(0))
-        self.clock = clock
-        let driver = TimelineDriver(clock: clock)
-        let dashboard = Dashboard(driver: driver, size: TerminalSize(columns: 40, rows: 8), glyphs: .unicode, themes: [Theme.default],
-                                  environment: ["TZ": "UTC"])
-        self.dashboard = dashboard
-        program = DashboardProgram(dashboard: dashboard, host: EffectRecorder())
-        let counter = Counter()
-        self.counter = counter
-        let widget = counter.widget
-        var added: WidgetInstanceID?
-        driver.batch {
-            let id = driver.add(kind: "counter", family: .medium, size: .zero,
-                                provider: try! widget.makeProvider(WidgetOptions()))
-            dashboard.setPanels([DashboardPanel(title: "Counter", family: .medium, members: [.init(id: id, widget: widget, title: "Counter")])])
-            added = id
-        }
-        id = added!
-        program.onMessage = { [unowned self] message in messages.append(message) }
+        running = DashboardUnderTest(size: TerminalSize(columns: 40, rows: 8), clock: clock)
+        running.install([PreparedPanel.of([("Counter", counter.widget)], family: .medium)])
+        id = running.panels[0].members[0].id
+        running.program.onMessage = { [unowned self] message in messages.append(message) }
     }
 
-    var text: String { TextBackend.lines(dashboard.render()).joined(separator: "\n") }
+    /// The program's dashboard now, a value of its own.
+    var state: Dashboard { running.dashboard }
+
+    var text: String { Self.text(state, at: clock.now) }
+
+    static func text(_ state: Dashboard, at now: Date) -> String {
+        TextBackend.lines(state.render(at: now)).joined(separator: "\n")
+    }
 }
 
 @Suite("Timelines as messages", .serialized)
@@ -69,23 +60,26 @@ struct TimelineMessageTests {
     @Test("a WidgetCenter request is a message; update answers it with the provider call as an effect, not a task of its own")
     func requestIsAMessage() async {
         let run = Recorded()
-        await run.dashboard.driver.settle()
+        await run.running.settle()
         #expect(run.text.contains("answer 1"))
         run.clock.advance(to: at(10))  // past the minimum interval
-        let effects = run.dashboard.update(.reloadsRequested([.kind("counter")]))
+        var state = run.state
+        let effects = state.update(.reloadsRequested([.kind("counter")]), at: run.clock.now)
         let calls = effects.compactMap { if case .startProvider(let call) = $0 { call } else { nil } }
         #expect(calls.map(\.request.instance) == [run.id])
         #expect(calls.first?.request.reason == .widgetCenter)
         #expect(run.counter.calls.load(ordering: .relaxed) == 1, "update started nothing itself")
-        #expect(run.dashboard.driver.runningProviderCalls == 1, "the call is awaited")
+        #expect(state.timelines.runningProviderCalls == 1, "the call is awaited")
+        #expect(run.state.timelines.runningProviderCalls == 0, "the program's dashboard is another value, unchanged")
     }
 
     @Test("a provider's answer is a message: update takes it, and drops a stale generation's")
     func answerIsAMessage() async throws {
         let run = Recorded()
-        await run.dashboard.driver.settle()
+        await run.running.settle()
         run.clock.advance(to: at(10))
-        let effects = run.dashboard.update(.reloadsRequested([.kind("counter")]))
+        var state = run.state
+        let effects = state.update(.reloadsRequested([.kind("counter")]), at: run.clock.now)
         guard case .startProvider(let call)? = effects.first(where: { if case .startProvider = $0 { true } else { false } }) else {
             Issue.record("no provider call in \(effects)")
             return
@@ -93,22 +87,22 @@ struct TimelineMessageTests {
         let timeline = try await call.provider.timeline(in: call.context)
         var stale = call.request
         stale.generation -= 1
-        _ = run.dashboard.update(.providerAnswered(ProviderAnswer(request: stale, result: .success(timeline))))
-        #expect(run.text.contains("answer 1"), "an older generation's answer is dropped")
-        _ = run.dashboard.update(.providerAnswered(ProviderAnswer(request: call.request, result: .success(timeline))))
-        #expect(run.text.contains("answer 2"))
-        #expect(run.dashboard.driver.runningProviderCalls == 0)
+        _ = state.update(.providerAnswered(ProviderAnswer(request: stale, result: .success(timeline))), at: run.clock.now)
+        #expect(Recorded.text(state, at: run.clock.now).contains("answer 1"), "an older generation's answer is dropped")
+        _ = state.update(.providerAnswered(ProviderAnswer(request: call.request, result: .success(timeline))), at: run.clock.now)
+        #expect(Recorded.text(state, at: run.clock.now).contains("answer 2"))
+        #expect(state.timelines.runningProviderCalls == 0)
     }
 
     @Test("the program's messages of a run: the answers, the timelines' wake-up, WidgetCenter's requests")
     func messagesOfARun() async {
         let run = Recorded()
-        await run.dashboard.driver.settle()
+        await run.running.settle()
         run.clock.advance(to: at(60))  // the status bar's minute
-        await run.dashboard.driver.settle()
-        run.dashboard.driver.center.reloadTimelines(ofKind: "counter")
+        await run.running.settle()
+        run.running.center.reloadTimelines(ofKind: "counter")
         #expect(await eventually { run.messages.contains(.reloadsRequested([.kind("counter")])) })
-        await run.dashboard.driver.settle()
+        await run.running.settle()
         let answers = run.messages.compactMap { if case .providerAnswered(let answer) = $0 { answer.request } else { nil } }
         #expect(answers.filter { $0.instance == run.id }.map(\.reason) == [.initial, .widgetCenter])
         #expect(run.messages.contains(.timelinesDue))
@@ -118,14 +112,15 @@ struct TimelineMessageTests {
     @Test("update is pure: r and the clock being set change the timelines inside update, whose effects carry the provider calls")
     func keysReloadInsideUpdate() async {
         let run = Recorded()
-        await run.dashboard.driver.settle()
-        let effects = run.dashboard.update(.key(.character("r")))
+        await run.running.settle()
+        var state = run.state
+        let effects = state.update(.key(.character("r")), at: run.clock.now)
         let calls = effects.compactMap { if case .startProvider(let call) = $0 { call.request } else { nil } }
         #expect(calls.map(\.instance) == [run.id])
         #expect(calls.first?.reason == .user)
         #expect(effects.contains(.present))
         #expect(run.counter.calls.load(ordering: .relaxed) == 1, "update started nothing itself")
-        let set = run.dashboard.update(.clockSet)
+        let set = state.update(.clockSet, at: run.clock.now)
         #expect(set.contains { if case .startProvider(let call) = $0 { call.request.reason == .environment } else { false } },
                 "the status clock is asked again at once; the counter's call still runs")
     }
@@ -149,32 +144,31 @@ struct PanelsBuiltTests {
     @Test("update(.configLoaded) makes no provider: it asks for .buildPanels, whose answer .panelsBuilt installs the panels")
     func factoriesRunOutsideUpdate() async throws {
         let clock = ManualClock(now: at(0))
-        let driver = TimelineDriver(clock: clock)
-        let dashboard = Dashboard(driver: driver, size: TerminalSize(columns: 40, rows: 8), glyphs: .unicode, themes: [Theme.default],
-                                  environment: ["TZ": "UTC"])
         let factory = CountingFactory()
-        dashboard.panelFactory = PanelFactory(widgets: BoundWidgets(widgets: [factory.widget]))
+        let panelFactory = PanelFactory(widgets: BoundWidgets(widgets: [factory.widget]))
+        var dashboard = Dashboard(size: TerminalSize(columns: 40, rows: 8), glyphs: .unicode, themes: [Theme.default],
+                                  environment: ["TZ": "UTC"], clock: clock)
+        dashboard.panelFactory = panelFactory
         let config = DashboardConfig(panels: [PanelConfig(kind: "counted", family: .medium, title: "One"),
                                               PanelConfig(kind: "counted", family: .medium, title: "Two")])
 
         // `update` alone, as a pure step: the effect names the work, nothing is made yet.
-        let effects = dashboard.update(.configLoaded(config, Theme.default))
+        let effects = dashboard.update(.configLoaded(config, Theme.default), at: clock.now)
         #expect(effects.contains(.buildPanels(config)))
         #expect(factory.made.load(ordering: .relaxed) == 0, "update ran a widget factory")
         #expect(dashboard.panels.isEmpty)
 
         // The program runs the effect: the factories run there, and the panels arrive as a message.
-        let program = DashboardProgram(dashboard: dashboard, host: EffectRecorder())
+        let running = DashboardUnderTest(size: TerminalSize(columns: 40, rows: 8), clock: clock, panelFactory: panelFactory)
         var messages: [DashboardMessage] = []
-        program.onMessage = { messages.append($0) }
-        program.send(.configLoaded(config, Theme.default))
+        running.program.onMessage = { messages.append($0) }
+        running.send(.configLoaded(config, Theme.default))
         #expect(factory.made.load(ordering: .relaxed) == 2)
-        #expect(dashboard.panels.map(\.title) == ["One", "Two"])
+        #expect(running.panels.map(\.title) == ["One", "Two"])
         #expect(messages.contains { if case .panelsBuilt(let prepared) = $0 { prepared.count == 2 } else { false } })
 
         // The same config again: both panels kept, no provider made.
-        program.send(.configLoaded(config, Theme.default))
+        running.send(.configLoaded(config, Theme.default))
         #expect(factory.made.load(ordering: .relaxed) == 2, "an unchanged panel is kept, not rebuilt")
-        withExtendedLifetime(program) {}
     }
 }

@@ -114,7 +114,7 @@ struct LeaderboardTimelineTests {
         let provider = LeaderboardProvider(url: URL(string: "http://127.0.0.1:9/leaderboard")!, refreshSeconds: 21_600,
                                            session: "leaderboard", maxRows: 10,
                                            host: WidgetContext(stateDirectory: dir.path), now: { clock.now })
-        let scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 5, dailyReloadBudget: 1))
+        var scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 5, dailyReloadBudget: 1))
         let id = scheduler.add(kind: "leaderboard", now: clock.now)
         var reloads: [(TimeInterval, ReloadReason)] = []
         var shown: [Date] = []

@@ -24,7 +24,7 @@ extension Dashboard {
     /// runs off the loop with the action's timeout; a success reloads the member as `r` does, a
     /// failure is shown on the panel and changes nothing else. The program runs it
     /// (`ActionRunner`).
-    func performAction(key: String) -> Bool {
+    mutating func performAction(key: String) -> Bool {
         guard key != WidgetAction.reloadKey,
               let (action, member) = focusedActions.first(where: { $0.action.key == key }),
               let perform = member.widget.actionPerformers[key] else { return false }
@@ -46,7 +46,7 @@ extension Dashboard {
     }
 
     /// An action ended (`update(.actionFinished(…))`): a success reloads the member.
-    func actionFinished(_ id: WidgetInstanceID, action: WidgetAction, failure: String?) {
+    mutating func actionFinished(_ id: WidgetInstanceID, action: WidgetAction, failure: String?) {
         // The panel may have gone with a config reload meanwhile.
         guard panels.contains(where: { $0.members.contains { $0.id == id } }) else {
             actionStates[id] = nil
@@ -56,7 +56,7 @@ extension Dashboard {
             actionStates[id] = .failed(title: action.title, reason: failure)
         } else {
             actionStates[id] = nil
-            driver.reload(id, userInitiated: true)
+            timelines.reload(id, userInitiated: true, now: now)
         }
         emit(.present)
     }
@@ -82,7 +82,7 @@ extension Dashboard {
     }
 
     /// Forgets a failed action's message on the focused panel (a new action or `r` there).
-    func clearFailedActions(of panel: DashboardPanel) {
+    mutating func clearFailedActions(of panel: DashboardPanel) {
         for member in panel.members {
             if case .failed? = actionStates[member.id] { actionStates[member.id] = nil }
         }

@@ -4,11 +4,10 @@ import WidgetCore
 import Widgets
 
 extension Dashboard {
-    /// Draws the whole frame: panels (or the zoomed one), the status bar, the help overlay,
-    /// or the "terminal too small" notice.
-    func render() -> CellBuffer {
+    /// Draws the whole frame at `now` (the data's age in footers): panels (or the zoomed one),
+    /// the status bar, the help overlay, or the "terminal too small" notice.
+    func render(at now: Date) -> CellBuffer {
         var buffer = CellBuffer(width: size.columns, height: size.rows)
-        let now = driver.clock.now
         if isTooSmall {
             drawTooSmall(into: &buffer)
             return buffer
@@ -42,8 +41,8 @@ extension Dashboard {
                 TextLine(member.title, style: CellStyle(.title), glyphs: glyphs)
                     .draw(into: &buffer, in: Rect(x: rect.x, y: rect.y - 1, width: rect.width, height: 1))
             }
-            let status = driver.status(of: member.id)
-            let entry = status?.entry ?? driver.placeholder(for: member.id)
+            let status = timelines.status(of: member.id)
+            let entry = status?.entry ?? timelines.placeholder(for: member.id)
             guard let entry else { continue }
             var context = WidgetViewContext(family: panel.family, size: CellSize(columns: rect.width, rows: rect.height),
                                             isPlaceholder: status?.entry == nil)

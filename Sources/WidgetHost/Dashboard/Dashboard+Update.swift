@@ -8,11 +8,6 @@ import Widgets
 struct PanelFactory {
     var widgets: BoundWidgets
 
-    /// The panels of `config`; unchanged panels of `previous` are kept (`DashboardBuilder`).
-    func panels(for config: DashboardConfig, driver: TimelineDriver, reusing previous: [DashboardPanel]) -> [DashboardPanel] {
-        DashboardBuilder.panels(for: config, widgets: widgets, driver: driver, reusing: previous)
-    }
-
     /// The providers of `config`'s new and changed panels, made (`.buildPanels`).
     func prepare(_ config: DashboardConfig, reusing previous: [DashboardPanel]) -> [PreparedPanel] {
         DashboardBuilder.prepare(config, widgets: widgets, reusing: previous)
@@ -20,18 +15,17 @@ struct PanelFactory {
 }
 
 extension Dashboard {
-    /// Applies one message and returns the effects to run, in order (STYLE.md §4).
+    /// Applies one message, which happened at `now`, and returns the effects to run, in order
+    /// (STYLE.md §4).
     ///
     /// The one place the dashboard's state changes: keys, resizes, provider answers, the
     /// timelines' and stacks' wake-ups, `WidgetCenter` requests, config reloads, the clock being
-    /// set, actions ending. The timelines' state is the driver's, changed here too: what it
-    /// decides (a provider call, its wake-up) comes back as effects of this call, so `update`
-    /// starts no task and arms no timer itself. Effects are coalesced where that is the
-    /// meaning (at most one `.present` per call).
-    func update(_ message: DashboardMessage) -> [DashboardEffect] {
-        isUpdating = true
-        timelinesChangedInUpdate = false
-        defer { isUpdating = false }
+    /// set, actions ending. The timelines are part of the state: what they decide (a provider
+    /// call, the wake-up, the `WidgetCenter` listing) comes back as effects of this call, so
+    /// `update` starts no task, arms no timer and reads no clock. Effects are coalesced where
+    /// that is the meaning (at most one `.present` per call).
+    mutating func update(_ message: DashboardMessage, at now: Date) -> [DashboardEffect] {
+        self.now = now
         switch message {
         case .key(let key):
             handle(key)
@@ -44,22 +38,19 @@ extension Dashboard {
             emit(.suspend)
         case .childExited:
             emit(.reapChildren)
-        case .timelinesChanged:
-            updateStacks()
-            emit(.present)
         case .relevanceExpired:
             relevanceExpired()
             emit(.present)
         case .providerAnswered(let answer):
-            driver.receive(answer)
+            timelines.receive(answer, now: now)
         case .timelinesDue:
-            driver.wake()
+            timelines.wake(now: now)
         case .reloadsRequested(let requests):
-            driver.apply(requests)
+            timelines.apply(requests, now: now)
         case .configChanged(let reason):
             emit(.reloadConfig(reason: reason))
         case .configLoaded(let config, let theme):
-            driver.updateConfiguration(SchedulerConfiguration(config))
+            timelines.updateConfiguration(SchedulerConfiguration(config))
             let cycle = Theme.cycle(current: theme)
             setThemes(cycle.list, selected: cycle.index)
             emit(.setTheme(theme))
@@ -75,32 +66,22 @@ extension Dashboard {
             // The scheduler never moves an entry backwards on its own: after the clock was
             // set back, every widget is asked for a timeline from the new now.
             emit(.log("the system clock was set: reloading every widget"))
-            driver.reloadAllForEnvironment()
+            timelines.reloadAllForEnvironment(now: now)
         case .actionFinished(let id, let action, let failure):
             actionFinished(id, action: action, failure: failure)
         case .widgetsFound(let widgets):
             panelFactory?.widgets = widgets
         case .panelsBuilt(let prepared):
-            driver.batch {
-                setPanels(DashboardBuilder.install(prepared, driver: driver, reusing: panels))
-            }
+            // New instances are added in one batch, so their first request carries the
+            // laid-out size.
+            timelines.beginBatch()
+            let built = DashboardBuilder.install(prepared, into: &timelines, now: now, reusing: panels)
+            setPanels(built)
+            timelines.endBatch(now: now)
         }
-        if timelinesChangedInUpdate {
-            updateStacks()
-            emit(.present)
-        }
+        absorbTimelines()
         defer { outbox = [] }
         return outbox
-    }
-
-    /// Builds the panels of `config` with `panelFactory`, keeping unchanged ones (start-up;
-    /// a reload goes through `.buildPanels` and `.panelsBuilt`); new instances are added in one
-    /// driver batch, so their first request carries the laid-out size.
-    func setPanels(for config: DashboardConfig) {
-        guard let factory = panelFactory else { return }
-        driver.batch {
-            setPanels(factory.panels(for: config, driver: driver, reusing: panels))
-        }
     }
 }
 

@@ -7,15 +7,17 @@ import Widgets
 /// The dashboard's state and behaviour on the host's serial loop: panels, focus, zoom, help,
 /// pause, theme, notices; keys and resizes come in, frames go out.
 ///
-/// Everything here runs on the main actor. Messages come in through `update(_:)`
-/// (Dashboard+Update), which returns the effects to run (`DashboardEffect`): a frame whenever
-/// something visible changed — the runner coalesces those into one `render()` per loop turn —,
-/// reloads, a theme, a program to run, quitting. Timelines live in the `TimelineDriver`, whose
-/// effects (provider calls, its wake-up) the program runs and whose inputs (answers, the
-/// wake-up, `WidgetCenter` requests) come back as messages through `send`.
+/// A value: messages come in through `update(_:at:)` (Dashboard+Update), the one place it
+/// changes, which returns the effects to run (`DashboardEffect`): a frame whenever something
+/// visible changed — the runner draws one per loop turn —, provider calls and the wake-ups,
+/// reloads, a theme, a program to run, quitting. The timelines are part of the value
+/// (`TimelineState`): what they decide comes out as effects, their inputs (answers, the
+/// wake-up, `WidgetCenter` requests) come back as messages. It reads no clock (the time comes
+/// with each message), starts no task and holds no reference that changes: a copy is a
+/// dashboard of its own (`DashboardValueTests`).
 @MainActor
-final class Dashboard {
-    let driver: TimelineDriver
+struct Dashboard {
+    var timelines: TimelineState
     private(set) var panels: [DashboardPanel] = []
     private(set) var focus = 0
     private(set) var isZoomed = false
@@ -49,43 +51,49 @@ final class Dashboard {
     /// Actions running or failed, by the member performing them.
     var actionStates: [WidgetInstanceID: PanelActionState] = [:]
 
-    /// Effects of the message being applied, returned by `update(_:)`.
+    /// Effects of the message being applied, returned by `update(_:at:)`.
     var outbox: [DashboardEffect] = []
-    /// A message is being applied: what the driver decides now is part of its effects.
-    var isUpdating = false
-    /// The driver reported changed timelines while the message was applied.
-    var timelinesChangedInUpdate = false
-    /// Where the driver's changes outside a message (start-up, panels built by hand) go as a
-    /// message: the program's inbox (`DashboardProgram`), set when one runs this dashboard;
-    /// without one they are dropped.
-    var send: (DashboardMessage) -> Void = { _ in }
-    /// Builds panels from a config (start-up and reloads): the host's widgets and environment.
+    /// The time of the message being applied (of the construction, before the first).
+    var now: Date
+    /// Builds panels from a config (`.buildPanels`): the host's widgets, which a config reload
+    /// may find again (`.widgetsFound`).
     var panelFactory: PanelFactory?
 
     /// The smallest terminal the dashboard draws panels in; smaller shows a notice.
     static let minimumSize = TerminalSize(columns: 20, rows: 7)
 
-    init(driver: TimelineDriver, size: TerminalSize, glyphs: GlyphSet, themes: [Theme], environment: [String: String]) {
-        self.driver = driver
+    /// - Parameter clock: what the status bar's clock provider reads (the dashboard itself
+    ///   takes its time from the messages).
+    init(size: TerminalSize, glyphs: GlyphSet, themes: [Theme], environment: [String: String],
+         configuration: SchedulerConfiguration = .init(), clock: any WidgetClock) {
+        timelines = TimelineState(configuration: configuration)
+        now = clock.now
         self.size = size
         self.glyphs = glyphs
         self.themes = themes.isEmpty ? [Theme.default] : themes
         // The status bar's clock is a minute timeline like any other: its wake-ups coincide
         // with the panels' minute boundaries and cost nothing in between.
         statusZone = ZoneInfo.local(environment: environment)
-        let provider = MinuteTimelineProvider(now: { [clock = driver.clock] in clock.now })
-        statusClock = driver.add(kind: "widgethost.status-clock", family: .small, size: .zero,
-                                 provider: AnyTimelineProvider(provider), pausable: false, listed: false)
-        driver.onChange = { [weak self] ids in self?.timelinesChanged(ids) }
+        let provider = MinuteTimelineProvider(now: { [clock] in clock.now })
+        statusClock = timelines.add(kind: "widgethost.status-clock", family: .small, size: .zero,
+                                    provider: AnyTimelineProvider(provider), pausable: false, listed: false, now: now)
+        absorbTimelines()
+    }
+
+    /// What the construction decided (the status bar clock's first call, its wake-up): the
+    /// program runs these once, before the first message.
+    mutating func takeStartEffects() -> [DashboardEffect] {
+        defer { outbox = [] }
+        return outbox
     }
 
     // MARK: Panels
 
     /// Replaces the panels (start-up and config reloads); instances of panels that are not in
     /// `newPanels` any more are removed. Focus stays on the same index when it still exists.
-    func setPanels(_ newPanels: [DashboardPanel]) {
+    mutating func setPanels(_ newPanels: [DashboardPanel]) {
         let kept = Set(newPanels.flatMap { $0.members.map(\.id) })
-        for old in panels { for member in old.members where !kept.contains(member.id) { driver.remove(member.id) } }
+        for old in panels { for member in old.members where !kept.contains(member.id) { timelines.remove(member.id, now: now) } }
         actionStates = actionStates.filter { kept.contains($0.key) }  // a running one's answer is then dropped
         panels = newPanels
         focus = min(focus, max(0, panels.count - 1))
@@ -101,7 +109,7 @@ final class Dashboard {
     // MARK: Input
 
     /// Applies a key press (`update(.key(_:))`).
-    func handle(_ key: Key) {
+    mutating func handle(_ key: Key) {
         if isHelpShown {
             switch key {
             case .character("q"), .ctrlC: emit(.quit(status: 0))
@@ -144,15 +152,15 @@ final class Dashboard {
             flipFocusedStack(by: 1)
         case .character("r"):
             if let panel = focusedPanel { clearFailedActions(of: panel) }
-            for member in focusedPanel?.members ?? [] { driver.reload(member.id, userInitiated: true) }
+            for member in focusedPanel?.members ?? [] { timelines.reload(member.id, userInitiated: true, now: now) }
         case .character("R"):
-            for id in panels.flatMap({ $0.members.map(\.id) }) { driver.reload(id, userInitiated: true) }
+            for id in panels.flatMap({ $0.members.map(\.id) }) { timelines.reload(id, userInitiated: true, now: now) }
         case .character("t"):
             themeIndex = (themeIndex + 1) % themes.count
             emit(.setTheme(themes[themeIndex]))
         case .character("p"):
             isPaused.toggle()
-            driver.setAutomaticReloadsPaused(isPaused)
+            timelines.setAutomaticReloadsPaused(isPaused, now: now)
         case .resize:
             relayout()
         case .control("l"):
@@ -168,7 +176,7 @@ final class Dashboard {
     }
 
     /// The terminal changed size (`update(.resized(_:))`).
-    func resize(to newSize: TerminalSize) {
+    mutating func resize(to newSize: TerminalSize) {
         guard newSize != size else { return }
         size = newSize
         relayout()
@@ -176,23 +184,23 @@ final class Dashboard {
     }
 
     /// Queues an effect for the caller of `update(_:)`.
-    func emit(_ effect: DashboardEffect) {
+    mutating func emit(_ effect: DashboardEffect) {
         if effect == .present, outbox.contains(.present) { return }
         outbox.append(effect)
     }
 
     /// Uses theme `index` of `themes` (start-up; `t` moves on from there).
-    func selectTheme(at index: Int) {
+    mutating func selectTheme(at index: Int) {
         themeIndex = themes.indices.contains(index) ? index : 0
     }
 
     /// Replaces the themes `t` cycles through (a reloaded config may name another theme).
-    func setThemes(_ newThemes: [Theme], selected index: Int) {
+    mutating func setThemes(_ newThemes: [Theme], selected index: Int) {
         themes = newThemes.isEmpty ? [Theme.default] : newThemes
         selectTheme(at: index)
     }
 
-    private func moveFocus(by step: Int) {
+    private mutating func moveFocus(by step: Int) {
         guard !panels.isEmpty else { return }
         focus = (focus + step + panels.count) % panels.count
         scrollOffset = 0
@@ -201,7 +209,7 @@ final class Dashboard {
     enum Direction { case up, down, left, right }
 
     /// Moves focus to the nearest panel in `direction`, by the panels' centres.
-    private func moveFocus(_ direction: Direction) {
+    private mutating func moveFocus(_ direction: Direction) {
         guard panelFrames.indices.contains(focus) else { return }
         let from = panelFrames[focus]
         let (fx, fy) = (from.x * 2 + from.width, from.y * 2 + from.height)
@@ -222,7 +230,7 @@ final class Dashboard {
         if let best { focus = best.index; scrollOffset = 0 }
     }
 
-    private func scroll(by lines: Int) {
+    private mutating func scroll(by lines: Int) {
         scrollOffset = min(max(0, scrollOffset + lines), maximumScroll)
     }
 
@@ -233,19 +241,19 @@ final class Dashboard {
         // A stack scrolls the member it shows.
         let shown = zip(panel.members, rects).enumerated().filter { !panel.isStack || $0.offset == panel.shown }.map(\.element)
         return shown.map { member, rect -> Int in
-            guard let entry = driver.status(of: member.id)?.entry else { return 0 }
+            guard let entry = timelines.status(of: member.id)?.entry else { return 0 }
             let view = member.widget.view(entry, WidgetViewContext(family: panel.family, size: CellSize(columns: rect.width, rows: rect.height)))
             return max(0, (view.contentHeight ?? rect.height) - rect.height)
         }.max() ?? 0
     }
 
-    private func relayout() {
+    private mutating func relayout() {
         let area = panelArea
         panelFrames = layout.frames(for: panels.map(\.family), in: area) ?? []
         for (panel, frame) in zip(panels, panelFrames) {
             let inner = contentRects(for: panel, in: frame)
             for (member, rect) in zip(panel.members, inner) {
-                driver.resize(member.id, to: CellSize(columns: rect.width, rows: rect.height))
+                timelines.resize(member.id, to: CellSize(columns: rect.width, rows: rect.height), now: now)
             }
         }
     }
@@ -276,19 +284,18 @@ final class Dashboard {
 
     /// Shows in each stack the member its `StackRotation` chooses for its members' relevances
     /// now, then arms a wake-up for the first relevance that runs out.
-    func updateStacks() {
-        let now = driver.clock.now
+    mutating func updateStacks() {
         var expiry: Date?
         for index in panels.indices where panels[index].isStack {
             let members = panels[index].members
-            if let end = StackRotation.nextExpiry(of: members.map { driver.status(of: $0.id)?.entry }, after: now),
+            if let end = StackRotation.nextExpiry(of: members.map { timelines.status(of: $0.id)?.entry }, after: now),
                expiry.map({ end < $0 }) ?? true {
                 expiry = end
             }
             let answered = members.map { member in
-                driver.status(of: member.id).map { $0.entry != nil || $0.lastFailure != nil } ?? true
+                timelines.status(of: member.id).map { $0.entry != nil || $0.lastFailure != nil } ?? true
             }
-            panels[index].rotation.update(relevances: members.map { driver.scheduler.relevance(of: $0.id, now: now) },
+            panels[index].rotation.update(relevances: members.map { timelines.scheduler.relevance(of: $0.id, now: now) },
                                           answered: answered)
         }
         guard expiry != stackWakeDate else { return }
@@ -296,24 +303,35 @@ final class Dashboard {
         emit(.armRelevanceWake(expiry))
     }
 
-    /// The driver reports changed timelines: part of the message being applied, or (outside
-    /// one: start-up, a test building panels by hand) a message of its own.
-    private func timelinesChanged(_ ids: [WidgetInstanceID]) {
-        if isUpdating { timelinesChangedInUpdate = true } else { send(.timelinesChanged(ids)) }
+    /// Takes what the timelines decided: their effects become the dashboard's, and changed
+    /// panels mean the stacks' choice and a frame.
+    mutating func absorbTimelines() {
+        let output = timelines.takeOutput()
+        for effect in output.effects {
+            switch effect {
+            case .start(let call): emit(.startProvider(call))
+            case .cancel(let id): emit(.cancelProvider(id))
+            case .arm(let date): emit(.armTimelineWake(date))
+            case .publish(let widgets): emit(.publishWidgets(widgets))
+            }
+        }
+        guard !output.changed.isEmpty else { return }
+        updateStacks()
+        emit(.present)
     }
 
     /// The stacks' wake-up came (`update(.relevanceExpired)`).
-    func relevanceExpired() {
+    mutating func relevanceExpired() {
         stackWakeDate = nil
         updateStacks()
     }
 
     /// `[` / `]`: shows the previous / next member of the focused stack; the choice holds until
     /// a member's relevance changes.
-    private func flipFocusedStack(by step: Int) {
+    private mutating func flipFocusedStack(by step: Int) {
         guard panels.indices.contains(focus), panels[focus].isStack else { return }
-        let now = driver.clock.now
-        panels[focus].rotation.flip(by: step, relevances: panels[focus].members.map { driver.scheduler.relevance(of: $0.id, now: now) })
+        let relevances = panels[focus].members.map { timelines.scheduler.relevance(of: $0.id, now: now) }
+        panels[focus].rotation.flip(by: step, relevances: relevances)
         scrollOffset = 0
     }
 
@@ -321,7 +339,7 @@ final class Dashboard {
 
     /// The status bar's current time text ("14:05"), from its minute timeline.
     var statusTime: String {
-        guard let minute = driver.status(of: statusClock)?.entry as? MinuteEntry, minute.date != .distantPast else { return "" }
+        guard let minute = timelines.status(of: statusClock)?.entry as? MinuteEntry, minute.date != .distantPast else { return "" }
         let t = CivilTime(unixSeconds: Int64(minute.date.timeIntervalSince1970.rounded(.down)),
                           offset: statusZone.offset(at: minute.date).seconds)
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }

@@ -6,13 +6,6 @@ import Widgets
 /// Turns a validated config into dashboard panels with live widget instances.
 @MainActor
 enum DashboardBuilder {
-    /// Builds the panels of `config`, adding one driver instance per widget (start-up, tests):
-    /// `prepare`, then `install`.
-    static func panels(for config: DashboardConfig, widgets: BoundWidgets, driver: TimelineDriver,
-                       reusing previous: [DashboardPanel] = []) -> [DashboardPanel] {
-        install(prepare(config, widgets: widgets, reusing: previous), driver: driver, reusing: previous)
-    }
-
     /// The panels of `config` with their widgets' providers made: what the widgets' factories
     /// do (take a session lease, subscribe to a push stream, watch a file) happens here — in
     /// the program's `.buildPanels` effect, never in `update`.
@@ -48,9 +41,10 @@ enum DashboardBuilder {
         }
     }
 
-    /// The dashboard's panels for `prepared`: one driver instance per new widget (in `update`,
-    /// `.panelsBuilt`); a kept panel is taken from `previous` as it is now.
-    static func install(_ prepared: [PreparedPanel], driver: TimelineDriver, reusing previous: [DashboardPanel]) -> [DashboardPanel] {
+    /// The dashboard's panels for `prepared`: one instance in `timelines` per new widget (in
+    /// `update`, `.panelsBuilt`); a kept panel is taken from `previous` as it is now.
+    static func install(_ prepared: [PreparedPanel], into timelines: inout TimelineState, now: Date,
+                        reusing previous: [DashboardPanel]) -> [DashboardPanel] {
         var reusable = previous.filter { $0.config != nil && $0.setupError == nil }
         return prepared.map { plan in
             guard let fresh = plan.fresh else {
@@ -66,11 +60,11 @@ enum DashboardBuilder {
                                        config: plan.config)
             for member in fresh.members {
                 let widget = member.widget
-                let id = driver.add(kind: widget.kind, family: family, size: .zero, provider: member.provider,
-                                    pausable: widget.manifest.isPausable,
-                                    info: WidgetCenter.WidgetInfo(kind: widget.kind, family: family, title: member.title,
-                                                                  options: member.options),
-                                    onLoop: widget.manifest.runsOnLoop)
+                let id = timelines.add(kind: widget.kind, family: family, size: .zero, provider: member.provider,
+                                       pausable: widget.manifest.isPausable,
+                                       info: WidgetCenter.WidgetInfo(kind: widget.kind, family: family, title: member.title,
+                                                                     options: member.options),
+                                       onLoop: widget.manifest.runsOnLoop, now: now)
                 panel.members.append(.init(id: id, widget: widget, title: member.title, options: member.options))
             }
             return panel

@@ -3,7 +3,7 @@ import TerminalUI
 import WidgetCore
 
 /// Everything that can change the dashboard, as one value: what the loop's descriptors, the
-/// driver and asynchronous work report, fed to `Dashboard.update(_:)` one at a time
+/// driver and asynchronous work report, fed to `Dashboard.update(_:at:)` one at a time
 /// (STYLE.md §4; bubbletea's `Msg`).
 ///
 /// Where each comes from in the running dashboard (`DashboardRunner`): keys from stdin;
@@ -12,7 +12,7 @@ import WidgetCore
 /// `ECANCELED`; `providerAnswered` from a provider call's task, `timelinesDue` and
 /// `relevanceExpired` from the wake-ups the program arms, `reloadsRequested` from the
 /// `WidgetCenter` (how session events and extensions ask for new timelines);
-/// `timelinesChanged` from the `TimelineDriver` while it applies them; `configLoaded` /
+/// `configLoaded` /
 /// `configRejected` from `ConfigReloader`; `panelsBuilt` from the `.buildPanels` effect; `actionFinished` from an action's task, its timeout
 /// or the terminal. A test feeds them through `HeadlessDashboard.send(_:)`.
 package enum DashboardMessage: Equatable, Sendable {
@@ -25,9 +25,6 @@ package enum DashboardMessage: Equatable, Sendable {
     case suspend
     /// SIGCHLD: children of ours may have exited.
     case childExited
-    /// Instances whose entry, loading state or error changed (provider answers, the timer,
-    /// `WidgetCenter` reloads from session events and extensions).
-    case timelinesChanged([WidgetInstanceID])
     /// A Smart Stack member's relevance ran out.
     case relevanceExpired
     /// A provider answered a timeline request (`.startProvider`), or failed.
@@ -54,8 +51,9 @@ package enum DashboardMessage: Equatable, Sendable {
     case actionFinished(WidgetInstanceID, action: WidgetAction, failure: String?)
 }
 
-/// What `Dashboard.update(_:)` asks the host to do (bubbletea's `Cmd`). The timeline effects
-/// (what the driver decides: `startProvider`, `cancelProvider`, `armTimelineWake`), actions
+/// What `Dashboard.update(_:at:)` asks the host to do (bubbletea's `Cmd`). The timeline effects
+/// (what the timelines decide: `startProvider`, `cancelProvider`, `armTimelineWake`,
+/// `publishWidgets`), actions
 /// (`runAction`) and the stacks' wake-up (`armRelevanceWake`) run in `DashboardProgram`; the
 /// others are the host's (`DashboardHost`): the terminal runner's or the headless one's.
 package enum DashboardEffect: Equatable, Sendable {
@@ -67,6 +65,8 @@ package enum DashboardEffect: Equatable, Sendable {
     case cancelProvider(WidgetInstanceID)
     /// Arm the timelines' one wake-up (nil: none), replacing the one armed; it sends `.timelinesDue`.
     case armTimelineWake(Date?)
+    /// Publish the widgets `WidgetCenter.currentConfigurations()` lists (panels came or went).
+    case publishWidgets([WidgetCenter.WidgetInfo])
     /// Run an action's perform off the loop, racing its timeout; it answers with `.actionFinished`.
     case runAction(ActionRun)
     /// Arm the stacks' wake-up for the first relevance that runs out (nil: none); it sends

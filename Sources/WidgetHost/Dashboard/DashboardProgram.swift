@@ -1,31 +1,36 @@
 import FoundationEssentials
+import TerminalUI
 import WidgetCore
 
-/// Runs the effects that are not the timelines': the terminal runner's (`TerminalEffects`) or
-/// the headless one's (`HeadlessDashboard`).
+/// Runs the effects that are not the program's own: the terminal runner's (`TerminalEffects`)
+/// or the headless one's (`HeadlessDashboard`).
 @MainActor
 protocol DashboardHost: AnyObject {
     /// Runs one effect; answers, if any, go back through `program.send(_:)`.
     func perform(_ effect: DashboardEffect, in program: DashboardProgram)
 }
 
-/// One serial loop of messages around a `Dashboard`: `send(_:)` queues a message; the queue is
-/// applied in order through `Dashboard.update(_:)` and each returned effect is run before the
-/// next message — timeline effects, actions and the stacks' wake-up here, the rest by the host.
+/// One serial loop of messages around a `Dashboard` value: `send(_:)` queues a message; the
+/// queue is applied in order through `Dashboard.update(_:at:)`, stamped with the clock's time,
+/// and each returned effect is run before the next message — provider calls, the wake-ups,
+/// actions, the `WidgetCenter` listing and building panels here, the rest by the host.
 ///
-/// The program is the driver's host (`TimelineDriver.attach`): what the driver decides while
-/// a message is applied (start a provider call, cancel one, arm its wake-up) is an effect
-/// returned by `update`; provider answers, the wake-ups and `WidgetCenter` requests come back
-/// as messages. A message sent while one is being applied (the driver reporting a change
-/// during a reload, say) waits its turn instead of re-entering `update`. Everything is on the
-/// main actor; the one wake-up of each kind is a timer of the dashboard's clock.
+/// The program holds the only copy of the dashboard that lives on (`dashboard`, read-only
+/// outside): `update` is the one place it changes. A message sent while one is being applied
+/// (an effect's answer that comes at once) waits its turn instead of re-entering `update`.
 ///
 /// What other threads have for the loop — provider answers, actions' ends, "the
 /// `WidgetCenter` has requests" — is posted to the program's `mailbox` and taken in the loop's
 /// turn (`takeMail()`); that is the only way work of ours reaches the loop's thread.
 @MainActor
 final class DashboardProgram {
-    let dashboard: Dashboard
+    private(set) var dashboard: Dashboard
+    /// The time messages are stamped with, and the wake-ups' timers.
+    let clock: any WidgetClock
+    /// Where `WidgetCenter` requests come from and the widgets' listing goes.
+    let center: WidgetCenter
+    /// The provider calls' tasks (`.startProvider`, `.cancelProvider`).
+    let calls: ProviderCallRunner
     private let host: any DashboardHost
     private var inbox: [DashboardMessage] = []
     private var isRunning = false
@@ -39,27 +44,25 @@ final class DashboardProgram {
     /// The loop's inbox for other threads (see above).
     let mailbox: LoopMailbox<LoopMail>
 
-    /// - Parameter wakeLoop: how the loop learns that mail came (called on the posting thread
-    ///   when the mailbox stops being empty; the loop then calls `takeMail()`): the terminal's
-    ///   loop writes the eventfd it sleeps on. Nil: a task on the main actor takes it (a
-    ///   headless dashboard, tests).
-    init(dashboard: Dashboard, host: any DashboardHost, wakeLoop: (@Sendable () -> Void)? = nil) {
+    /// - Parameters:
+    ///   - providerExecutor: where provider calls run; nil: Swift's global executor. The
+    ///     dashboard passes a `ThreadTaskExecutor` with a few threads (see there why).
+    ///   - wakeLoop: how the loop learns that mail came (called on the posting thread when the
+    ///     mailbox stops being empty; the loop then calls `takeMail()`): the terminal's loop
+    ///     writes the eventfd it sleeps on. Nil: a task on the main actor takes it (a headless
+    ///     dashboard, tests).
+    init(dashboard: Dashboard, clock: any WidgetClock, center: WidgetCenter, providerExecutor: (any TaskExecutor)? = nil,
+         host: any DashboardHost, wakeLoop: (@Sendable () -> Void)? = nil) {
         self.dashboard = dashboard
+        self.clock = clock
+        self.center = center
         self.host = host
+        calls = ProviderCallRunner(providerExecutor: providerExecutor)
         let taker = MailTaker()
         mailbox = LoopMailbox(signal: wakeLoop ?? { Task { @MainActor in taker.program?.takeMail() } })
         taker.program = self
-        dashboard.send = { [weak self] message in self?.send(message) }
-        dashboard.driver.attach(TimelineDriver.Host(
-            perform: { [weak self] effect in self?.timelineEffect(effect) },
-            post: { [mailbox] input in
-                switch input {
-                case .answered(let answer): mailbox.post(.message(.providerAnswered(answer)))
-                case .centerRequests: mailbox.post(.centerRequests)
-                }
-            },
-            takeMail: { [weak self] in self?.takeMail() }
-        ))
+        center.connect { [mailbox] in mailbox.post(.centerRequests) }
+        drain(after: self.dashboard.takeStartEffects())
     }
 
     /// Applies what other threads posted, in the order they posted it.
@@ -69,7 +72,7 @@ final class DashboardProgram {
             case .message(let message):
                 receive(message)
             case .centerRequests:
-                let requests = dashboard.driver.center.takeRequests()
+                let requests = center.takeRequests()
                 if !requests.isEmpty { receive(.reloadsRequested(requests)) }
             }
         }
@@ -88,69 +91,37 @@ final class DashboardProgram {
         send(message)
     }
 
-    /// Runs effects produced outside `update` (start-up building the first panels).
-    func flush() {
-        guard !isRunning else { return }  // they go out with the next message's
-        let effects = dashboard.outbox
-        dashboard.outbox = []
-        drain(after: effects)
-    }
-
     private func drain(after effects: [DashboardEffect] = []) {
-        // A message sent while one is applied outside the program (a test calling `update`
-        // itself) waits for the next one too, instead of re-entering `update`.
-        guard !isRunning, !dashboard.isUpdating else { return }
+        guard !isRunning else { return }
         isRunning = true
         defer { isRunning = false }
-        runAll(effects)
+        effects.forEach(run)
         while !inbox.isEmpty {
             let next = inbox.removeFirst()
             onMessage(next)
-            runAll(dashboard.update(next))
+            if case .providerAnswered(let answer) = next { calls.ended(answer.request) }
+            dashboard.update(next, at: clock.now).forEach(run)
         }
-    }
-
-    /// Runs `effects` in order, each followed by those it led to (a reload's provider call).
-    private func runAll(_ effects: [DashboardEffect]) {
-        for effect in effects {
-            run(effect)
-            guard !dashboard.outbox.isEmpty else { continue }
-            let more = dashboard.outbox
-            dashboard.outbox = []
-            runAll(more)
-        }
-    }
-
-    /// An effect the driver decided: part of the message being applied (returned by
-    /// `update`) or of the effect being run; outside both (a test building panels by hand),
-    /// run at once.
-    private func timelineEffect(_ effect: TimelineEffect) {
-        let mapped: DashboardEffect
-        switch effect {
-        case .start(let call): mapped = .startProvider(call)
-        case .cancel(let id): mapped = .cancelProvider(id)
-        case .arm(let date): mapped = .armTimelineWake(date)
-        }
-        if isRunning || dashboard.isUpdating { dashboard.emit(mapped) } else { run(mapped) }
     }
 
     private func run(_ effect: DashboardEffect) {
         if isReplaying, effect.bringsMessages { return }
-        let driver = dashboard.driver
         switch effect {
         case .startProvider(let call):
-            driver.run(.start(call))
+            calls.start(call, answer: { [mailbox] answer in mailbox.post(.message(.providerAnswered(answer))) })
         case .cancelProvider(let id):
-            driver.run(.cancel(id))
+            calls.cancel(id)
         case .armTimelineWake(let date):
             timelineWake = arm(timelineWake, at: date, sending: .timelinesDue)
         case .armRelevanceWake(let date):
             relevanceWake = arm(relevanceWake, at: date, sending: .relevanceExpired)
+        case .publishWidgets(let widgets):
+            center.publish(widgets)
         case .buildPanels(let config):
             guard let factory = dashboard.panelFactory else { return }
             receive(.panelsBuilt(factory.prepare(config, reusing: dashboard.panels)))
         case .runAction(let action):
-            ActionRunner.run(action, clock: driver.clock) { [mailbox] message in mailbox.post(.message(message)) }
+            ActionRunner.run(action, clock: clock) { [mailbox] message in mailbox.post(.message(message)) }
         default:
             host.perform(effect, in: self)
         }
@@ -160,10 +131,29 @@ final class DashboardProgram {
     private func arm(_ timer: ClockTimer?, at date: Date?, sending message: DashboardMessage) -> ClockTimer? {
         timer?.cancel()
         guard let date else { return nil }
-        return dashboard.driver.clock.schedule(at: date) { [weak self] in
+        return clock.schedule(at: date) { [weak self] in
             MainActor.assumeIsolated { self?.receive(message) }
         }
     }
+
+    // MARK: Waiting and drawing
+
+    /// Waits until none of `ids` (nil: any) has a provider call running and every answer is
+    /// applied (tests, headless snapshots): waits for the calls' tasks, whose answers are then
+    /// in the mailbox, takes them, and again for the calls they started. No polling.
+    func settle(_ ids: Set<WidgetInstanceID>? = nil) async {
+        // Until a round brings no answer: one taken may start another call (answered at once
+        // on the loop, or by a task waited for here).
+        while true {
+            let given = calls.answersGivenCount
+            takeMail()
+            await calls.waitForRunningCalls(of: ids)
+            if calls.answersGivenCount == given { return }
+        }
+    }
+
+    /// The frame at the clock's time.
+    func render() -> CellBuffer { dashboard.render(at: clock.now) }
 }
 
 /// What other threads post to the dashboard's loop (`DashboardProgram.mailbox`).

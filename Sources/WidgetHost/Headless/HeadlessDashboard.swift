@@ -24,18 +24,15 @@ import Widgets
 package final class HeadlessDashboard {
     /// The dashboard's time; `advance(by:)` moves it.
     package let clock: ManualClock
-    private let dashboard: Dashboard
     private let program: DashboardProgram
     private let effects: HeadlessEffects
     private let binding: HeadlessBinding
     private let server: LeaderboardService?
     private var log = MessageLog()
 
-    private init(binding: HeadlessBinding, dashboard: Dashboard, program: DashboardProgram, effects: HeadlessEffects,
-                 server: LeaderboardService?) {
+    private init(binding: HeadlessBinding, program: DashboardProgram, effects: HeadlessEffects, server: LeaderboardService?) {
         clock = binding.clock
         self.binding = binding
-        self.dashboard = dashboard
         self.program = program
         self.effects = effects
         self.server = server
@@ -70,22 +67,21 @@ package final class HeadlessDashboard {
             server?.stop()
             return .failure(CommandOutput(exitCode: 1, standardError: "widgethost: cannot create a temporary directory\n"))
         }
-        let driver = TimelineDriver(clock: binding.clock, configuration: SchedulerConfiguration(setup.config), center: binding.center)
         // An extension's reloadTimelines (after its sessionEvents, say) reaches this dashboard.
         extensions?.setCenter(binding.center)
         let themes = Theme.cycle(current: setup.theme)
-        let dashboard = Dashboard(driver: driver, size: size, glyphs: GlyphSet.forLocale(environment: environment.variables),
-                                  themes: themes.list, environment: environment.variables)
+        var dashboard = Dashboard(size: size, glyphs: GlyphSet.forLocale(environment: environment.variables),
+                                  themes: themes.list, environment: environment.variables,
+                                  configuration: SchedulerConfiguration(setup.config), clock: binding.clock)
         dashboard.selectTheme(at: themes.index)
         dashboard.panelFactory = PanelFactory(widgets: binding.widgets)
         let effects = HeadlessEffects(theme: setup.theme,
                                       reloader: ConfigReloader(path: setup.configPath, catalog: catalog, widgets: binding.widgets,
                                                                themeOverride: theme,
                                                                environment: environment, log: nil))
-        let program = DashboardProgram(dashboard: dashboard, host: effects)
-        dashboard.setPanels(for: setup.config)
-        program.flush()
-        return .success(HeadlessDashboard(binding: binding, dashboard: dashboard, program: program, effects: effects, server: server))
+        let program = DashboardProgram(dashboard: dashboard, clock: binding.clock, center: binding.center, host: effects)
+        program.send(.panelsBuilt(DashboardBuilder.prepare(setup.config, widgets: binding.widgets, reusing: [])))
+        return .success(HeadlessDashboard(binding: binding, program: program, effects: effects, server: server))
     }
 
     // MARK: Messages and time
@@ -118,9 +114,9 @@ package final class HeadlessDashboard {
         // A replaying dashboard starts nothing (its inputs are the log's): nothing to wait for,
         // and a call the driver chose but did not start would be waited for forever.
         guard !program.isReplaying else { return true }
-        return await finishes(within: seconds) { [driver = dashboard.driver, sessions = binding.sessions, mailbox = program.mailbox] in
+        return await finishes(within: seconds) { [program, sessions = binding.sessions, mailbox = program.mailbox] in
             await sessions.wait(until: {
-                await driver.settle()
+                await program.settle()
                 return sessions.isIdle && mailbox.isEmpty
             }, wakeup: mailbox.arrivals)
         }
@@ -130,7 +126,7 @@ package final class HeadlessDashboard {
     /// are applied; no polling.
     package func settleProviders() async {
         guard !program.isReplaying else { return }  // see `settle(within:)`
-        await dashboard.driver.settle()
+        await program.settle()
     }
 
     /// Lets `seconds` of simulated time pass as a running dashboard lives them: the clock
@@ -146,7 +142,7 @@ package final class HeadlessDashboard {
         while clock.now < end {
             let next = min(clock.nextScheduledDate ?? end, end)
             clock.advance(to: max(next, clock.now))
-            await dashboard.driver.settle()
+            await program.settle()
             if !binding.sessions.isIdle { settled = await settle(within: settleWithin) && settled }
         }
         return settled
@@ -182,7 +178,7 @@ package final class HeadlessDashboard {
     // MARK: Frames and state
 
     /// Draws the whole frame at the clock's time (what the running dashboard does per frame).
-    package func render() -> CellBuffer { dashboard.render() }
+    package func render() -> CellBuffer { program.render() }
 
     /// The frame as text lines (`TextBackend`).
     package var lines: [String] { TextBackend.lines(render()) }
@@ -191,6 +187,8 @@ package final class HeadlessDashboard {
     package var theme: Theme { effects.theme }
     /// The number of panels laid out.
     package var panelCount: Int { dashboard.panels.count }
+    /// The dashboard's state now (a value: a copy does not change with it).
+    var dashboard: Dashboard { program.dashboard }
     package var panelTitles: [String] { dashboard.panels.map(\.title) }
     package var focus: Int { dashboard.focus }
     package var isZoomed: Bool { dashboard.isZoomed }
@@ -236,7 +234,7 @@ final class HeadlessEffects: DashboardHost {
         case .reloadConfig(let reason): reloader.load(reason: reason).forEach(program.send)
         case .configApplied(let config): reloader.applied(config)
         case .quit(let status): quitStatus = status
-        case .suspend, .reapChildren, .log, .startProvider, .cancelProvider, .armTimelineWake, .runAction,
+        case .suspend, .reapChildren, .log, .startProvider, .cancelProvider, .armTimelineWake, .publishWidgets, .runAction,
              .armRelevanceWake, .buildPanels: break
         }
     }

@@ -59,8 +59,7 @@ final class DashboardRunner {
         case .failure(let output): return output
         }
         installSources(parts)
-        parts.program.flush()
-        parts.effects.present(parts.program.dashboard)
+        parts.effects.present(parts.program)
         withExtendedLifetime(parts) { parts.loop.run() }
     }
 

@@ -101,20 +101,17 @@ enum DashboardStartup {
         // backend's: it gives the terminal back, then the process dies of them.
         SignalTranslator.resetDispositions()
 
-        let driver = TimelineDriver(
-            clock: clock, configuration: SchedulerConfiguration(setup.config), center: center,
-            providerExecutor: ThreadTaskExecutor(maximumThreads: providerThreads, name: "wh-provider")
-        )
         let sessions = DashboardSessions.open(io: io, stateDirectory: stateDirectory, clock: clock, extensions: extensions, log: log)
         for problem in extensionProblems { log?.error("extension skipped: \(problem)") }
         for note in extensionNotes { log?.info("extension note: \(note)") }
-        extensions.setCenter(driver.center)
-        let context = sessions.widgetContext(stateDirectory: stateDirectory, center: driver.center, now: { clock.now })
+        extensions.setCenter(center)
+        let context = sessions.widgetContext(stateDirectory: stateDirectory, center: center, now: { clock.now })
         let widgets = catalog.bind(context)
 
         let themes = Theme.cycle(current: setup.theme)
-        let dashboard = Dashboard(driver: driver, size: terminal.size, glyphs: terminal.glyphs, themes: themes.list,
-                                  environment: environment.variables)
+        var dashboard = Dashboard(size: terminal.size, glyphs: terminal.glyphs, themes: themes.list,
+                                  environment: environment.variables, configuration: SchedulerConfiguration(setup.config),
+                                  clock: clock)
         dashboard.selectTheme(at: themes.index)
         dashboard.sessionsNotice = sessions.notice
         dashboard.extensionsNotice = ExtensionSetup.notice(problems: extensionProblems.count, skipped: skippedExtensions)
@@ -130,17 +127,23 @@ enum DashboardStartup {
         }
         let effects = TerminalEffects(terminal: terminal, io: io, log: log, sessions: sessions, reloader: reloader,
                                       bundledServer: bundledServer)
-        let program = DashboardProgram(dashboard: dashboard, host: effects, wakeLoop: wakeLoop)
+        let program = DashboardProgram(
+            dashboard: dashboard, clock: clock, center: center,
+            providerExecutor: ThreadTaskExecutor(maximumThreads: providerThreads, name: "wh-provider"),
+            host: effects, wakeLoop: wakeLoop
+        )
         door.program = program
         loop.onTurnEnd = { [weak effects, weak program] in
-            if let effects, let program { effects.presentIfAsked(program.dashboard) }
+            if let effects, let program { effects.presentIfAsked(program) }
         }
         clock.onClockChange = { [weak program] in program?.send(.clockSet) }
+        // The config's panels: their factories run here, as a config reload's run in its
+        // `.buildPanels` effect, and `update` installs them.
+        program.send(.panelsBuilt(DashboardBuilder.prepare(setup.config, widgets: widgets, reusing: [])))
         if let recorder {
             recorder.start = clock.now
             program.onMessage = { [clock] message in recorder.record(message, at: clock.now) }
         }
-        dashboard.setPanels(for: setup.config)
         sessions.start(widgets: widgets, log: log)
         return .success(DashboardParts(loop: loop, clock: clock, program: program, effects: effects, reloader: reloader, log: log))
     }

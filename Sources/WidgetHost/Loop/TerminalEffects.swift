@@ -52,21 +52,21 @@ final class TerminalEffects: DashboardHost {
             log?.info(line)
         case .quit(let status):
             quit(status: status)
-        case .startProvider, .cancelProvider, .armTimelineWake, .runAction, .armRelevanceWake, .buildPanels:
+        case .startProvider, .cancelProvider, .armTimelineWake, .publishWidgets, .runAction, .armRelevanceWake, .buildPanels:
             break  // the program's own
         }
     }
 
     /// Draws the frame asked for during the loop's turn, if one was (`MainLoop.onTurnEnd`):
     /// however many changes one turn brings, one `render()` and one `doupdate` follow.
-    func presentIfAsked(_ dashboard: Dashboard) {
+    func presentIfAsked(_ program: DashboardProgram) {
         guard framePending else { return }
         framePending = false
-        present(dashboard)
+        present(program)
     }
 
-    func present(_ dashboard: Dashboard) {
-        terminal.present(dashboard.render())
+    func present(_ program: DashboardProgram) {
+        terminal.present(program.render())
     }
 
     /// Takes the terminal back after it was given away: its size may have changed meanwhile,
