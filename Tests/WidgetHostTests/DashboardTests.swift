@@ -178,6 +178,25 @@ struct DashboardTests {
         #expect(clock.nextScheduledDate == at(360), "nothing wakes before the next minute")
     }
 
+    @Test("panels that do not fit are counted in the status bar, not drawn broken; Tab skips them; a larger terminal shows them")
+    func panelsThatDoNotFit() async {
+        // One row of three small units fits 60x8; the medium panel would need a second row.
+        let dashboard = makeDashboard(size: TerminalSize(columns: 60, rows: 8),
+                                      probes: [(Probe([]), .small, "Zero"), (Probe([]), .small, "One"),
+                                               (Probe([]), .small, "Two"), (Probe([]), .medium, "Wide")])
+        await dashboard.settle()
+        #expect(!text(dashboard).contains { $0.contains("terminal too small") })
+        #expect(!text(dashboard).contains { $0.contains("┌ Wide") })
+        #expect(text(dashboard).last?.contains("+1 not shown") == true)
+        for _ in 0..<3 { dashboard.press(.tab) }
+        #expect(dashboard.focus == 0, "Tab goes round the three panels shown")
+        dashboard.press(.backTab)
+        #expect(dashboard.focus == 2)
+        dashboard.resize(to: TerminalSize(columns: 60, rows: 16))
+        #expect(text(dashboard).contains { $0.contains("┌ Wide") })
+        #expect(text(dashboard).last?.contains("not shown") == false)
+    }
+
     @Test("p pauses automatic reloads and says so in the status bar")
     func pause() async {
         let dashboard = makeDashboard(size: TerminalSize(columns: 60, rows: 8), probes: [(Probe([]), .small, "One")])

@@ -52,3 +52,45 @@ struct GridLayoutTests {
         #expect(GridLayout().frames(for: [], in: .zero) == [])
     }
 }
+
+@Suite("Grid layout: no holes")
+struct GridLayoutHoleTests {
+    @Test("every-widget.json's families at 100x29: the 2x1 hole the flow leaves goes to a neighbour")
+    func everyWidget() throws {
+        let families: [WidgetFamily] = [.large, .small, .small, .medium, .medium, .small, .small, .small]
+        let area = Rect(x: 0, y: 0, width: 100, height: 29)
+        let frames = try #require(GridLayout().frames(for: families, in: area))
+        #expect(frames.reduce(0) { $0 + $1.area } == area.area)
+    }
+
+    @Test("property: random configs (1–24 panels, every family) at random sizes from 40x12 to 300x100 tile the area exactly")
+    func randomConfigs() {
+        var random = SplitMix64(seed: 24)
+        func pick(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(random.next() % UInt64(range.count)) }
+        let all: [WidgetFamily] = [.small, .medium, .large, .extraLarge]
+        var laidOut = 0
+        for trial in 0..<3_000 {
+            let families = (0..<pick(1...24)).map { _ in all[pick(0...3)] }
+            let area = Rect(x: 0, y: 0, width: pick(40...300), height: pick(11...99))
+            guard let frames = GridLayout().frames(for: families, in: area) else { continue }
+            laidOut += 1
+            var owner = Array(repeating: -1, count: area.area)
+            var overlap = false
+            for (i, frame) in frames.enumerated() {
+                guard frame.intersection(area) == frame, frame.width > 0, frame.height > 0 else {
+                    Issue.record("trial \(trial): \(families) in \(area): frame \(frame) outside or empty")
+                    return
+                }
+                for y in frame.y..<frame.maxY { for x in frame.x..<frame.maxX {
+                    if owner[y * area.width + x] >= 0 { overlap = true }
+                    owner[y * area.width + x] = i
+                } }
+            }
+            let holes = owner.filter { $0 < 0 }.count
+            if overlap || holes > 0 {
+                Issue.record("trial \(trial): \(families) in \(area.width)x\(area.height): \(holes) empty cells, overlap \(overlap)")
+            }
+        }
+        #expect(laidOut > 1_000, "most random configs fit (\(laidOut) of 3000)")
+    }
+}

@@ -201,8 +201,9 @@ struct Dashboard {
     }
 
     private mutating func moveFocus(by step: Int) {
-        guard !panels.isEmpty else { return }
-        focus = (focus + step + panels.count) % panels.count
+        let shown = panelFrames.count  // panels that do not fit are not focused
+        guard shown > 0 else { return }
+        focus = (focus + step + shown) % shown
         scrollOffset = 0
     }
 
@@ -250,6 +251,10 @@ struct Dashboard {
     private mutating func relayout() {
         let area = panelArea
         panelFrames = layout.frames(for: panels.map(\.family), in: area) ?? []
+        if !panelFrames.isEmpty, focus >= panelFrames.count {
+            focus = panelFrames.count - 1
+            scrollOffset = 0
+        }
         for (panel, frame) in zip(panels, panelFrames) {
             let inner = contentRects(for: panel, in: frame)
             for (member, rect) in zip(panel.members, inner) {
@@ -269,8 +274,12 @@ struct Dashboard {
 
     var isTooSmall: Bool {
         size.columns < Self.minimumSize.columns || size.rows < Self.minimumSize.rows
-            || (!panels.isEmpty && panelFrames.count != panels.count)
+            || (!panels.isEmpty && panelFrames.isEmpty)
     }
+
+    /// Panels that do not fit the terminal (the layout shows the first that do, whole): the
+    /// status bar counts them.
+    var hiddenPanelCount: Int { panelFrames.isEmpty ? 0 : panels.count - panelFrames.count }
 
     /// Content rectangles of a panel's members: the box's inside; in a stack, which shows one
     /// member at a time, each member gets the inside below its title row.

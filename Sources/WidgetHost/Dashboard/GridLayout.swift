@@ -10,8 +10,11 @@ import WidgetCore
 /// Panels are placed in order, each in the first free spot that holds it (dense flow). The
 /// layout tries every column count the width allows (units at least `minimumUnitWidth`
 /// wide) and keeps the one whose units come closest to a widget's shape (about 2.5 cells wide
-/// per cell high) while leaving few holes; rows share the height. A family wider than the grid is narrowed to the grid's width.
-/// Unit sizes are distributed exactly, so panels tile the area with no gaps or overlaps.
+/// per cell high) while leaving few holes; rows share the height. A family wider than the grid
+/// is narrowed to the grid's width. Families are minimums: a unit the flow leaves empty (a row
+/// that ends early, a last row not full) goes to a neighbouring panel that can grow into it
+/// (`fillHoles`), so every cell of the area belongs to exactly one panel. Unit sizes are
+/// distributed exactly, so panels tile the area with no gaps or overlaps.
 public struct GridLayout: Sendable, Equatable {
     /// Narrowest unit worth having, in cells.
     public var minimumUnitWidth: Int
@@ -31,25 +34,43 @@ public struct GridLayout: Sendable, Equatable {
         var column: Int, row: Int, columns: Int, rows: Int
     }
 
-    /// The rectangles of `families` in `area`, in the same order; nil when the area is too
-    /// small to give every panel at least one minimum unit (the host then shows a
-    /// "terminal too small" notice).
+    /// The rectangles of `families` in `area`, in the same order, tiling it: every cell belongs
+    /// to exactly one. When not all of them fit (too little room, or no tiling without a hole),
+    /// the rectangles of the longest first part of them that does — fewer than asked: the
+    /// host counts the rest as not shown. Nil when not even the first fits one minimum unit
+    /// (the host then shows a "terminal too small" notice).
     public func frames(for families: [WidgetFamily], in area: Rect) -> [Rect]? {
         guard !families.isEmpty else { return [] }
+        for count in stride(from: families.count, through: 1, by: -1) {
+            if let frames = tiling(Array(families.prefix(count)), in: area) { return frames }
+        }
+        return nil
+    }
+
+    /// The rectangles of all of `families` tiling `area`, or nil.
+    private func tiling(_ families: [WidgetFamily], in area: Rect) -> [Rect]? {
         let maxColumns = min(8, area.width / minimumUnitWidth)
         guard maxColumns >= 1 else { return nil }
         var best: (columns: Int, rows: Int, placements: [Placement], score: Double)?
         for columns in 1...maxColumns {
             let (placements, rows) = Self.place(families, columns: columns)
-            guard area.height / rows >= minimumUnitHeight else { continue }
-            let used = placements.reduce(0) { $0 + $1.columns * $1.rows }
-            let holes = Double(columns * rows - used) / Double(columns * rows)
-            // Units should look like a widget: about two and a half cells wide per cell high
-            // (a cell is about twice as high as wide). Holes count double.
-            let aspect = (Double(area.width) / Double(columns)) / (Double(area.height) / Double(rows))
-            let score = 2 * holes + abs(Glibc.log(aspect / Self.idealAspect))
-            if best == nil || score < best!.score - 1e-9 {
-                best = (columns, rows, placements, score)
+            let shelves = Self.shelves(families, columns: columns)
+            // The dense flow, its holes given to neighbours; and shelves, which never leave one
+            // (for the rare flow whose hole every neighbour spans past, a pinwheel).
+            for (candidate, candidateRows) in [(Self.fillHoles(placements, columns: columns, rows: rows), rows), shelves] {
+                guard area.height / candidateRows >= minimumUnitHeight else { continue }
+                let total = columns * candidateRows
+                let asked = families.reduce(0) { $0 + min($1.gridUnits.columns, columns) * $1.gridUnits.rows }
+                let grown = Double(total - asked) / Double(total)
+                let left = total - candidate.reduce(0) { $0 + $1.columns * $1.rows }
+                // Units should look like a widget: about two and a half cells wide per cell high
+                // (a cell is about twice as high as wide). Growth counts double: a panel grown
+                // into a hole is not the shape its family asked for. A hole left is no tiling.
+                let aspect = (Double(area.width) / Double(columns)) / (Double(area.height) / Double(candidateRows))
+                let score = 2 * grown + abs(Glibc.log(aspect / Self.idealAspect))
+                if left == 0, best == nil || score < best!.score - 1e-9 {
+                    best = (columns, candidateRows, candidate, score)
+                }
             }
         }
         guard let best else { return nil }
@@ -93,6 +114,72 @@ public struct GridLayout: Sendable, Equatable {
             }
         }
         return (placements, occupied.count)
+    }
+
+    /// Rows of panels in order ("shelves"): a panel that does not fit the row's rest starts the
+    /// next row, the row's last panel widens to its end, and every panel of a row is as tall as
+    /// the row's tallest. Never a hole; the fallback when the flow leaves one no panel can take.
+    static func shelves(_ families: [WidgetFamily], columns: Int) -> ([Placement], Int) {
+        var placements: [Placement] = []
+        var shelfStart = 0, row = 0, x = 0
+        func closeShelf() {
+            guard shelfStart < placements.count else { return }
+            let height = placements[shelfStart...].map(\.rows).max() ?? 1
+            placements[placements.count - 1].columns = columns - placements[placements.count - 1].column
+            for i in shelfStart..<placements.count { placements[i].rows = height }
+            row += height
+            shelfStart = placements.count
+            x = 0
+        }
+        for family in families {
+            let w = min(family.gridUnits.columns, columns)
+            if x + w > columns { closeShelf() }
+            placements.append(Placement(column: x, row: row, columns: w, rows: family.gridUnits.rows))
+            x += w
+        }
+        closeShelf()
+        return (placements, max(row, 1))
+    }
+
+    /// Grows panels into the units the flow left empty: each panel in turn takes a free strip
+    /// beside it as tall (or as wide) as itself — right, then down, left, up — until no panel
+    /// can grow. A hole is left only when every neighbour spans past it on both sides.
+    static func fillHoles(_ placements: [Placement], columns: Int, rows: Int) -> [Placement] {
+        var placements = placements
+        var owner = Array(repeating: Array(repeating: -1, count: columns), count: rows)
+        for (i, p) in placements.enumerated() {
+            for y in p.row..<(p.row + p.rows) { for x in p.column..<(p.column + p.columns) { owner[y][x] = i } }
+        }
+        func free(_ xs: Range<Int>, _ ys: Range<Int>) -> Bool {
+            guard xs.lowerBound >= 0, xs.upperBound <= columns, ys.lowerBound >= 0, ys.upperBound <= rows else { return false }
+            return ys.allSatisfy { y in xs.allSatisfy { x in owner[y][x] < 0 } }
+        }
+        var grew = true
+        while grew {
+            grew = false
+            for i in placements.indices {
+                let p = placements[i]
+                let columnsSpan = p.column..<(p.column + p.columns), rowsSpan = p.row..<(p.row + p.rows)
+                var next = p
+                if free(p.column + p.columns..<(p.column + p.columns + 1), rowsSpan) {
+                    next.columns += 1
+                } else if free(columnsSpan, p.row + p.rows..<(p.row + p.rows + 1)) {
+                    next.rows += 1
+                } else if free(p.column - 1..<p.column, rowsSpan) {
+                    next.column -= 1
+                    next.columns += 1
+                } else if free(columnsSpan, p.row - 1..<p.row) {
+                    next.row -= 1
+                    next.rows += 1
+                } else {
+                    continue
+                }
+                for y in next.row..<(next.row + next.rows) { for x in next.column..<(next.column + next.columns) { owner[y][x] = i } }
+                placements[i] = next
+                grew = true
+            }
+        }
+        return placements
     }
 
     /// `parts + 1` cut points from 0 to `total`, the remainder spread over the first parts.
