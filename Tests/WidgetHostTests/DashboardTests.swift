@@ -187,14 +187,14 @@ struct DashboardTests {
         await dashboard.settle()
         #expect(!text(dashboard).contains { $0.contains("terminal too small") })
         #expect(!text(dashboard).contains { $0.contains("┌ Wide") })
-        #expect(text(dashboard).last?.contains("+1 not shown") == true)
+        #expect(text(dashboard).last?.contains("+1 panel: enlarge the terminal") == true)
         for _ in 0..<3 { dashboard.press(.tab) }
         #expect(dashboard.focus == 0, "Tab goes round the three panels shown")
         dashboard.press(.backTab)
         #expect(dashboard.focus == 2)
         dashboard.resize(to: TerminalSize(columns: 60, rows: 16))
         #expect(text(dashboard).contains { $0.contains("┌ Wide") })
-        #expect(text(dashboard).last?.contains("not shown") == false)
+        #expect(text(dashboard).last?.contains("enlarge the terminal") == false)
     }
 
     @Test("p pauses automatic reloads and says so in the status bar")

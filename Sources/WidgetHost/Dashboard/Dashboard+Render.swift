@@ -108,7 +108,9 @@ extension Dashboard {
         let separator = " \(glyphs.vertical) "
         var left = " widgethost"
         if isPaused { left += separator + "paused" }
-        if hiddenPanelCount > 0 { left += separator + "+\(hiddenPanelCount) not shown" }
+        if hiddenPanelCount > 0 {
+            left += separator + "+\(hiddenPanelCount) panel\(hiddenPanelCount == 1 ? "" : "s"): enlarge the terminal"
+        }
         if let panel = focusedPanel { left += separator + panel.displayTitle }
         if isZoomed { left += " (zoomed, Esc back)" }
         let keys = focusedActions.map { "\($0.action.key) \($0.action.title)" }.joined(separator: "  ")
