@@ -46,6 +46,9 @@ extension TimelineScheduler {
 
         /// How long a call may take before it times out (see `add(kind:now:pausable:requestTimeout:)`).
         var requestTimeout: TimeInterval = 30
+        /// On a page not shown: its entries wake nothing (they are caught up when it is shown),
+        /// and, computed locally, neither do its reloads (`setHidden`).
+        var isHidden = false
 
         init(kind: String, pausable: Bool) {
             self.kind = kind
@@ -74,6 +77,7 @@ extension TimelineScheduler {
             c.version = version
             c.queuedDate = queuedDate
             c.requestTimeout = requestTimeout
+            c.isHidden = isHidden
             return c
         }
     }

@@ -16,9 +16,12 @@ extension TimelineScheduler {
     mutating func requeue(_ id: WidgetInstanceID, _ i: Instance) -> Bool {
         var next: Date?
         func consider(_ d: Date?) { if let d, next.map({ d < $0 }) ?? true { next = d } }
-        if i.nextIndex < i.entryDates.count { consider(i.entryDates[i.nextIndex]) }
+        // A hidden instance's entries wait until it is shown; so do the reloads of one computed
+        // locally (a clock) after its first: nobody would see them. A fetch still runs, so data
+        // is current.
+        if !i.isHidden, i.nextIndex < i.entryDates.count { consider(i.entryDates[i.nextIndex]) }
         consider(i.inFlight?.deadline)
-        if i.inFlight == nil, mayStart(i) { consider(i.reloadDue) }
+        if i.inFlight == nil, mayStart(i), !(i.isHidden && !i.pausable && i.reloadReason != .initial) { consider(i.reloadDue) }
         guard next != i.queuedDate else { return false }
         i.version &+= 1
         i.queuedDate = next

@@ -68,6 +68,22 @@ extension TimelineScheduler {
         i.heldByBudgetUntil = nil
     }
 
+    /// Hides or shows an instance (its panel is on a page not shown): a hidden instance's
+    /// entries wake nothing, nor do the reloads of one computed locally (`pausable: false`: a
+    /// seconds clock on a hidden page costs no wake-up); fetches go on, so its data is
+    /// current when shown. Shown again, its entries catch up at the next `advance(to:)`.
+    public mutating func setHidden(_ id: WidgetInstanceID, _ hidden: Bool) {
+        makeUnique()
+        guard let i = instance(id), i.isHidden != hidden else { return }
+        i.isHidden = hidden
+        if !hidden {
+            // What came due while hidden is due now.
+            i.queuedDate = nil
+            i.version &+= 1
+        }
+        reschedule(id)
+    }
+
     /// Pauses or resumes reloads the system would start; user reloads still run.
     public mutating func setAutomaticReloadsPaused(_ paused: Bool) {
         makeUnique()

@@ -115,6 +115,12 @@ public struct TimelineState {
         tick(now: now)
     }
 
+    /// Hides or shows instances (a page not shown): see `TimelineScheduler.setHidden`.
+    public mutating func setHidden(_ ids: some Sequence<WidgetInstanceID>, _ hidden: Bool, now: Date) {
+        for id in ids { scheduler.setHidden(id, hidden) }
+        tick(now: now)
+    }
+
     /// Applies new rules (a reloaded config) to reloads scheduled from now on.
     public mutating func updateConfiguration(_ configuration: SchedulerConfiguration) {
         scheduler.updateConfiguration(configuration)

@@ -28,6 +28,7 @@ struct InstanceCopyTests {
         record.version = 13
         record.queuedDate = at(14)
         record.requestTimeout = 15
+        record.isHidden = true
 
         func values(_ instance: Instance) -> [String: String] {
             Dictionary(uniqueKeysWithValues: Mirror(reflecting: instance).children.map { ($0.label ?? "?", String(describing: $0.value)) })

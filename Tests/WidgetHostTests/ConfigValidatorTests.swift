@@ -105,7 +105,7 @@ struct ConfigValidatorTests {
         #expect(try errors(#"{"panel": [], "panels": [{"kind": "clock", "titel": "x", "zzz": 1}]}"#) == [
             "panel: unknown key; did you mean 'panels'?",
             "panels[0].titel: unknown key; did you mean 'title'?",
-            "panels[0].zzz: unknown key; expected one of kind, family, title, options, panels",
+            "panels[0].zzz: unknown key; expected one of kind, family, title, options, area, panels",
         ])
         #expect(try errors(#"{"panels": [{"kind": "clock", "options": {"refreshSecond": 5, "colour": "red"}}]}"#) == [
             "panels[0].options.refreshSecond: unknown option; ('clock' has timeZone, seconds, hour24, showDate)",
@@ -147,7 +147,7 @@ struct ConfigValidatorTests {
 
     @Test("missing required keys and options are errors at their own path")
     func missingRequired() throws {
-        #expect(try errors(#"{}"#) == ["panels: missing required key: the list of panels"])
+        #expect(try errors(#"{}"#) == ["panels: missing required key: the list of panels (or 'pages')"])
         #expect(try errors(#"{"panels": []}"#) == ["panels: expected at least one panel, got an empty array"])
         #expect(try errors(#"{"panels": [{"family": "small"}, {"kind": "leaderboard"}]}"#) == [
             "panels[0].kind: missing required key: the widget kind",

@@ -180,8 +180,8 @@ struct DashboardTests {
 
     @Test("panels that do not fit are counted in the status bar, not drawn broken; Tab skips them; a larger terminal shows them")
     func panelsThatDoNotFit() async {
-        // One row of three small units fits 60x8; the medium panel would need a second row.
-        let dashboard = makeDashboard(size: TerminalSize(columns: 60, rows: 8),
+        // One row of small units fits 80x8; the medium panel would need a second row.
+        let dashboard = makeDashboard(size: TerminalSize(columns: 80, rows: 8),
                                       probes: [(Probe([]), .small, "Zero"), (Probe([]), .small, "One"),
                                                (Probe([]), .small, "Two"), (Probe([]), .medium, "Wide")])
         await dashboard.settle()
@@ -192,7 +192,7 @@ struct DashboardTests {
         #expect(dashboard.focus == 0, "Tab goes round the three panels shown")
         dashboard.press(.backTab)
         #expect(dashboard.focus == 2)
-        dashboard.resize(to: TerminalSize(columns: 60, rows: 16))
+        dashboard.resize(to: TerminalSize(columns: 80, rows: 16))
         #expect(text(dashboard).contains { $0.contains("┌ Wide") })
         #expect(text(dashboard).last?.contains("enlarge the terminal") == false)
     }

@@ -194,7 +194,7 @@ struct ManifestReader {
                 } else if actions.contains(where: { $0.key == key }) {
                     fail(at + ".key", "key '\(key)' is listed twice")
                 } else if WidgetAction.reservedKeys.contains(key), key != WidgetAction.reloadKey {
-                    fail(at + ".key", "'\(key)' is one of the host's own keys (q ? h j k l r R t p [ ]); 'r' may only title the panel's reload")
+                    fail(at + ".key", "'\(key)' is one of the host's own keys (q ? h j k l r R t p [ ] o 1-9); 'r' may only title the panel's reload")
                 } else {
                     actions.append(WidgetAction(key: key, title: title))
                 }

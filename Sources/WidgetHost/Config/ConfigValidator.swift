@@ -54,7 +54,8 @@ public struct ConfigValidator: Sendable {
                 message: "expected an object with 'panels', got \(document.shortDescription)"))
             return report
         }
-        reportUnknownKeys(in: object, at: root, allowed: ["theme", "minimumReloadSeconds", "dailyReloadBudget", "panels"],
+        reportUnknownKeys(in: object, at: root, allowed: ["theme", "minimumReloadSeconds", "dailyReloadBudget", "panels", "pages",
+                                                          "grid", "columns", "rows", "rotateSeconds", "mouse"],
                           what: "key", into: &report)
 
         var theme: String?
@@ -87,33 +88,53 @@ public struct ConfigValidator: Sendable {
                                         at: root.appending(key: "dailyReloadBudget"), into: &report)
         }
 
-        var panels: [PanelConfig] = []
-        let panelsPath = root.appending(key: "panels")
-        switch object["panels"] {
-        case nil:
-            report.errors.append(ConfigDiagnostic(path: panelsPath, message: "missing required key: the list of panels"))
-        case .array(let elements)?:
-            if elements.isEmpty {
-                report.errors.append(ConfigDiagnostic(path: panelsPath, message: "expected at least one panel, got an empty array"))
-            } else if elements.count > Self.maximumPanels {
-                report.errors.append(ConfigDiagnostic(path: panelsPath,
-                    message: "expected at most \(Self.maximumPanels) panels, got \(elements.count)"))
-            } else {
-                for (index, element) in elements.enumerated() {
-                    if let panel = panel(element, at: panelsPath.appending(index: index), stackFamily: nil,
-                                         minimumReloadSeconds: minimumReloadSeconds, into: &report) {
-                        panels.append(panel)
-                    }
-                }
+        var rotateSeconds: Int?
+        if let value = object["rotateSeconds"], value != .null {
+            rotateSeconds = integer(value, in: 2...86_400, orNull: true, at: root.appending(key: "rotateSeconds"), into: &report)
+        }
+        var mouse = true
+        if let value = object["mouse"] {
+            if case .bool(let on) = value { mouse = on } else {
+                report.errors.append(ConfigDiagnostic(path: root.appending(key: "mouse"),
+                    message: "expected true or false, got \(value.shortDescription)"))
             }
-        case let other?:
+        }
+
+        var panels: [PanelConfig] = []
+        var pages: [PageConfig] = []
+        let panelsPath = root.appending(key: "panels")
+        switch (object["panels"], object["pages"]) {
+        case (nil, nil):
+            report.errors.append(ConfigDiagnostic(path: panelsPath, message: "missing required key: the list of panels (or 'pages')"))
+        case (_?, _?):
+            report.errors.append(ConfigDiagnostic(path: root.appending(key: "pages"),
+                message: "give 'panels' or 'pages', not both (a page has its own 'panels')"))
+        case (let value?, nil):
+            panels = panelList(value, at: panelsPath, minimumReloadSeconds: minimumReloadSeconds, into: &report)
+            let grid = GridTemplate.parse(object, at: root, problems: &report.errors)
+            pages = [PageConfig(panels: 0..<panels.count, grid: grid)]
+            checkAreas(of: panels, grid: grid, gridPresent: object.contains("grid"), at: panelsPath, into: &report)
+        case (nil, let value?):
+            for key in ["grid", "columns", "rows"] where object.contains(key) {
+                report.errors.append(ConfigDiagnostic(path: root.appending(key: key),
+                    message: "with 'pages', '\(key)' goes in each page that has a grid"))
+            }
+            (panels, pages) = pageList(value, at: root.appending(key: "pages"), minimumReloadSeconds: minimumReloadSeconds,
+                                       into: &report)
+        }
+        if panels.count > Self.maximumPanels {
             report.errors.append(ConfigDiagnostic(path: panelsPath,
-                message: "expected an array of panels, got \(other.shortDescription)"))
+                message: "expected at most \(Self.maximumPanels) panels in all, got \(panels.count)"))
+        }
+        if rotateSeconds != nil, pages.count < 2 {
+            report.warnings.append(ConfigDiagnostic(path: root.appending(key: "rotateSeconds"),
+                message: "only one page: there is nothing to rotate"))
         }
 
         if report.errors.isEmpty {
             report.config = DashboardConfig(theme: theme, minimumReloadSeconds: minimumReloadSeconds,
-                                            dailyReloadBudget: dailyReloadBudget, panels: panels)
+                                            dailyReloadBudget: dailyReloadBudget, panels: panels, pages: pages,
+                                            rotateSeconds: rotateSeconds, mouse: mouse)
         }
         return report
     }
@@ -158,7 +179,7 @@ public struct ConfigValidator: Sendable {
 
     // MARK: Panels
 
-    private func panel(_ value: JSONValue, at path: ConfigPath, stackFamily: WidgetFamily?,
+    func panel(_ value: JSONValue, at path: ConfigPath, stackFamily: WidgetFamily?,
                        minimumReloadSeconds: Int, into report: inout ConfigReport) -> PanelConfig? {
         guard case .object(let object) = value else {
             report.errors.append(ConfigDiagnostic(path: path,
@@ -167,9 +188,9 @@ public struct ConfigValidator: Sendable {
         }
         let errorsBefore = report.errors.count
         let inStack = stackFamily != nil
-        let allowed = inStack ? ["kind", "title", "options"] : ["kind", "family", "title", "options", stack.membersKey]
+        let allowed = inStack ? ["kind", "title", "options"] : ["kind", "family", "title", "options", "area", stack.membersKey]
         // Keys with a message of their own below are left out of the generic unknown-key check.
-        let specific: Set<String> = inStack ? ["family", stack.membersKey] : []
+        let specific: Set<String> = inStack ? ["family", stack.membersKey, "area"] : []
         reportUnknownKeys(in: object, at: path, allowed: allowed, skipping: specific, what: "key", into: &report)
 
         // kind
@@ -237,6 +258,20 @@ public struct ConfigValidator: Sendable {
             }
         }
 
+        // area (a page's grid)
+        var area: String?
+        if let value = object["area"] {
+            let areaPath = path.appending(key: "area")
+            if inStack {
+                report.errors.append(ConfigDiagnostic(path: areaPath, message: "a stack's member has no area: give it to the stack"))
+            } else if case .string(let name) = value, GridTemplate.isAreaName(name) {
+                area = name
+            } else {
+                report.errors.append(ConfigDiagnostic(path: areaPath,
+                    message: "expected an area name of the page's grid, got \(value.shortDescription)"))
+            }
+        }
+
         // options (widgets) or panels (stacks)
         var options: [String: WidgetOptions.Value] = [:]
         var children: [PanelConfig] = []
@@ -264,10 +299,10 @@ public struct ConfigValidator: Sendable {
         if isStack, let only = children.first, let fold = stack.folds(memberCount: children.count, at: panelsPath) {
             // One meaning of stack: a stack of one is its widget, here as on the dashboard.
             report.warnings.append(fold)
-            return PanelConfig(kind: only.kind, family: family, title: title ?? only.title, options: only.options)
+            return PanelConfig(kind: only.kind, family: family, title: title ?? only.title, options: only.options, area: area)
         }
         let kind = isStack ? stack.manifest.kind : manifest?.kind ?? ""
-        return PanelConfig(kind: kind, family: family, title: title, options: WidgetOptions(options), children: children)
+        return PanelConfig(kind: kind, family: family, title: title, options: WidgetOptions(options), children: children, area: area)
     }
 
     private func stackChildren(_ value: JSONValue?, at path: ConfigPath, family: WidgetFamily,
@@ -313,7 +348,7 @@ public struct ConfigValidator: Sendable {
         return nil
     }
 
-    private func reportUnknownKeys(in object: JSONObject, at path: ConfigPath, allowed: [String],
+    func reportUnknownKeys(in object: JSONObject, at path: ConfigPath, allowed: [String],
                                    skipping: Set<String> = [], what: String, into report: inout ConfigReport) {
         for key in object.keys where !allowed.contains(key) && !skipping.contains(key) {
             let hint = EditDistance.suggestion(for: key, among: allowed).map { "did you mean '\($0)'?" }

@@ -9,16 +9,27 @@ public struct DashboardConfig: Sendable, Equatable {
     public var minimumReloadSeconds: Int
     /// System-initiated reloads allowed per panel per day; nil means no daily limit.
     public var dailyReloadBudget: Int?
+    /// Every panel, page after page.
     public var panels: [PanelConfig]
+    /// The pages, each a run of `panels`; one page of them all for a config without `pages`.
+    public var pages: [PageConfig]
+    /// Cycle the pages every this many seconds (a wall display); nil: stay.
+    public var rotateSeconds: Int?
+    /// Read the mouse (clicks, the wheel); `"mouse": false` leaves it to the terminal.
+    public var mouse: Bool
 
     /// The default of `minimumReloadSeconds`.
     public static let defaultMinimumReloadSeconds = 5
 
     public init(theme: String? = nil, minimumReloadSeconds: Int = DashboardConfig.defaultMinimumReloadSeconds,
-                dailyReloadBudget: Int? = nil, panels: [PanelConfig]) {
+                dailyReloadBudget: Int? = nil, panels: [PanelConfig], pages: [PageConfig]? = nil,
+                rotateSeconds: Int? = nil, mouse: Bool = true) {
         self.theme = theme
         self.minimumReloadSeconds = minimumReloadSeconds
         self.dailyReloadBudget = dailyReloadBudget
         self.panels = panels
+        self.pages = pages ?? [PageConfig(panels: 0..<panels.count)]
+        self.rotateSeconds = rotateSeconds
+        self.mouse = mouse
     }
 }

@@ -16,14 +16,17 @@ public struct PanelConfig: Sendable, Equatable {
     public var title: String?
     public var options: WidgetOptions
     public var children: [PanelConfig]
+    /// The grid area the panel fills, on a page with an explicit grid (`GridTemplate`).
+    public var area: String?
 
     public init(kind: String, family: WidgetFamily, title: String? = nil,
-                options: WidgetOptions = [:], children: [PanelConfig] = []) {
+                options: WidgetOptions = [:], children: [PanelConfig] = [], area: String? = nil) {
         self.kind = kind
         self.family = family
         self.title = title
         self.options = options
         self.children = children
+        self.area = area
     }
 
     /// The widgets the panel shows: a stack's children, else the panel itself (only a stack

@@ -15,7 +15,7 @@ extension Dashboard {
         if isZoomed, let panel = focusedPanel {
             drawPanel(panel, in: panelArea, focused: true, now: now, scroll: scrollOffset, into: &buffer)
         } else {
-            for (index, (panel, frame)) in zip(panels, frames).enumerated() {
+            for (index, panel, frame) in shownPanels {
                 drawPanel(panel, in: frame, focused: index == focus, now: now, scroll: 0, into: &buffer)
             }
         }
@@ -106,7 +106,7 @@ extension Dashboard {
         let row = Rect(x: 0, y: size.rows - 1, width: size.columns, height: 1)
         buffer.fill(row, with: .blank(CellStyle(.statusBar)))
         let separator = " \(glyphs.vertical) "
-        var left = " widgethost"
+        var left = ""
         if isPaused { left += separator + "paused" }
         if hiddenPanelCount > 0 {
             left += separator + "+\(hiddenPanelCount) panel\(hiddenPanelCount == 1 ? "" : "s"): enlarge the terminal"
@@ -118,12 +118,31 @@ extension Dashboard {
         let rightWidth = DisplayWidth.of(right)
         buffer.write(right, x: row.maxX - rightWidth, y: row.y, style: CellStyle(.statusText), clip: row)
         let leftArea = Rect(x: 0, y: row.y, width: max(0, row.width - rightWidth - 1), height: 1)
-        var x = buffer.write(DisplayWidth.truncate(left, toWidth: leftArea.width, ellipsis: glyphs.ellipsis),
-                             x: 0, y: row.y, style: CellStyle(.statusText, .bold), clip: leftArea)
+        let bold = CellStyle(.statusText, .bold)
+        var x = buffer.write(" widgethost", x: 0, y: row.y, style: bold, clip: leftArea)
+        // The pages as tabs, the one shown reversed (`statusTabs`, for a click).
+        for (index, tab) in statusTabs.enumerated() {
+            let start = index == 0 ? buffer.write(separator, x: x, y: row.y, style: CellStyle(.statusText), clip: leftArea) : x
+            x = buffer.write(" \(pageTabs[index]) ", x: max(start, tab.lowerBound), y: row.y,
+                             style: index == page ? CellStyle(.statusText, [.bold, .reverse]) : CellStyle(.statusText), clip: leftArea)
+        }
+        x = buffer.write(DisplayWidth.truncate(left, toWidth: max(0, leftArea.maxX - x), ellipsis: glyphs.ellipsis),
+                         x: x, y: row.y, style: bold, clip: leftArea)
         if let notice, x + 4 < leftArea.maxX {
             x = buffer.write(separator, x: x, y: row.y, style: CellStyle(.statusText), clip: leftArea)
             let text = DisplayWidth.truncate(notice, toWidth: leftArea.maxX - x, ellipsis: glyphs.ellipsis)
             buffer.write(text, x: x, y: row.y, style: CellStyle(.warning, .bold), clip: leftArea)
+        }
+    }
+
+    /// The columns of each page tab in the status bar (after " widgethost │ "), for drawing
+    /// and for a click; empty for a dashboard of one page.
+    var statusTabs: [Range<Int>] {
+        var x = DisplayWidth.of(" widgethost") + DisplayWidth.of(" \(glyphs.vertical) ")
+        return pageTabs.map { tab in
+            let width = DisplayWidth.of(" \(tab) ")
+            defer { x += width }
+            return x..<(x + width)
         }
     }
 

@@ -41,6 +41,8 @@ extension Dashboard {
         case .relevanceExpired:
             relevanceExpired()
             emit(.present)
+        case .pageRotationDue:
+            rotatePage()
         case .providerAnswered(let answer):
             timelines.receive(answer, now: now)
         case .timelinesDue:
@@ -51,6 +53,8 @@ extension Dashboard {
             emit(.reloadConfig(reason: reason))
         case .configLoaded(let config, let theme):
             timelines.updateConfiguration(SchedulerConfiguration(config))
+            setPages(config.pages, rotateSeconds: config.rotateSeconds)  // the panels follow (.panelsBuilt)
+            armRotation()
             let cycle = Theme.cycle(current: theme)
             setThemes(cycle.list, selected: cycle.index)
             emit(.setTheme(theme))

@@ -19,10 +19,10 @@ import Widgets
 struct Dashboard {
     var timelines: TimelineState
     private(set) var panels: [DashboardPanel] = []
-    private(set) var focus = 0
-    private(set) var isZoomed = false
+    var focus = 0
+    var isZoomed = false
     private(set) var isHelpShown = false
-    private(set) var scrollOffset = 0
+    var scrollOffset = 0
     private(set) var isPaused = false
     private(set) var size: TerminalSize
     /// Themes `t` cycles through, and the index of the one in use.
@@ -47,6 +47,13 @@ struct Dashboard {
     /// When the stacks' wake-up is armed: a stack member's relevance runs out (its
     /// `duration`), to rotate then (`.armRelevanceWake`, `.relevanceExpired`).
     private(set) var stackWakeDate: Date?
+    /// The config's pages (Dashboard+Pages); empty: one page of every panel.
+    var pages: [PageConfig] = []
+    /// The page shown.
+    var page = 0
+    /// Cycle the pages this often (`rotateSeconds`), and when the rotation is armed.
+    var rotateSeconds: Int?
+    var rotationDate: Date?
 
     /// Actions running or failed, by the member performing them.
     var actionStates: [WidgetInstanceID: PanelActionState] = [:]
@@ -96,10 +103,11 @@ struct Dashboard {
         for old in panels { for member in old.members where !kept.contains(member.id) { timelines.remove(member.id, now: now) } }
         actionStates = actionStates.filter { kept.contains($0.key) }  // a running one's answer is then dropped
         panels = newPanels
-        focus = min(focus, max(0, panels.count - 1))
+        if !pageRange.contains(focus) { focus = pageRange.lowerBound }
         scrollOffset = 0
         if panels.isEmpty { isZoomed = false }
         relayout()
+        updateHidden()
         updateStacks()
         emit(.present)
     }
@@ -110,6 +118,7 @@ struct Dashboard {
 
     /// Applies a key press (`update(.key(_:))`).
     mutating func handle(_ key: Key) {
+        armRotation()  // any key holds the pages' rotation for `rotateSeconds`
         if isHelpShown {
             switch key {
             case .character("q"), .ctrlC: emit(.quit(status: 0))
@@ -165,6 +174,8 @@ struct Dashboard {
             relayout()
         case .control("l"):
             break  // a plain redraw
+        case .character(let digit) where pages.count > 1 && ("1"..."9").contains(digit):
+            show(page: Int(String(digit))! - 1)
         case .character(let character):
             // The focused panel's own keys come after every global one, so they never shadow it.
             if let panel = focusedPanel { clearFailedActions(of: panel) }
@@ -203,7 +214,8 @@ struct Dashboard {
     private mutating func moveFocus(by step: Int) {
         let shown = panelFrames.count  // panels that do not fit are not focused
         guard shown > 0 else { return }
-        focus = (focus + step + shown) % shown
+        let first = pageRange.lowerBound
+        focus = first + ((focus - first) % shown + step % shown + shown) % shown
         scrollOffset = 0
     }
 
@@ -211,11 +223,12 @@ struct Dashboard {
 
     /// Moves focus to the nearest panel in `direction`, by the panels' centres.
     private mutating func moveFocus(_ direction: Direction) {
-        guard panelFrames.indices.contains(focus) else { return }
-        let from = panelFrames[focus]
+        let first = pageRange.lowerBound
+        guard panelFrames.indices.contains(focus - first) else { return }
+        let from = panelFrames[focus - first]
         let (fx, fy) = (from.x * 2 + from.width, from.y * 2 + from.height)
         var best: (index: Int, score: Int)?
-        for (i, frame) in panelFrames.enumerated() where i != focus {
+        for (i, frame) in panelFrames.enumerated() where i != focus - first {
             let (cx, cy) = (frame.x * 2 + frame.width, frame.y * 2 + frame.height)
             let ahead: Bool
             switch direction {
@@ -228,7 +241,7 @@ struct Dashboard {
             let score = abs(cx - fx) + abs(cy - fy)
             if best == nil || score < best!.score { best = (i, score) }
         }
-        if let best { focus = best.index; scrollOffset = 0 }
+        if let best { focus = first + best.index; scrollOffset = 0 }
     }
 
     private mutating func scroll(by lines: Int) {
@@ -248,14 +261,19 @@ struct Dashboard {
         }.max() ?? 0
     }
 
-    private mutating func relayout() {
+    mutating func relayout() {
         let area = panelArea
-        panelFrames = layout.frames(for: panels.map(\.family), in: area) ?? []
-        if !panelFrames.isEmpty, focus >= panelFrames.count {
-            focus = panelFrames.count - 1
+        let range = pageRange
+        if let grid = pageGrid {
+            panelFrames = layout.frames(on: grid, areas: panels[range].map { $0.config?.area ?? "" }, in: area) ?? []
+        } else {
+            panelFrames = layout.frames(for: panels[range].map(\.family), in: area) ?? []
+        }
+        if !panelFrames.isEmpty, focus >= range.lowerBound + panelFrames.count {
+            focus = range.lowerBound + panelFrames.count - 1
             scrollOffset = 0
         }
-        for (panel, frame) in zip(panels, panelFrames) {
+        for (panel, frame) in zip(panels[range], panelFrames) {
             let inner = contentRects(for: panel, in: frame)
             for (member, rect) in zip(panel.members, inner) {
                 timelines.resize(member.id, to: CellSize(columns: rect.width, rows: rect.height), now: now)
@@ -268,18 +286,18 @@ struct Dashboard {
 
     /// The terminal size the panels need at the current width (status bar included).
     var neededSize: TerminalSize {
-        let area = layout.minimumArea(for: panels.map(\.family), width: size.columns)
+        let area = layout.minimumArea(for: panels[pageRange].map(\.family), width: size.columns)
         return TerminalSize(columns: max(area.width, Self.minimumSize.columns), rows: max(area.height + 1, Self.minimumSize.rows))
     }
 
     var isTooSmall: Bool {
         size.columns < Self.minimumSize.columns || size.rows < Self.minimumSize.rows
-            || (!panels.isEmpty && panelFrames.isEmpty)
+            || (!pageRange.isEmpty && panelFrames.isEmpty)
     }
 
     /// Panels that do not fit the terminal (the layout shows the first that do, whole): the
     /// status bar counts them.
-    var hiddenPanelCount: Int { panelFrames.isEmpty ? 0 : panels.count - panelFrames.count }
+    var hiddenPanelCount: Int { panelFrames.isEmpty ? 0 : pageRange.count - panelFrames.count }
 
     /// Content rectangles of a panel's members: the box's inside; in a stack, which shows one
     /// member at a time, each member gets the inside below its title row.
@@ -355,5 +373,8 @@ struct Dashboard {
         return "\(two(t.hour)):\(two(t.minute))"
     }
 
-    var frames: [Rect] { panelFrames }
+    /// The panels of the page shown that are laid out, with their frames and indices.
+    var shownPanels: [(index: Int, panel: DashboardPanel, frame: Rect)] {
+        panelFrames.enumerated().map { (pageRange.lowerBound + $0.offset, panels[pageRange.lowerBound + $0.offset], $0.element) }
+    }
 }

@@ -27,6 +27,8 @@ package enum DashboardMessage: Equatable, Sendable {
     case childExited
     /// A Smart Stack member's relevance ran out.
     case relevanceExpired
+    /// The pages' rotation (`rotateSeconds`) came: show the next page.
+    case pageRotationDue
     /// A provider answered a timeline request (`.startProvider`), or failed.
     case providerAnswered(ProviderAnswer)
     /// The timelines' wake-up (`.armTimelineWake`) came: entries, reloads or timeouts are due.
@@ -72,6 +74,8 @@ package enum DashboardEffect: Equatable, Sendable {
     /// Arm the stacks' wake-up for the first relevance that runs out (nil: none); it sends
     /// `.relevanceExpired`.
     case armRelevanceWake(Date?)
+    /// Arm the pages' rotation (nil: none), replacing the one armed; it sends `.pageRotationDue`.
+    case armPageRotation(Date?)
     case setTheme(Theme)
     /// Run a program in the foreground with the terminal given back (an action such as
     /// `$EDITOR`); the host answers with `.actionFinished`.

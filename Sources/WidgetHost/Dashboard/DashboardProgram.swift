@@ -36,6 +36,7 @@ final class DashboardProgram {
     private var isRunning = false
     private var timelineWake: ClockTimer?
     private var relevanceWake: ClockTimer?
+    private var pageRotation: ClockTimer?
     /// Sees every message as it is applied, in order (the message log, tests).
     var onMessage: (DashboardMessage) -> Void = { _ in }
     /// Replaying a `MessageLog`: the effects that bring messages are left out, and answers
@@ -115,6 +116,8 @@ final class DashboardProgram {
             timelineWake = arm(timelineWake, at: date, sending: .timelinesDue)
         case .armRelevanceWake(let date):
             relevanceWake = arm(relevanceWake, at: date, sending: .relevanceExpired)
+        case .armPageRotation(let date):
+            pageRotation = arm(pageRotation, at: date, sending: .pageRotationDue)
         case .publishWidgets(let widgets):
             center.publish(widgets)
         case .buildPanels(let config):

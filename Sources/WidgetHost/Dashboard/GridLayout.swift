@@ -82,6 +82,39 @@ public struct GridLayout: Sendable, Equatable {
         }
     }
 
+    /// The rectangles of the panels placed on an explicit grid (`areas`: each panel's area
+    /// name, in order), the grid's column and row weights sharing `area` out; every cell
+    /// belongs to one area (the config validator sees to it). Nil when a panel would be smaller
+    /// than a box with a line inside (`minimumGridCell`): the host shows "terminal too small".
+    public func frames(on grid: GridTemplate, areas: [String], in area: Rect) -> [Rect]? {
+        let xs = Self.edges(total: area.width, weights: grid.columnWeights).map { $0 + area.x }
+        let ys = Self.edges(total: area.height, weights: grid.rowWeights).map { $0 + area.y }
+        var frames: [Rect] = []
+        for name in areas {
+            guard let place = grid.area(named: name) else { return nil }
+            let frame = Rect(x: xs[place.column], y: ys[place.row], width: xs[place.column + place.columns] - xs[place.column],
+                             height: ys[place.row + place.rows] - ys[place.row])
+            guard frame.width >= Self.minimumGridCell.columns, frame.height >= Self.minimumGridCell.rows else { return nil }
+            frames.append(frame)
+        }
+        return frames
+    }
+
+    /// The smallest panel an explicit grid may give: a box, its title and a line inside.
+    static let minimumGridCell = TerminalSize(columns: 8, rows: 3)
+
+    /// `weights.count + 1` cut points from 0 to `total`, each part in proportion to its weight
+    /// (the remainder to the parts with the largest fractions, then the first).
+    static func edges(total: Int, weights: [Int]) -> [Int] {
+        let sum = max(1, weights.reduce(0, +))
+        var sizes = weights.map { total * $0 / sum }
+        let order = weights.indices.sorted { (total * weights[$0]) % sum > (total * weights[$1]) % sum }
+        for i in order.prefix(total - sizes.reduce(0, +)) { sizes[i] += 1 }
+        var edges = [0]
+        for size in sizes { edges.append(edges[edges.count - 1] + size) }
+        return edges
+    }
+
     /// The smallest area that lays out `families`: as wide as `width` allows (at least one
     /// unit), and as high as the rows the widest grid needs.
     public func minimumArea(for families: [WidgetFamily], width: Int) -> (width: Int, height: Int) {

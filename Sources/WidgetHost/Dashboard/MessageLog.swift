@@ -68,8 +68,8 @@ extension DashboardEffect {
     /// config read): a replay leaves them out, the log holds their messages.
     var bringsMessages: Bool {
         switch self {
-        case .startProvider, .cancelProvider, .armTimelineWake, .armRelevanceWake, .runAction, .runInTerminal, .reloadConfig,
-             .buildPanels:
+        case .startProvider, .cancelProvider, .armTimelineWake, .armRelevanceWake, .armPageRotation, .runAction, .runInTerminal,
+             .reloadConfig, .buildPanels:
             return true
         default:
             return false

@@ -75,6 +75,8 @@ package final class HeadlessDashboard {
                                   configuration: SchedulerConfiguration(setup.config), clock: binding.clock)
         dashboard.selectTheme(at: themes.index)
         dashboard.panelFactory = PanelFactory(widgets: binding.widgets)
+        dashboard.setPages(setup.config.pages, rotateSeconds: setup.config.rotateSeconds)
+        dashboard.armRotation()
         let effects = HeadlessEffects(theme: setup.theme,
                                       reloader: ConfigReloader(path: setup.configPath, catalog: catalog, widgets: binding.widgets,
                                                                themeOverride: theme,
@@ -235,7 +237,7 @@ final class HeadlessEffects: DashboardHost {
         case .configApplied(let config): reloader.applied(config)
         case .quit(let status): quitStatus = status
         case .suspend, .reapChildren, .log, .startProvider, .cancelProvider, .armTimelineWake, .publishWidgets, .runAction,
-             .armRelevanceWake, .buildPanels: break
+             .armRelevanceWake, .armPageRotation, .buildPanels: break
         }
     }
 }

@@ -117,6 +117,8 @@ enum DashboardStartup {
         dashboard.extensionsNotice = ExtensionSetup.notice(problems: extensionProblems.count, skipped: skippedExtensions)
         dashboard.notice = dashboard.standingNotice
         dashboard.panelFactory = PanelFactory(widgets: widgets)
+        dashboard.setPages(setup.config.pages, rotateSeconds: setup.config.rotateSeconds)
+        dashboard.armRotation()
         let reloader = ConfigReloader(path: setup.configPath, catalog: catalog, widgets: widgets, themeOverride: options.theme,
                                       environment: environment, log: log)
         reloader.rediscovery = ExtensionRediscovery(explicitDirectory: options.extensionsDirectory, environment: environment,
