@@ -176,6 +176,13 @@ static inline void wh_restore_prepare_bytes(void) {
     wh_restore_append(tigetstr("sgr0"));
     wh_restore_append(tigetstr("op"));
     wh_restore_append(tigetstr("cnorm"));
+    // Mouse reports off (the dashboard may have turned them on): the terminal's own way
+    // (XM, as ncurses turns them on), else the X10 mode ncurses uses without it.
+    if (wh_restore_has("XM")) {
+        wh_restore_append(tiparm(tigetstr("XM"), 0));
+    } else if (wh_restore_has("kmous")) {
+        wh_restore_append("\033[?1000l");
+    }
     if (wh_restore_has("rmcup")) {
         wh_restore_append(tigetstr("rmcup"));
     } else if (wh_restore_has("cup")) {

@@ -39,6 +39,37 @@ static inline attr_t wh_a_standout(void) { return A_STANDOUT; }
 
 static inline int wh_key_resize(void) { return KEY_RESIZE; }
 static inline int wh_key_code_yes(void) { return KEY_CODE_YES; }
+static inline int wh_key_mouse(void) { return KEY_MOUSE; }
+
+/// Turns mouse reports on (the left button's presses and the wheel, with no click resolution:
+/// the host tells a double click itself) or off. ncurses picks the protocol from terminfo:
+/// SGR 1006 where the entry has XM (xterm and its kin), else X10.
+static inline int wh_mouse_enable(int on) {
+    mmask_t old;
+    mmask_t wanted = on ? (BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON4_PRESSED
+#ifdef BUTTON5_PRESSED
+                           | BUTTON5_PRESSED
+#endif
+                          ) : 0;
+    mouseinterval(0);
+    mousemask(wanted, &old);
+    return 0;
+}
+
+/// The mouse event behind a KEY_MOUSE: its cell in *x, *y; returns 1 for a left press, 2 for
+/// the wheel up, 3 for the wheel down, 0 for anything else, -1 when there is none.
+static inline int wh_mouse_event(int *x, int *y) {
+    MEVENT event;
+    if (getmouse(&event) != OK) return -1;
+    *x = event.x;
+    *y = event.y;
+    if (event.bstate & BUTTON1_PRESSED) return 1;
+    if (event.bstate & BUTTON4_PRESSED) return 2;
+#ifdef BUTTON5_PRESSED
+    if (event.bstate & BUTTON5_PRESSED) return 3;
+#endif
+    return 0;
+}
 
 /// Writes one wide character with attributes and colour pair at (y, x) of `win`.
 /// Returns ERR when the position is outside the window (e.g. the last cell of the screen

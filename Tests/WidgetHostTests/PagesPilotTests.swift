@@ -82,3 +82,31 @@ struct PagesPilotTests {
         #expect(pilot.lines[0].hasPrefix("┌ Note"))
     }
 }
+
+@Suite("The mouse", .serialized)
+@MainActor
+struct MousePilotTests {
+    @Test("a click on a tab switches the page; on a panel focuses it; two within 0.4 s zoom it, the wheel scrolls it; a second apart is two clicks")
+    func clicks() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let pilot = try await openPages(directory)
+        defer { pilot.close() }
+        let bar = pilot.lines.count - 1
+        let tab = try #require(pilot.lines[bar].firstRange(of: "2 Time")).lowerBound.utf16Offset(in: pilot.lines[bar])
+        pilot.press(.mouse(MouseEvent(.press, column: tab + 1, row: bar)))
+        #expect(pilot.lines[0].hasPrefix("┌ Seconds"))
+        pilot.press(.mouse(MouseEvent(.press, column: 70, row: 3)))
+        #expect(pilot.focus == 2 && !pilot.isZoomed, "the click focused Other")
+        pilot.advance(by: 1)
+        pilot.press(.mouse(MouseEvent(.press, column: 70, row: 3)))
+        #expect(!pilot.isZoomed, "a second later: another single click")
+        pilot.press(.mouse(MouseEvent(.press, column: 70, row: 3)))
+        #expect(pilot.isZoomed && pilot.lines[0].hasPrefix("┌ Other"), "at once: a double click zooms")
+        pilot.press(.mouse(MouseEvent(.press, column: 5, row: 5)))
+        pilot.press(.mouse(MouseEvent(.press, column: 5, row: 5)))
+        #expect(!pilot.isZoomed, "a double click on the zoomed panel goes back")
+        pilot.press(.mouse(MouseEvent(.wheelDown, column: 5, row: 5)))
+        #expect(!pilot.isZoomed && pilot.focus == 2, "the wheel outside zoom changes nothing")
+    }
+}

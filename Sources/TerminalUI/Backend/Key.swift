@@ -30,6 +30,8 @@ public enum Key: Hashable, Sendable {
     case resize
     /// A key code curses knows but this enum does not name.
     case unknown(Int32)
+    /// A mouse report (when the host turned them on): a press of the left button, or the wheel.
+    case mouse(MouseEvent)
 
     /// Decodes a character read from the terminal (not a curses key code).
     public init(character scalarValue: UInt32) {

@@ -54,6 +54,9 @@ struct Dashboard {
     /// Cycle the pages this often (`rotateSeconds`), and when the rotation is armed.
     var rotateSeconds: Int?
     var rotationDate: Date?
+    /// The last click on a panel (its time and index): a second soon after on it is a double
+    /// click (Dashboard+Mouse).
+    var lastClick: (date: Date, panel: Int)?
 
     /// Actions running or failed, by the member performing them.
     var actionStates: [WidgetInstanceID: PanelActionState] = [:]
@@ -174,6 +177,8 @@ struct Dashboard {
             relayout()
         case .control("l"):
             break  // a plain redraw
+        case .mouse(let event):
+            guard handleMouse(event) else { return }
         case .character(let digit) where pages.count > 1 && ("1"..."9").contains(digit):
             show(page: Int(String(digit))! - 1)
         case .character(let character):
@@ -244,7 +249,7 @@ struct Dashboard {
         if let best { focus = first + best.index; scrollOffset = 0 }
     }
 
-    private mutating func scroll(by lines: Int) {
+    mutating func scroll(by lines: Int) {
         scrollOffset = min(max(0, scrollOffset + lines), maximumScroll)
     }
 

@@ -100,6 +100,7 @@ enum DashboardStartup {
         // signals the loop does not read (SIGQUIT, SIGSEGV, a trap's SIGILL…) are the
         // backend's: it gives the terminal back, then the process dies of them.
         SignalTranslator.resetDispositions()
+        terminal.setMouse(setup.config.mouse)
 
         let sessions = DashboardSessions.open(io: io, stateDirectory: stateDirectory, clock: clock, extensions: extensions, log: log)
         for problem in extensionProblems { log?.error("extension skipped: \(problem)") }

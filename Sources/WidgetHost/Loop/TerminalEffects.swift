@@ -47,6 +47,7 @@ final class TerminalEffects: DashboardHost {
         case .reloadConfig(let reason):
             reloader.load(reason: reason).forEach(program.send)
         case .configApplied(let config):
+            terminal.setMouse(config.mouse)
             reloader.applied(config)
         case .log(let line):
             log?.info(line)

@@ -91,6 +91,13 @@ public final class CursesBackend: TerminalBackend {
 
     deinit { end() }
 
+    /// Turns mouse reports on or off (`"mouse": false` in the config leaves the mouse to the
+    /// terminal: selecting text without Shift).
+    public func setMouse(_ on: Bool) {
+        guard !ended else { return }
+        _ = wh_mouse_enable(on ? 1 : 0)
+    }
+
     /// Switches to another theme; the next `present` redraws everything.
     public func setTheme(_ theme: Theme) {
         guard !ended else { return }
@@ -130,7 +137,24 @@ public final class CursesBackend: TerminalBackend {
         while true {
             let result = wget_wch(wh_stdscr(), &value)
             if result == ERR { break }
-            if result == wh_key_code_yes() {
+            if result == wh_key_code_yes(), Int32(bitPattern: value) == wh_key_mouse() {
+                // One KEY_MOUSE may stand for several reports read at once (a double click
+                // in one read): take every event queued.
+                var x: Int32 = 0, y: Int32 = 0
+                var events: [Key] = []
+                while true {
+                    let kind = wh_mouse_event(&x, &y)
+                    if kind < 0 { break }
+                    switch kind {
+                    case 1: events.append(.mouse(MouseEvent(.press, column: Int(x), row: Int(y))))
+                    case 2: events.append(.mouse(MouseEvent(.wheelUp, column: Int(x), row: Int(y))))
+                    case 3: events.append(.mouse(MouseEvent(.wheelDown, column: Int(x), row: Int(y))))
+                    default: break  // a release, a button we did not ask for
+                    }
+                }
+                // getmouse gives the newest first.
+                keys += events.reversed()
+            } else if result == wh_key_code_yes() {
                 let key = Self.decode(keyCode: Int32(bitPattern: value))
                 if key == .resize { adoptCursesSize() }
                 keys.append(key)
