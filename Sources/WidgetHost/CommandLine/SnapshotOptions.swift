@@ -43,13 +43,15 @@ public struct SnapshotOptions: Sendable, Equatable {
     /// recording's.
     public var replayPath: String?
     /// `--describe` (with `--replay`): the recording's messages, one line each, not a frame.
-    public var describe = false
+    public var describe: Bool
 
     public init(configPath: String? = nil, theme: String? = nil, stateDirectory: String? = nil,
                 size: TerminalSize = SnapshotOptions.defaultSize, at: SnapshotTime? = nil,
                 waitSeconds: Double? = nil, color: Bool = false, format: SnapshotFormat? = nil,
                 recordPath: String? = nil, recordDuration: Double? = nil, recordStep: Double? = nil,
-                extensionsDirectory: String? = nil) {
+                extensionsDirectory: String? = nil, replayPath: String? = nil, describe: Bool = false) {
+        self.replayPath = replayPath
+        self.describe = describe
         self.recordPath = recordPath
         self.recordDuration = recordDuration
         self.recordStep = recordStep
