@@ -24,7 +24,10 @@ public struct TimelineEntryCodec: Sendable {
             }
             try entry.encode(to: encoder)
         }
-        decodeEntry = { try Entry(from: $0) }
+        decodeEntry = { decoder in
+            let entry = try Entry(from: decoder)
+            return (entry as? any BoundedEntry)?.bounded() ?? entry
+        }
     }
 
     /// Whether `entry` is of this codec's type.
@@ -36,4 +39,12 @@ public struct TimelineEntryCodec: Sendable {
 
     /// The host's minute timeline (the status bar's clock).
     public static let minute = TimelineEntryCodec(name: "host.minute", MinuteEntry.self)
+}
+
+/// An entry type with values its provider never makes but a file can say (a count below
+/// zero, a board the decoder would refuse): a message log's entries are brought back in
+/// bounds (`bounded()`) before a view draws them.
+public protocol BoundedEntry: TimelineEntry {
+    /// The entry with every value a view relies on brought back in bounds.
+    func bounded() -> Self
 }

@@ -121,20 +121,23 @@ struct MessageLogFileTests {
         ]
     }
 
-    static let config = DashboardConfig(theme: "mono", minimumReloadSeconds: 7, dailyReloadBudget: 100, panels: [
-        PanelConfig(kind: "clock", family: .small, title: "UTC", options: ["timeZone": .string("UTC"), "seconds": .bool(false)]),
-        PanelConfig(kind: "stack", family: .medium, children: [
-            PanelConfig(kind: "text", family: .medium, options: ["text": .string("hi"), "wrap": .bool(true),
-                                                                  "list": .list([.integer(1), .number(1.5), .object(["k": .string("v")])])]),
-            PanelConfig(kind: "countdown", family: .medium, options: ["target": .string("2026-12-31T23:59:00Z")]),
-        ]),
-    ])
+    /// A validated config (defaults filled in, as a loaded config has them), with a stack.
+    static let config: DashboardConfig = {
+        let text = #"""
+            { "theme": "mono", "minimumReloadSeconds": 7, "dailyReloadBudget": 100,
+              "panels": [ { "kind": "clock", "family": "small", "title": "UTC 🕐", "options": { "timeZone": "UTC", "seconds": false } },
+                          { "kind": "stack", "family": "medium", "panels": [
+                              { "kind": "text", "options": { "text": "hi\u001b[31m", "wrap": true } },
+                              { "kind": "clock", "title": "Berlin", "options": { "timeZone": "Europe/Berlin" } } ] } ] }
+            """#
+        return try! ConfigLoader(validator: Catalog.builtin().validator()).load(bytes: Array(text.utf8), path: "c.json").config!
+    }()
 
     static var panels: [PreparedPanel] {
         let clock = Catalog.builtin().definitions[0].widget(.none)
-        let options: WidgetOptions = ["timeZone": .string("UTC"), "seconds": .bool(false)]
-        let fresh = PreparedPanel.Fresh(title: "UTC", members: [
-            PreparedPanel.Member(widget: clock, title: "UTC", options: options, provider: try! clock.makeProvider(options)),
+        let options = config.panels[0].options
+        let fresh = PreparedPanel.Fresh(title: "UTC 🕐", members: [
+            PreparedPanel.Member(widget: clock, title: "UTC 🕐", options: options, provider: try! clock.makeProvider(options)),
         ], setupError: nil)
         return [PreparedPanel(config: config.panels[0], fresh: fresh), PreparedPanel(config: config.panels[1], fresh: nil)]
     }

@@ -3,6 +3,7 @@ import TerminalUI
 import Testing
 import WidgetCore
 import WidgetTestSupport
+import Widgets
 @testable import WidgetHost
 
 /// A damaged or hostile message log: every problem is a `MessageLogError` naming the line,
@@ -100,5 +101,43 @@ struct MessageLogReadingTests {
         }
         #expect(throws: UsageError.self) { try CommandLineParser.parse(["snapshot", "--describe"]) }
         #expect(throws: UsageError.self) { try CommandLineParser.parse(["snapshot", "--replay", "r", "--describe", "--at", "+1s"]) }
+    }
+}
+
+extension MessageLogReadingTests {
+    @Test("values a provider never makes but a file can say are brought in bounds before a view draws them: a replay of the default dashboard with a leaderboard answer of -3 rows and a hero at 500% health draws, and a config the validator refuses is an error")
+    func hostileValuesAreBounded() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let hero = #"{"name":"Octo","avatar":"🐙","heroType":"Octopus","level":43,"exp":86488,"health":5,"healthRecoveryRatePerHour":0.1}"#
+        let good = #"{"name":"Cake","avatar":"🎂","heroType":"Birthday","level":15,"exp":3121,"health":0.5,"healthRecoveryRatePerHour":0.1}"#
+        let entry = #"{"date":817898208.6,"maxRows":-3,"skipped":-1,"isFetching":false,"board":{"updated":817898208,"heroes":["# + hero + "," + good + "]}}"
+        let heroEntry = #"{"date":817898208.6,"name":"Octo","rank":-2,"hero":"# + hero + "}"
+        // Every instance of the default dashboard gets the answer its kind reads (the others are dropped).
+        var lines = [Self.header]
+        for instance in 1...6 {
+            lines.append(#"{"date":817898208.7,"type":"providerAnswered","instance":\#(instance),"generation":1,"reason":"initial","policy":"never","codec":"leaderboard","entries":["# + entry + "]}")
+            lines.append(#"{"date":817898208.7,"type":"providerAnswered","instance":\#(instance),"generation":1,"reason":"initial","policy":"never","codec":"hero","entries":["# + heroEntry + "]}")
+        }
+        let read = try MessageLogFile.parse(Array((lines.joined(separator: "\n") + "\n").utf8), path: "run.jsonl", coding: coding)
+        guard case .providerAnswered(let answer) = read.records[0].message, case .success(let timeline) = answer.result,
+              let board = timeline.entries.first as? LeaderboardEntry,
+              case .providerAnswered(let heroAnswer) = read.records[1].message, case .success(let heroTimeline) = heroAnswer.result,
+              let heroRead = heroTimeline.entries.first as? HeroEntry else {
+            Issue.record("not read: \(read.records)")
+            return
+        }
+        #expect(board.maxRows == 1 && board.skipped == 0 && board.board?.heroes.map(\.name) == ["Cake"])
+        #expect(heroRead.hero == nil && heroRead.rank == 0)
+        let path = directory.path + "/run.jsonl"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data((lines.joined(separator: "\n") + "\n").utf8)))
+        let output = await SnapshotCommand.run(SnapshotOptions(replayPath: path),
+                                               environment: HostEnvironment(variables: ["LANG": "C.UTF-8", "TZ": "UTC"], homeDirectory: directory.path),
+                                               catalog: .builtin())
+        #expect(output.exitCode == 0 && output.standardOutput.contains("Cake"), "\(output)")
+
+        let config = #"{"date":817898210,"type":"configLoaded","config":"{\"minimumReloadSeconds\":-5,\"panels\":[]}","theme":{"name":"x","colors":{},"attributes":{}}}"#
+        #expect(error(Self.header + "\n" + config + "\n")?.hasPrefix("run.jsonl: line 2: the config: ") == true,
+                "\(error(Self.header + "\n" + config + "\n") ?? "no error")")
     }
 }

@@ -15,16 +15,22 @@ struct MessageLogCoding: Sendable {
     /// draw what the log holds); nil for a kind this catalogue lacks.
     let widget: @Sendable (String) -> TerminalWidget?
 
-    init(codecs: [TimelineEntryCodec], widget: @escaping @Sendable (String) -> TerminalWidget? = { _ in nil }) {
+    /// Checks a log's configs as config files are checked (nil: a config cannot be read back).
+    let validator: ConfigValidator?
+
+    init(codecs: [TimelineEntryCodec], widget: @escaping @Sendable (String) -> TerminalWidget? = { _ in nil },
+         validator: ConfigValidator? = nil) {
         self.codecs = codecs
         self.widget = widget
+        self.validator = validator
     }
 
-    /// The catalogue's entry types (and the host's minute), its widgets bound to nothing.
+    /// The catalogue's entry types (and the host's minute), its widgets bound to nothing, its
+    /// validator.
     init(catalog: Catalog) {
         self.init(codecs: catalog.definitions.compactMap(\.entryCodec) + [.minute], widget: { kind in
             catalog.definitions.first { $0.manifest.kind == kind }?.widget(.none)
-        })
+        }, validator: catalog.validator())
     }
 
     /// The codec for `entry` (the first that takes its type).

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import JSONTree
 import TerminalUI
 import WidgetCore
 import Widgets
@@ -7,80 +8,97 @@ import Widgets
 // host's types are not `Codable` themselves (a config is only ever read through the
 // validator), so each has its coded form here, next to the one place that writes and reads it.
 
-/// A `WidgetOptions.Value`: `{"s": …}`, `{"i": …}`, `{"n": …}`, `{"b": …}`, `{"l": […]}` or
-/// `{"o": {…}}`.
-struct CodedOption: Codable {
-    var value: WidgetOptions.Value
+/// A `DashboardConfig` as config-file text (`{"panels": […]}`, every option written out), read
+/// back through the catalogue's validator as a config file is: a log's config is held to the
+/// same rules, and comes back with the same defaults.
+struct CodedConfig: Codable {
+    var config: DashboardConfig
 
-    init(_ value: WidgetOptions.Value) { self.value = value }
-
-    private enum CodingKeys: String, CodingKey { case s, i, n, b, l, o }
+    init(_ config: DashboardConfig) { self.config = config }
 
     func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        switch value {
-        case .string(let s): try c.encode(s, forKey: .s)
-        case .integer(let i): try c.encode(i, forKey: .i)
-        case .number(let n): try c.encode(n, forKey: .n)
-        case .bool(let b): try c.encode(b, forKey: .b)
-        case .list(let list): try c.encode(list.map(CodedOption.init), forKey: .l)
-        case .object(let members): try c.encode(members.mapValues(CodedOption.init), forKey: .o)
-        }
+        var c = encoder.singleValueContainer()
+        try c.encode(Self.json(config).jsonText)
     }
 
     init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        if let s = try c.decodeIfPresent(String.self, forKey: .s) { value = .string(s) }
-        else if let i = try c.decodeIfPresent(Int.self, forKey: .i) { value = .integer(i) }
-        else if let n = try c.decodeIfPresent(Double.self, forKey: .n) { value = .number(n) }
-        else if let b = try c.decodeIfPresent(Bool.self, forKey: .b) { value = .bool(b) }
-        else if let l = try c.decodeIfPresent([CodedOption].self, forKey: .l) { value = .list(l.map(\.value)) }
-        else if let o = try c.decodeIfPresent([String: CodedOption].self, forKey: .o) { value = .object(o.mapValues(\.value)) }
-        else { throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath, debugDescription: "not an option value")) }
+        let c = try decoder.singleValueContainer()
+        let text = try c.decode(String.self)
+        let coding = try MessageLogCoding.from(decoder.userInfo, codingPath: decoder.codingPath)
+        config = try Self.validated(text, coding: coding, codingPath: decoder.codingPath)
     }
 
-    static func encode(_ options: WidgetOptions) -> [String: CodedOption] { options.values.mapValues(CodedOption.init) }
-    static func decode(_ coded: [String: CodedOption]) -> WidgetOptions { WidgetOptions(coded.mapValues(\.value)) }
+    static func validated(_ text: String, coding: MessageLogCoding, codingPath: [any CodingKey]) throws -> DashboardConfig {
+        func corrupt(_ reason: String) -> DecodingError {
+            .dataCorrupted(.init(codingPath: codingPath, debugDescription: "the config: " + String(reason.prefix(200))))
+        }
+        guard let validator = coding.validator else { throw corrupt("no catalogue to check it with") }
+        let report: ConfigReport
+        do throws(ConfigLoadError) {
+            report = try ConfigLoader(validator: validator).load(bytes: Array(text.utf8), path: "config")
+        } catch {
+            throw corrupt("\(error)")
+        }
+        guard let config = report.config else { throw corrupt(report.errors.first.map { "\($0)" } ?? "invalid") }
+        return config
+    }
+
+    static func json(_ config: DashboardConfig) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = []
+        if let theme = config.theme { members.append(("theme", .string(theme))) }
+        members.append(("minimumReloadSeconds", .integer(config.minimumReloadSeconds)))
+        if let budget = config.dailyReloadBudget { members.append(("dailyReloadBudget", .integer(budget))) }
+        members.append(("panels", .array(config.panels.map { json($0, child: false) })))
+        return .object(JSONObject(members: members))
+    }
+
+    /// A panel as a config file writes it; a stack's children without a family (they take the
+    /// stack's).
+    static func json(_ panel: PanelConfig, child: Bool) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [("kind", .string(panel.kind))]
+        if !child { members.append(("family", .string(panel.family.rawValue))) }
+        if let title = panel.title { members.append(("title", .string(title))) }
+        if panel.children.isEmpty {
+            if !panel.options.values.isEmpty { members.append(("options", json(.object(panel.options.values)))) }
+        } else {
+            members.append(("panels", .array(panel.children.map { json($0, child: true) })))
+        }
+        return .object(JSONObject(members: members))
+    }
+
+    static func json(_ value: WidgetOptions.Value) -> JSONValue {
+        switch value {
+        case .string(let s): .string(s)
+        case .integer(let i): .integer(i)
+        case .number(let n): .number(n)
+        case .bool(let b): .bool(b)
+        case .list(let items): .array(items.map(json))
+        case .object(let members): .object(JSONObject(members: members.sorted { $0.key < $1.key }.map { ($0.key, json($0.value)) }))
+        }
+    }
 }
 
-/// A `PanelConfig`.
+/// A `PanelConfig`: the panel as a config file writes it, read back as the only panel of a
+/// config through the validator (`CodedConfig`).
 struct CodedPanelConfig: Codable {
-    var kind: String
-    var family: WidgetFamily
-    var title: String?
-    var options: [String: CodedOption]
-    var children: [CodedPanelConfig]
+    var config: PanelConfig
 
-    init(_ panel: PanelConfig) {
-        kind = panel.kind
-        family = panel.family
-        title = panel.title
-        options = CodedOption.encode(panel.options)
-        children = panel.children.map(CodedPanelConfig.init)
+    init(_ config: PanelConfig) { self.config = config }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(CodedConfig.json(config, child: false).jsonText)
     }
 
-    var config: PanelConfig {
-        PanelConfig(kind: kind, family: family, title: title, options: CodedOption.decode(options), children: children.map(\.config))
-    }
-}
-
-/// A `DashboardConfig`.
-struct CodedConfig: Codable {
-    var theme: String?
-    var minimumReloadSeconds: Int
-    var dailyReloadBudget: Int?
-    var panels: [CodedPanelConfig]
-
-    init(_ config: DashboardConfig) {
-        theme = config.theme
-        minimumReloadSeconds = config.minimumReloadSeconds
-        dailyReloadBudget = config.dailyReloadBudget
-        panels = config.panels.map(CodedPanelConfig.init)
-    }
-
-    var config: DashboardConfig {
-        DashboardConfig(theme: theme, minimumReloadSeconds: minimumReloadSeconds, dailyReloadBudget: dailyReloadBudget,
-                        panels: panels.map(\.config))
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        let text = try c.decode(String.self)
+        let coding = try MessageLogCoding.from(decoder.userInfo, codingPath: decoder.codingPath)
+        let validated = try CodedConfig.validated("{\"panels\":[" + text + "]}", coding: coding, codingPath: decoder.codingPath)
+        guard validated.panels.count == 1 else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not one panel"))
+        }
+        config = validated.panels[0]
     }
 }
 
@@ -135,15 +153,15 @@ struct CodedAction: Codable {
     var action: WidgetAction { WidgetAction(key: key, title: title, timeoutSeconds: timeoutSeconds) }
 }
 
-/// A `PreparedPanel`: its config and, when built anew, its title, error and members' kinds,
-/// titles and options. Read back, each member's widget comes from the catalogue
-/// (`MessageLogCoding.widget`) and its provider is the widget's own, made from the options —
-/// a replay never calls it, but the panel draws its placeholder until the log's first answer.
+/// A `PreparedPanel`: its config and, when built anew, its title, error and members (each the
+/// index of its config among the panel's members, and its title). Read back, each member's
+/// widget comes from the catalogue (`MessageLogCoding.widget`), its options from the
+/// validated config, and its provider is the widget's own made from them — a replay never
+/// calls it, but the panel draws its placeholder until the log's first answer.
 struct CodedPreparedPanel: Codable {
     struct Member: Codable {
-        var kind: String
+        var index: Int
         var title: String
-        var options: [String: CodedOption]
     }
 
     var config: CodedPanelConfig
@@ -155,21 +173,33 @@ struct CodedPreparedPanel: Codable {
         config = CodedPanelConfig(panel.config)
         title = panel.fresh?.title
         setupError = panel.fresh?.setupError
-        members = panel.fresh?.members.map { Member(kind: $0.widget.kind, title: $0.title, options: CodedOption.encode($0.options)) }
+        let configs = panel.config.members
+        members = panel.fresh?.members.map { member in
+            // The member's config: the first of its kind with its options (a stack may hold a
+            // kind twice).
+            let index = configs.firstIndex { $0.kind == member.widget.kind && $0.options == member.options } ?? 0
+            return Member(index: index, title: member.title)
+        }
     }
 
     func panel(coding: MessageLogCoding) throws -> PreparedPanel {
-        guard let members, let title else { return PreparedPanel(config: config.config, fresh: nil) }
+        let panelConfig = config.config
+        guard let members, let title else { return PreparedPanel(config: panelConfig, fresh: nil) }
         var fresh = PreparedPanel.Fresh(title: title, setupError: setupError)
+        let configs = panelConfig.members
         for member in members {
-            guard let widget = coding.widget(member.kind) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "unknown widget kind '\(member.kind.prefix(64))'"))
+            guard configs.indices.contains(member.index) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "member \(member.index) of \(configs.count)"))
             }
-            let options = CodedOption.decode(member.options)
-            let provider = (try? widget.makeProvider(options)) ?? AnyTimelineProvider(NoProvider())
-            fresh.members.append(PreparedPanel.Member(widget: widget, title: member.title, options: options, provider: provider))
+            let memberConfig = configs[member.index]
+            guard let widget = coding.widget(memberConfig.kind) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "unknown widget kind '\(memberConfig.kind.prefix(64))'"))
+            }
+            let provider = (try? widget.makeProvider(memberConfig.options)) ?? AnyTimelineProvider(NoProvider())
+            fresh.members.append(PreparedPanel.Member(widget: widget, title: member.title, options: memberConfig.options,
+                                                      provider: provider))
         }
-        return PreparedPanel(config: config.config, fresh: fresh)
+        return PreparedPanel(config: panelConfig, fresh: fresh)
     }
 }
 
