@@ -90,6 +90,28 @@ extension RecordMessagesTests {
     }
 }
 
+extension RecordMessagesTests {
+    @Test("an answer whose entries no codec writes is a line saying so, and a read stops there with the reason and the line")
+    func unrecordable() throws {
+        struct Probe: TimelineEntry { var date: Date }
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path + "/messages.log"
+        let recorder = try #require(MessageRecorder(path: path, coding: coding))
+        recorder.begin(MessageLogHeader(start: at(0), size: TerminalSize(columns: 80, rows: 24), config: .defaultDashboard,
+                                        theme: nil, variables: [:]))
+        let request = ReloadRequest(instance: WidgetInstanceID(rawValue: 1), generation: 1, reason: .initial)
+        recorder.record(.providerAnswered(ProviderAnswer(request: request, result: .success(AnyTimeline(entries: [Probe(date: at(1))],
+                                                                                                       policy: .atEnd)))), at: at(1))
+        recorder.record(.quit, at: at(2))
+        let text = try #require(readText(path))
+        #expect(text.split(separator: "\n").count == 3)
+        #expect(throws: MessageLogError(path: path, line: 2, reason: "a message the recorder could not write: no codec for entries of type Probe at type")) {
+            try MessageLogFile.parse(Array(text.utf8), path: path, coding: coding)
+        }
+    }
+}
+
 private let coding = MessageLogCoding(codecs: [.minute])
 
 private func readText(_ path: String) -> String? {

@@ -64,8 +64,9 @@ final class MessageRecorder {
         } catch {
             // An answer of entries no codec writes (a widget made outside the catalogue): the
             // line says so, and a replay stops there with that reason.
-            let reason = String(describing: error).prefix(200)
-            let note = MessageLogFile.unrecordedLine(date: date, reason: String(reason), encoder: encoder)
+            var reason = String(describing: error)
+            if case EncodingError.invalidValue(_, let context) = error { reason = context.debugDescription }
+            let note = MessageLogFile.unrecordedLine(date: date, reason: String(reason.prefix(200)), encoder: encoder)
             write(note)
         }
     }
