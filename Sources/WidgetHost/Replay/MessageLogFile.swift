@@ -96,14 +96,14 @@ enum MessageLogFile {
             guard line.count <= maximumLineBytes else {
                 throw MessageLogError(path: path, line: number, reason: "longer than the limit of \(maximumLineBytes) bytes")
             }
-            if header == nil {
+            guard let header else {
                 let first = try decode(MessageLogHeader.self, line, decoder, path: path, number: number)
                 if let problem = first.problem { throw MessageLogError(path: path, line: number, reason: problem) }
                 header = first
                 continue
             }
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }  // a blank line
-            if isStopped(line) { return Contents(header: header!, records: records, wasStopped: true) }
+            if isStopped(line) { return Contents(header: header, records: records, wasStopped: true) }
             let record = try decode(MessageLogLine.self, line, decoder, path: path, number: number).record
             if let last = records.last, record.date < last.date.addingTimeInterval(-366 * 86_400) {
                 throw MessageLogError(path: path, line: number, reason: "a date more than a year before the line above")
