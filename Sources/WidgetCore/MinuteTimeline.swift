@@ -2,7 +2,7 @@ import FoundationEssentials
 
 /// A moment on a whole minute: what the host shows by the minute itself (the status bar's
 /// clock), with nothing of a widget's in it.
-public struct MinuteEntry: TimelineEntry, Equatable {
+public struct MinuteEntry: TimelineEntry, Equatable, Codable {
     public var date: Date
     public init(date: Date) { self.date = date }
 }

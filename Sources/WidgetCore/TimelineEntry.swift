@@ -24,7 +24,7 @@ extension TimelineEntry {
 /// which divides by the highest score the provider has given, so each provider's scale maps
 /// to 0…1. `duration` is how many seconds after the entry's `date` the score counts; 0 (the
 /// default) sets no limit, so the score counts while the entry is the current one.
-public struct TimelineEntryRelevance: Sendable, Equatable, Hashable {
+public struct TimelineEntryRelevance: Sendable, Equatable, Hashable, Codable {
     public var score: Float
     public var duration: TimeInterval
 

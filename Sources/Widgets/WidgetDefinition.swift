@@ -8,6 +8,9 @@ public struct WidgetDefinition: Sendable {
     /// The side effects its panels have on the host (sessions, push, files, processes,
     /// network): the context `build` receives holds the handles of these only.
     public var uses: Set<WidgetUse>
+    /// How its entries are written to a replayable message log and read back (nil: its
+    /// answers cannot be recorded): see `entryType(_:)`.
+    public private(set) var entryCodec: TimelineEntryCodec?
     private let build: @Sendable (WidgetContext) -> TerminalWidget
 
     /// - Parameter build: makes the widget; its manifest is replaced by `manifest`, so the
@@ -24,5 +27,13 @@ public struct WidgetDefinition: Sendable {
         var widget = build(context.granting(uses))
         widget.manifest = manifest
         return widget
+    }
+
+    /// This definition with its entries recorded as `Entry`, under `name` (default: the kind):
+    /// what a replayable message log needs to read its providers' answers back.
+    public func entryType<Entry: TimelineEntry & Codable>(_ type: Entry.Type, name: String? = nil) -> WidgetDefinition {
+        var copy = self
+        copy.entryCodec = TimelineEntryCodec(name: name ?? manifest.kind, type)
+        return copy
     }
 }

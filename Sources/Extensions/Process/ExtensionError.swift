@@ -1,5 +1,5 @@
 /// Why a request to an extension failed; the description is what its panels show.
-public enum ExtensionError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum ExtensionError: Error, Sendable, Equatable, CustomStringConvertible, Codable {
     /// No answer within `requestSeconds`.
     case timedOut(seconds: Int)
     /// The process could not be started.

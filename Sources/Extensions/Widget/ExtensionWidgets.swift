@@ -18,6 +18,8 @@ public enum ExtensionWidgets {
                               stateDirectory: context.stateDirectory, sessions: context.sessions)
                     return configuration(widget, host: host, now: context.now)
                 }
+                // Every extension's entries are views as data: one codec for them all.
+                .entryType(ExtensionEntry.self, name: "extension")
             }
         }
     }

@@ -148,11 +148,14 @@ public enum CommandLineParser {
                 options.format = format
             case .option("--extensions-dir"):
                 options.extensionsDirectory = try path(scanner.value(), for: "--extensions-dir", scanner)
+            case .option("--replay"): options.replayPath = try path(scanner.value(), for: "--replay", scanner)
+            case .option("--describe"): options.describe = true
             case .option(let name): throw scanner.fail("\(name) is not an option of snapshot")
             case .positional(let argument):
                 throw scanner.fail("unexpected argument '\(String(argument.prefix(64)))'")
             }
         }
+        try checkReplay(options, arguments, scanner)
         if options.recordPath != nil || options.recordDuration != nil || options.recordStep != nil {
             guard options.recordPath != nil, let duration = options.recordDuration else {
                 throw scanner.fail(options.recordPath == nil ? "--duration and --step go with --record FILE"
@@ -167,6 +170,23 @@ public enum CommandLineParser {
             }
         }
         return .snapshot(options)
+    }
+
+    /// `--replay FILE` takes the config, theme and size from the recording: options that would
+    /// name them (or wait for fetches, or record) contradict it; `--describe` goes with it.
+    private static func checkReplay(_ options: SnapshotOptions, _ arguments: [String],
+                                    _ scanner: ArgumentScanner) throws(UsageError) {
+        guard options.replayPath != nil else {
+            if options.describe { throw scanner.fail("--describe goes with --replay FILE") }
+            return
+        }
+        let excluded = ["--config", "--theme", "--state-dir", "--size", "--wait", "--record", "--duration", "--step"]
+        if let name = excluded.first(where: { name in arguments.contains { $0 == name || $0.hasPrefix(name + "=") } }) {
+            throw scanner.fail("--replay takes the config, theme and size from the recording; it takes no \(name)")
+        }
+        if options.describe, options.at != nil || options.format != .text {
+            throw scanner.fail("--describe lists the recording's messages; it takes no --at, --format or --color")
+        }
     }
 
     static func parsePreview(_ arguments: [String]) throws(UsageError) -> HostCommand {

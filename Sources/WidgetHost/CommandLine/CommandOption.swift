@@ -44,7 +44,7 @@ struct CommandOption: Sendable {
                     CommandOption(name: "--debug", argument: nil, help: ["write more detail to the log (DIR/widgethost.log)"]),
                     CommandOption(name: "--record-messages", argument: "FILE", help: [
                         "debug: write every message the dashboard applies to FILE, one",
-                        "line each (seconds since start, the message)"])]
+                        "JSON line each, replayable: snapshot --replay FILE"])]
         case .snapshot?:
             return [
                 CommandOption(name: "--config", argument: "PATH", help: ["config file (lookup as for the dashboard)"]),
@@ -67,6 +67,10 @@ struct CommandOption: Sendable {
                 CommandOption(name: "--theme", argument: "NAME|PATH", help: ["theme by name or file"]),
                 CommandOption(name: "--state-dir", argument: "DIR", help: ["read cached widget data from DIR (never written)"]),
                 extensionsDirectory,
+                CommandOption(name: "--replay", argument: "FILE", help: [
+                    "show the frame a run recorded with --record-messages FILE",
+                    "showed at --at (+90s from its start; default its end)"]),
+                CommandOption(name: "--describe", argument: nil, help: ["with --replay: list the recorded messages instead"]),
             ]
         case .preview?:
             return previewShared + [

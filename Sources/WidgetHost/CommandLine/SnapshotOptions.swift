@@ -38,11 +38,20 @@ public struct SnapshotOptions: Sendable, Equatable {
     /// `--extensions-dir DIR`: searched for extensions first.
     public var extensionsDirectory: String?
 
+    /// `--replay FILE`: the frame a recorded run (`--record-messages FILE`) showed at `--at`
+    /// (from the recording's start; default its end), its config, theme and size the
+    /// recording's.
+    public var replayPath: String?
+    /// `--describe` (with `--replay`): the recording's messages, one line each, not a frame.
+    public var describe: Bool
+
     public init(configPath: String? = nil, theme: String? = nil, stateDirectory: String? = nil,
                 size: TerminalSize = SnapshotOptions.defaultSize, at: SnapshotTime? = nil,
                 waitSeconds: Double? = nil, color: Bool = false, format: SnapshotFormat? = nil,
                 recordPath: String? = nil, recordDuration: Double? = nil, recordStep: Double? = nil,
-                extensionsDirectory: String? = nil) {
+                extensionsDirectory: String? = nil, replayPath: String? = nil, describe: Bool = false) {
+        self.replayPath = replayPath
+        self.describe = describe
         self.recordPath = recordPath
         self.recordDuration = recordDuration
         self.recordStep = recordStep

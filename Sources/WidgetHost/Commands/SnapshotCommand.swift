@@ -18,6 +18,9 @@ enum SnapshotCommand {
     /// extension's own now, after its launch) has come by then, as on the dashboard.
     static func run(_ options: SnapshotOptions, environment: HostEnvironment, catalog: Catalog,
                     wallClock: () -> Date = { Date() }, io: HostIO? = nil, extensions: ExtensionRuntime? = nil) async -> CommandOutput {
+        if let replay = options.replayPath {
+            return SnapshotReplay.run(options, path: replay, environment: environment, catalog: catalog, io: io, extensions: extensions)
+        }
         let now = wallClock()
         if let state = options.stateDirectory {
             var info = stat()
@@ -47,23 +50,29 @@ enum SnapshotCommand {
                                  standardError: (settled ? "" : "widgethost snapshot: not every widget had its data after \(wait) s\n")
                                     + output.standardError)
         }
-        let frame = dashboard.render()
-        let warning = settled ? "" : "widgethost snapshot: not every widget had its data after \(wait) s\n"
+        var output = frameOutput(dashboard.render(), theme: dashboard.theme, size: options.size, format: options.format,
+                                 noColor: noColor)
+        output.standardError = settled ? "" : "widgethost snapshot: not every widget had its data after \(wait) s\n"
+        return output
+    }
+
+    /// `frame` written as `format` says (a replay's frame too).
+    static func frameOutput(_ frame: CellBuffer, theme: Theme, size: TerminalSize, format: SnapshotFormat,
+                            noColor: Bool) -> CommandOutput {
         let text: String
-        switch options.format {
-        case .svg: text = FrameExport.svg(frame, theme: dashboard.theme)
-        case .html: text = FrameExport.html(frame, theme: dashboard.theme)
+        switch format {
+        case .svg: text = FrameExport.svg(frame, theme: theme)
+        case .html: text = FrameExport.html(frame, theme: theme)
         case .text, .ansi:
-            let backend = TextBackend(size: options.size)
-            if options.format == .ansi {
-                backend.palette = TerminalPalette(theme: dashboard.theme, capability: noColor ? .none : .palette256)
+            let backend = TextBackend(size: size)
+            if format == .ansi {
+                backend.palette = TerminalPalette(theme: theme, capability: noColor ? .none : .palette256)
             }
             backend.present(frame)
             text = backend.render()
         }
         // The frame's text went through the cell buffer's sanitiser; ansi adds SGR on purpose,
         // svg and html escape it as markup.
-        return CommandOutput(exitCode: 0, standardOutput: text, standardError: warning,
-                             standardOutputHasEscapes: options.format == .ansi)
+        return CommandOutput(exitCode: 0, standardOutput: text, standardOutputHasEscapes: format == .ansi)
     }
 }

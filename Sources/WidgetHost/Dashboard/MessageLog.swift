@@ -6,8 +6,9 @@ import WidgetCore
 /// Fed again to a dashboard built from the same config at the same size and start time
 /// (`HeadlessDashboard.replay`), with the effects that would bring new inputs left out, it
 /// goes through the same states and draws the same frames: provider answers, the wake-ups,
-/// `WidgetCenter` requests and keys are all in it. `--record-messages FILE` writes one line
-/// per message of a running dashboard (`line(_:start:)`) for reading.
+/// `WidgetCenter` requests and keys are all in it. `--record-messages FILE` writes a running
+/// dashboard's in the replayable form (`MessageLogFile`); `line(_:start:)` is a record for
+/// people (`snapshot --replay FILE --describe`).
 package struct MessageLog: Sendable {
     package struct Record: Sendable {
         package var date: Date

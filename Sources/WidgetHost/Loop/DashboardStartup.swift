@@ -57,7 +57,7 @@ enum DashboardStartup {
         }
         var recorder: MessageRecorder?
         if let path = options.recordMessages {
-            guard let opened = MessageRecorder(path: path) else { return .failure(MessageRecorder.failure(path)) }
+            guard let opened = MessageRecorder(path: path, coding: MessageLogCoding(catalog: catalog)) else { return .failure(MessageRecorder.failure(path)) }
             recorder = opened
         }
         // Signals are read from a signalfd on the loop: block them before any thread starts,
@@ -144,7 +144,8 @@ enum DashboardStartup {
         // `.buildPanels` effect, and `update` installs them.
         program.send(.panelsBuilt(DashboardBuilder.prepare(setup.config, widgets: widgets, reusing: [])))
         if let recorder {
-            recorder.start = clock.now
+            recorder.begin(MessageLogHeader(start: clock.now, size: terminal.size, config: .recorded(setup.configPath),
+                                            theme: options.theme, variables: environment.variables))
             program.onMessage = { [clock] message in recorder.record(message, at: clock.now) }
         }
         sessions.start(widgets: widgets, log: log)

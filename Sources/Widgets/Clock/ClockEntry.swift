@@ -3,7 +3,7 @@ import FoundationEssentials
 import WidgetCore
 
 /// One moment of the clock widget, with its text already laid out for the zone in force.
-public struct ClockEntry: TimelineEntry, Equatable {
+public struct ClockEntry: TimelineEntry, Equatable, Codable {
     public var date: Date
     /// "14:05", "14:05:09", "2:05 PM" or "2:05:09 PM".
     public var time: String

@@ -12,4 +12,5 @@ extension ClockWidget {
         pausesWithAutomaticReloads: false, usesNetwork: false)
 
     public static let definition = WidgetDefinition(manifest: manifest) { configuration(context: $0) }
+        .entryType(ClockEntry.self)
 }

@@ -23,4 +23,5 @@ extension CommandWidget {
 
     /// Starts a process per run, through the host's spawner.
     public static let definition = WidgetDefinition(manifest: manifest, uses: [.processes]) { configuration(context: $0) }
+        .entryType(CommandEntry.self)
 }

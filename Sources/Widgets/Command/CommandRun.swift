@@ -6,7 +6,7 @@ import Synchronization
 
 /// How one run of a command ended, and what it wrote.
 struct CommandRun: Sendable, Equatable {
-    enum Outcome: Sendable, Equatable {
+    enum Outcome: Sendable, Equatable, Codable {
         /// It exited with this status.
         case exited(Int32)
         /// A signal ended it (not ours).

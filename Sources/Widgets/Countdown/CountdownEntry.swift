@@ -2,7 +2,7 @@ import FoundationEssentials
 import WidgetCore
 
 /// One moment of a countdown, its text already laid out.
-public struct CountdownEntry: TimelineEntry, Equatable {
+public struct CountdownEntry: TimelineEntry, Equatable, Codable {
     public var date: Date
     public var label: String
     /// What is left, rounded up: "12d 4h 5m", "4h 5m", "5m" before the last minute, "42s" in it.

@@ -18,8 +18,8 @@ public struct HTTPJSONField: Sendable, Equatable {
 
 /// One moment of an `http-json` panel: each field's value formatted (nil where the pointer
 /// names nothing: the row shows `—`), and how the last fetch went.
-public struct HTTPJSONEntry: TimelineEntry, Equatable {
-    public struct Row: Sendable, Equatable {
+public struct HTTPJSONEntry: TimelineEntry, Equatable, Codable {
+    public struct Row: Sendable, Equatable, Codable {
         public var label: String
         /// The formatted value; nil when the document has nothing there (or no document yet).
         public var value: String?

@@ -8,7 +8,7 @@ import WidgetCore
 /// or huge values fall back to their JSON text, durations and ages saturate
 /// (`DurationText`), and text is cut to `maximumLength` (the terminal's sanitiser makes any
 /// control character inert when it is drawn).
-public enum HTTPJSONFormat: String, Sendable, CaseIterable {
+public enum HTTPJSONFormat: String, Sendable, CaseIterable, Codable {
     /// The value as it is: strings without quotes, other values as JSON.
     case text
     /// A number with thousands separators and at most two decimals: `12,345.68`.

@@ -9,4 +9,5 @@ extension HTTPJSONWidget {
         options: HTTPJSONOptions.specs)
 
     public static let definition = WidgetDefinition(manifest: manifest, uses: [.backgroundSessions]) { configuration(context: $0) }
+        .entryType(HTTPJSONEntry.self)
 }

@@ -2,7 +2,7 @@ import FoundationEssentials
 import WidgetCore
 
 /// One moment of the hero widget: a hero with its health as of `date`.
-public struct HeroEntry: TimelineEntry, Equatable {
+public struct HeroEntry: TimelineEntry, Equatable, Codable {
     public var date: Date
     /// The hero, nil when the boards do not (yet) have one of that name.
     public var hero: LeaderboardHero?

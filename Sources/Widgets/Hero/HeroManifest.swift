@@ -18,4 +18,5 @@ extension HeroWidget {
             try await heal(action, context: context, sessions: sessions)
         }
     }
+    .entryType(HeroEntry.self)
 }

@@ -4,7 +4,7 @@ import WidgetCore
 
 /// One moment of the leaderboard panel: the last board with each hero's health projected to
 /// `date`, the board before it (for ▲/▼), and how the last fetch went.
-public struct LeaderboardEntry: TimelineEntry, Equatable {
+public struct LeaderboardEntry: TimelineEntry, Equatable, Codable {
     public var date: Date
     /// The board, heroes' health as of `date`; nil until the first board arrives.
     public var board: LeaderboardBoard?
@@ -77,7 +77,7 @@ public struct LeaderboardEntry: TimelineEntry, Equatable {
 }
 
 /// How a leaderboard with a push source learns of changes now.
-public enum LeaderboardPushMode: String, Sendable, Equatable {
+public enum LeaderboardPushMode: String, Sendable, Equatable, Codable {
     /// The event stream is up: each change fetches the board; polling is only a safety net.
     case live
     /// The stream is down (reconnecting): the panel polls every `refreshSeconds`.

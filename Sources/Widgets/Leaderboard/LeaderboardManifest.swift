@@ -12,4 +12,5 @@ extension LeaderboardWidget {
     public static let definition = WidgetDefinition(manifest: manifest, uses: [.backgroundSessions, .push]) {
         configuration(context: $0, registry: $0.leaderboardSessions)
     }
+    .entryType(LeaderboardEntry.self)
 }

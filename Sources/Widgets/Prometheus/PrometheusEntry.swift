@@ -5,8 +5,8 @@ import WidgetCore
 /// One moment of a `prometheus` panel: a row per series kept (its legend label, latest value
 /// and values over the range), how many series the query matched, how the panel shows them,
 /// and how the last query went.
-public struct PrometheusEntry: TimelineEntry, Equatable {
-    public struct Row: Sendable, Equatable {
+public struct PrometheusEntry: TimelineEntry, Equatable, Codable {
+    public struct Row: Sendable, Equatable, Codable {
         public var label: String
         /// The latest value; nil when the series has none.
         public var latest: Double?

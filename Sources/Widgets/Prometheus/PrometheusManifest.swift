@@ -9,4 +9,5 @@ extension PrometheusWidget {
         options: PrometheusOptions.specs)
 
     public static let definition = WidgetDefinition(manifest: manifest, uses: [.backgroundSessions]) { configuration(context: $0) }
+        .entryType(PrometheusEntry.self)
 }

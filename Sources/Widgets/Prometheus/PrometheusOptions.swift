@@ -48,7 +48,7 @@ public struct PrometheusOptions: OptionSchema, Equatable {
 }
 
 /// How a `prometheus` panel shows its series (`show`).
-public enum PrometheusDisplay: String, Sendable, CaseIterable, OptionChoice {
+public enum PrometheusDisplay: String, Sendable, CaseIterable, OptionChoice, Codable {
     /// The first series' latest value, large, with its label.
     case value
     /// One row per series: label, its values over `rangeSeconds`, latest value.

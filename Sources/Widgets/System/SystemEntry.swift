@@ -2,7 +2,7 @@ import FoundationEssentials
 import WidgetCore
 
 /// One reading of the `system` widget, with CPU use measured against the reading before it.
-public struct SystemEntry: TimelineEntry, Equatable {
+public struct SystemEntry: TimelineEntry, Equatable, Codable {
     public var date: Date
     /// Busy fraction of all CPUs since the previous reading (0…1); nil for the first reading,
     /// which has nothing to compare with.
@@ -18,7 +18,7 @@ public struct SystemEntry: TimelineEntry, Equatable {
     /// Files that were missing or odd this time (`/proc/loadavg missing`).
     public var problems: [String]
 
-    public struct CoreUsage: Sendable, Equatable {
+    public struct CoreUsage: Sendable, Equatable, Codable {
         public var index: Int
         public var usage: Double
 

@@ -15,4 +15,5 @@ extension SystemWidget {
         runsOnLoop: true)
 
     public static let definition = WidgetDefinition(manifest: manifest) { configuration(context: $0) }
+        .entryType(SystemEntry.self)
 }

@@ -22,7 +22,7 @@ public struct CPUTimes: Sendable, Equatable {
 }
 
 /// Memory and swap from `/proc/meminfo`, in bytes.
-public struct MemoryInfo: Sendable, Equatable {
+public struct MemoryInfo: Sendable, Equatable, Codable {
     public var total: UInt64
     /// What programs could still get without swapping (`MemAvailable`, or free + buffers +
     /// cached on kernels before 3.14).
@@ -46,7 +46,7 @@ public struct MemoryInfo: Sendable, Equatable {
 }
 
 /// The 1, 5 and 15 minute load averages from `/proc/loadavg`.
-public struct LoadAverage: Sendable, Equatable {
+public struct LoadAverage: Sendable, Equatable, Codable {
     public var one: Double
     public var five: Double
     public var fifteen: Double

@@ -2,7 +2,7 @@ import FoundationEssentials
 import WidgetCore
 
 /// One moment of a `text` panel: the text to show, or why there is none.
-public struct TextEntry: TimelineEntry, Equatable {
+public struct TextEntry: TimelineEntry, Equatable, Codable {
     public var date: Date
     /// The text (control characters still in it: the cell buffer shows them inert).
     public var text: String

@@ -23,6 +23,7 @@ extension TextWidget {
                              context: context)
             .action("e", .terminal { action in try editArguments(action.options, environment: environment) })
     }
+    .entryType(TextEntry.self)
 
     /// `e`: `$EDITOR` (default `vi`) on the panel's file; a panel of static text has none to edit.
     static func editArguments(_ options: WidgetOptions, environment: [String: String]) throws -> [String] {
