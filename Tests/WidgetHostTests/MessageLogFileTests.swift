@@ -62,7 +62,7 @@ struct MessageLogFileTests {
             .key(.tab), .key(.character("é")), .key(.control("l")), .key(.function(5)), .key(.unknown(410)), .key(.ctrlC),
             .resized(TerminalSize(columns: 80, rows: 24)), .quit, .suspend, .childExited,
             .key(.mouse(MouseEvent(.press, column: 3, row: 7))), .key(.mouse(MouseEvent(.wheelDown, column: 0, row: 0))),
-            .pageRotationDue, .relevanceExpired,
+            .pageRotationDue, .relevanceExpired, .linkOpened(failure: nil), .linkOpened(failure: "no xdg-open"),
             .timelinesDue, .reloadsRequested([.kind("leaderboard"), .all]),
             .widgetsFound(BoundWidgets(widgets: [Catalog.builtin().definitions[0].widget(.none)])),
             .configChanged(reason: "SIGHUP"), .extensionsFound(notice: "1 extension skipped"), .extensionsFound(notice: nil),
@@ -76,7 +76,7 @@ struct MessageLogFileTests {
             switch message {
             case .key, .resized, .quit, .suspend, .childExited, .pageRotationDue, .relevanceExpired, .providerAnswered,
                  .timelinesDue, .reloadsRequested, .widgetsFound, .configChanged, .extensionsFound, .configLoaded,
-                 .panelsBuilt, .configRejected, .clockSet, .actionFinished: break
+                 .panelsBuilt, .configRejected, .clockSet, .actionFinished, .linkOpened: break
             }
         }
         return every + entries(at: date).enumerated().map { index, entries in

@@ -7,7 +7,7 @@ import WidgetCore
 /// (`ViewNode.decode`), so a log's view is held to an extension's limits.
 extension ExtensionEntry: Codable {
     private enum CodingKeys: String, CodingKey {
-        case date, relevance, view, failure
+        case date, relevance, view, failure, url
     }
 
     public init(from decoder: any Decoder) throws {
@@ -21,7 +21,8 @@ extension ExtensionEntry: Codable {
         }
         self.init(date: try c.decode(Date.self, forKey: .date),
                   relevance: try c.decodeIfPresent(TimelineEntryRelevance.self, forKey: .relevance),
-                  view: view, failure: try c.decodeIfPresent(ExtensionError.self, forKey: .failure))
+                  view: view, failure: try c.decodeIfPresent(ExtensionError.self, forKey: .failure),
+                  url: try c.decodeIfPresent(String.self, forKey: .url).flatMap { EntryLink.isAllowed($0) ? $0 : nil })
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -30,5 +31,6 @@ extension ExtensionEntry: Codable {
         try c.encodeIfPresent(relevance, forKey: .relevance)
         try c.encode(view.jsonText, forKey: .view)
         try c.encodeIfPresent(failure, forKey: .failure)
+        try c.encodeIfPresent(url, forKey: .url)
     }
 }

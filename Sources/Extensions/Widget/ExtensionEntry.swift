@@ -10,11 +10,15 @@ public struct ExtensionEntry: TimelineEntry, Equatable {
     /// Why a snapshot shows the placeholder instead (`TimelineProvider.snapshot` cannot throw):
     /// for `widgethost extension run --snapshot`, which reports it.
     public var failure: ExtensionError?
+    /// The entry's link (`url` in its JSON): `o` opens it.
+    public var url: String?
 
-    public init(date: Date, relevance: TimelineEntryRelevance? = nil, view: ViewNode, failure: ExtensionError? = nil) {
+    public init(date: Date, relevance: TimelineEntryRelevance? = nil, view: ViewNode, failure: ExtensionError? = nil,
+                url: String? = nil) {
         self.date = date
         self.failure = failure
         self.relevance = relevance
         self.view = view
+        self.url = url
     }
 }

@@ -63,7 +63,7 @@ enum ExtensionTimelineDecoder {
             fail(path, "expected an entry object, found \(element.shortDescription)")
             return nil
         }
-        for key in entry.keys where !["date", "relevance", "view"].contains(key) {
+        for key in entry.keys where !["date", "relevance", "view", "url"].contains(key) {
             fail("\(path).\(RPCMessage.printable(key, limit: 40))", "unknown key")
         }
         guard case .string(let text)? = entry["date"], let date = ISO8601DateTime.parse(text, .message)?.date else {
@@ -80,12 +80,20 @@ enum ExtensionTimelineDecoder {
             }
             relevance = TimelineEntryRelevance(score: Float(score), duration: duration)
         }
+        var url: String?
+        if let given = entry["url"] {
+            guard case .string(let text) = given, EntryLink.isAllowed(text) else {
+                fail(path + ".url", "expected an http, https or mailto URL of at most \(EntryLink.maximumBytes) bytes")
+                return nil
+            }
+            url = text
+        }
         guard let viewValue = entry["view"] else {
             fail(path + ".view", "is required")
             return nil
         }
         do {
-            return ExtensionEntry(date: date, relevance: relevance, view: try ViewNode.decode(viewValue, path: path + ".view"))
+            return ExtensionEntry(date: date, relevance: relevance, view: try ViewNode.decode(viewValue, path: path + ".view"), url: url)
         } catch {
             for issue in error.issues.prefix(5) { fail(issue.path, issue.message) }
             return nil

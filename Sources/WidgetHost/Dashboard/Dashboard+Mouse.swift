@@ -35,6 +35,16 @@ extension Dashboard {
         }
     }
 
+    /// `o`: opens the link of the entry the focused panel shows (its widget's `url`), or says
+    /// there is none.
+    mutating func openLink() {
+        guard let member = focusedPanel?.shownMember, let url = timelines.status(of: member.id)?.entry?.url else {
+            flash = "this panel has no link to open"
+            return
+        }
+        emit(.openURL(url))
+    }
+
     /// The panel drawn at a cell: the zoomed one, or the one whose frame holds it.
     func panel(at column: Int, _ row: Int) -> Int? {
         if isZoomed { return panelArea.contains(x: column, y: row) ? focus : nil }

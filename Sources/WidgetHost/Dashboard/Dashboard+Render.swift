@@ -128,9 +128,9 @@ extension Dashboard {
         }
         x = buffer.write(DisplayWidth.truncate(left, toWidth: max(0, leftArea.maxX - x), ellipsis: glyphs.ellipsis),
                          x: x, y: row.y, style: bold, clip: leftArea)
-        if let notice, x + 4 < leftArea.maxX {
+        if let message = flash ?? notice, x + 4 < leftArea.maxX {
             x = buffer.write(separator, x: x, y: row.y, style: CellStyle(.statusText), clip: leftArea)
-            let text = DisplayWidth.truncate(notice, toWidth: leftArea.maxX - x, ellipsis: glyphs.ellipsis)
+            let text = DisplayWidth.truncate(message, toWidth: leftArea.maxX - x, ellipsis: glyphs.ellipsis)
             buffer.write(text, x: x, y: row.y, style: CellStyle(.warning, .bold), clip: leftArea)
         }
     }

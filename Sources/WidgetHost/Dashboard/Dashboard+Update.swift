@@ -71,6 +71,11 @@ extension Dashboard {
             // set back, every widget is asked for a timeline from the new now.
             emit(.log("the system clock was set: reloading every widget"))
             timelines.reloadAllForEnvironment(now: now)
+        case .linkOpened(let failure):
+            if let failure {
+                flash = failure
+                emit(.present)
+            }
         case .actionFinished(let id, let action, let failure):
             actionFinished(id, action: action, failure: failure)
         case .widgetsFound(let widgets):

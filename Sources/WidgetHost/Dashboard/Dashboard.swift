@@ -57,6 +57,8 @@ struct Dashboard {
     /// The last click on a panel (its time and index): a second soon after on it is a double
     /// click (Dashboard+Mouse).
     var lastClick: (date: Date, panel: Int)?
+    /// A word for the status bar until the next key ("this panel has no link").
+    var flash: String?
 
     /// Actions running or failed, by the member performing them.
     var actionStates: [WidgetInstanceID: PanelActionState] = [:]
@@ -122,6 +124,10 @@ struct Dashboard {
     /// Applies a key press (`update(.key(_:))`).
     mutating func handle(_ key: Key) {
         armRotation()  // any key holds the pages' rotation for `rotateSeconds`
+        if flash != nil {
+            flash = nil
+            emit(.present)
+        }
         if isHelpShown {
             switch key {
             case .character("q"), .ctrlC: emit(.quit(status: 0))
@@ -179,6 +185,8 @@ struct Dashboard {
             break  // a plain redraw
         case .mouse(let event):
             guard handleMouse(event) else { return }
+        case .character("o"):
+            openLink()
         case .character(let digit) where pages.count > 1 && ("1"..."9").contains(digit):
             show(page: Int(String(digit))! - 1)
         case .character(let character):

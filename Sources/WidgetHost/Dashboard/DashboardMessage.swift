@@ -49,6 +49,8 @@ package enum DashboardMessage: Equatable, Sendable {
     case configRejected(notice: String?)
     /// The system's wall clock was set (an NTP step, a resumed VM).
     case clockSet
+    /// The link `o` asked for was handed to the opener, or not: `failure` says why.
+    case linkOpened(failure: String?)
     /// An action ended; `failure` says why it failed.
     case actionFinished(WidgetInstanceID, action: WidgetAction, failure: String?)
 }
@@ -77,6 +79,9 @@ package enum DashboardEffect: Equatable, Sendable {
     /// Arm the pages' rotation (nil: none), replacing the one armed; it sends `.pageRotationDue`.
     case armPageRotation(Date?)
     case setTheme(Theme)
+    /// Open a link with the user's opener (`$BROWSER`, `xdg-open`); the host answers with
+    /// `.linkOpened`.
+    case openURL(String)
     /// Run a program in the foreground with the terminal given back (an action such as
     /// `$EDITOR`); the host answers with `.actionFinished`.
     case runInTerminal([String], member: WidgetInstanceID, action: WidgetAction)

@@ -199,6 +199,8 @@ package final class HeadlessDashboard {
     package var notice: String? { dashboard.notice }
     /// The status `quit` was asked with (`q`, SIGTERM), or nil while running.
     package var quitStatus: Int32? { effects.quitStatus }
+    /// The links `o` asked to open.
+    package var openedLinks: [String] { effects.openedLinks }
     /// Frames asked for since the last `takeFrameRequests()` (coalesced per message).
     package func takeFrameRequests() -> Int {
         defer { effects.frameRequests = 0 }
@@ -220,6 +222,8 @@ final class HeadlessEffects: DashboardHost {
     var theme: Theme
     var frameRequests = 0
     var quitStatus: Int32?
+    /// The links `o` asked to open (none is opened headless).
+    var openedLinks: [String] = []
     private let reloader: ConfigReloader
 
     init(theme: Theme, reloader: ConfigReloader) {
@@ -231,6 +235,9 @@ final class HeadlessEffects: DashboardHost {
         switch effect {
         case .present: frameRequests += 1
         case .setTheme(let theme): self.theme = theme
+        case .openURL(let url):
+            openedLinks.append(url)
+            program.send(.linkOpened(failure: nil))
         case .runInTerminal(_, let member, let action):
             program.send(.actionFinished(member, action: action, failure: "no terminal to run it in"))
         case .reloadConfig(let reason): reloader.load(reason: reason).forEach(program.send)

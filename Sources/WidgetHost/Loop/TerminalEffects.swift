@@ -46,6 +46,9 @@ final class TerminalEffects: DashboardHost {
             for pid in OrphanReaper.collect() { log?.info("killed orphan \(pid) (left by a child that ended; the host is its reaper)") }
         case .reloadConfig(let reason):
             reloader.load(reason: reason).forEach(program.send)
+        case .openURL(let url):
+            let failure = LinkOpener.open(url, environment: io.widgetEnvironment, processes: io.processes, log: log)
+            program.send(.linkOpened(failure: failure))
         case .configApplied(let config):
             terminal.setMouse(config.mouse)
             reloader.applied(config)

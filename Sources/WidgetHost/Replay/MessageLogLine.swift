@@ -70,6 +70,9 @@ struct MessageLogLine: Codable {
             try c.encode(id.rawValue, forKey: .instance)
             try c.encode(CodedAction(action), forKey: .action)
             try c.encodeIfPresent(failure, forKey: .failure)
+        case .linkOpened(let failure):
+            try c.encode("linkOpened", forKey: .type)
+            try c.encodeIfPresent(failure, forKey: .failure)
         }
     }
 
@@ -160,6 +163,8 @@ struct MessageLogLine: Codable {
             message = .actionFinished(WidgetInstanceID(rawValue: try c.decode(Int.self, forKey: .instance)),
                                       action: try c.decode(CodedAction.self, forKey: .action).action,
                                       failure: try c.decodeIfPresent(String.self, forKey: .failure))
+        case "linkOpened":
+            message = .linkOpened(failure: try c.decodeIfPresent(String.self, forKey: .failure))
         case "unrecorded":
             let reason = (try? c.decode(String.self, forKey: .reason)) ?? ""
             throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "a message the recorder could not write: \(reason.prefix(200))")
