@@ -153,6 +153,7 @@ extension Dashboard {
         ("Esc", "back from zoom"),
         ("↑ ↓ PgUp PgDn", "scroll when zoomed"),
         ("[ ]", "flip through the focused stack"),
+        ("o", "open the focused panel's link"),
         ("r", "reload the focused panel"),
         ("R", "reload every panel"),
         ("t", "next theme"),
@@ -164,9 +165,11 @@ extension Dashboard {
     /// The help's lines: the host's keys, then the focused panel's own — all the status bar
     /// shows, `r` too when the panel names what its reload does ("run now").
     var helpEntries: [(String, String)] {
+        var lines = Self.helpLines
+        if pages.count > 1 { lines.insert(("1-\(pages.count)", "go to page (or click its tab)"), at: 6) }
         let actions = focusedActions
-        guard !actions.isEmpty, let panel = focusedPanel else { return Self.helpLines }
-        return Self.helpLines + [("", ""), ("", "on \(panel.title):")] + actions.map { ($0.action.key, $0.action.title) }
+        guard !actions.isEmpty, let panel = focusedPanel else { return lines }
+        return lines + [("", ""), ("", "on \(panel.title):")] + actions.map { ($0.action.key, $0.action.title) }
     }
 
     private func drawHelp(into buffer: inout CellBuffer) {
