@@ -3,6 +3,9 @@
 // file actions (closefrom, chdir), renameat2, pidfd_open and the child-subreaper prctl. Header only.
 #ifndef WIDGETHOST_CLINUX_SHIM_H
 #define WIDGETHOST_CLINUX_SHIM_H
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1  /* struct ucred (SO_PEERCRED), accept4 */
+#endif
 #include <stdint.h>
 #include <signal.h>
 #include <time.h>
@@ -15,6 +18,10 @@
 #include <spawn.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 
 /// libdispatch's run-loop entry points (`MainLoop` finds them with dlsym), declared weak: when
 /// the Swift runtime and Dispatch are linked statically (the release `widgethost`), dlsym cannot
@@ -72,6 +79,68 @@ static inline int wh_signalfd_read(int fd) {
 }
 
 static inline int wh_eventfd(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
+
+/// A monotonic timerfd (the control socket's deadlines), armed `ms` from now (0 disarms).
+static inline int wh_timerfd_create_monotonic(void) { return timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC); }
+static inline int wh_timerfd_arm_in(int fd, int64_t ms) {
+    struct itimerspec spec = {{0, 0}, {ms / 1000, (long)(ms % 1000) * 1000000L}};
+    if (ms > 0 && spec.it_value.tv_sec == 0 && spec.it_value.tv_nsec == 0) spec.it_value.tv_nsec = 1;
+    return timerfd_settime(fd, 0, &spec, NULL);
+}
+
+/// A Unix stream socket bound to `path` and listening (non-blocking, close-on-exec), created
+/// with mode 0600 (the umask is applied to the bind); -errno on failure (a path too long is
+/// -ENAMETOOLONG).
+static inline int wh_unix_listen(const char *path, int backlog) {
+    struct sockaddr_un address;
+    memset(&address, 0, sizeof address);
+    address.sun_family = AF_UNIX;
+    if (strlen(path) >= sizeof address.sun_path) return -ENAMETOOLONG;
+    strcpy(address.sun_path, path);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -errno;
+    mode_t old = umask(0177);
+    int bound = bind(fd, (struct sockaddr *)&address, sizeof address);
+    int saved = errno;
+    umask(old);
+    if (bound != 0 || listen(fd, backlog) != 0) {
+        if (bound == 0) saved = errno;
+        close(fd);
+        return -saved;
+    }
+    return fd;
+}
+
+/// A blocking connection to the Unix socket at `path` (close-on-exec); -errno on failure.
+static inline int wh_unix_connect(const char *path) {
+    struct sockaddr_un address;
+    memset(&address, 0, sizeof address);
+    address.sun_family = AF_UNIX;
+    if (strlen(path) >= sizeof address.sun_path) return -ENAMETOOLONG;
+    strcpy(address.sun_path, path);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -errno;
+    if (connect(fd, (struct sockaddr *)&address, sizeof address) != 0) {
+        int saved = errno;
+        close(fd);
+        return -saved;
+    }
+    return fd;
+}
+
+/// Accepts one connection (non-blocking, close-on-exec); -errno (-EAGAIN: none waiting).
+static inline int wh_unix_accept(int fd) {
+    int client = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    return client < 0 ? -errno : client;
+}
+
+/// The user id of the process at the other end of a Unix socket (SO_PEERCRED), or -1.
+static inline long wh_peer_uid(int fd) {
+    struct ucred credentials;
+    socklen_t length = sizeof credentials;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) return -1;
+    return (long)credentials.uid;
+}
 
 /// Names the calling thread (15 bytes at most), as `ps -L` and /proc show it.
 static inline void wh_set_thread_name(const char *name) { prctl(PR_SET_NAME, name, 0, 0, 0); }

@@ -139,6 +139,8 @@ public enum WidgetHostCommand {
             return ThemesCommand.run(environment: environment, color: isatty(1) != 0)
         case .sessions(let options):
             return SessionsCommand.run(options, environment: environment)
+        case .reload(let options):
+            return ReloadCommand.run(options, environment: environment)
         case .dashboard(let options):
             return MainActor.assumeIsolated {
                 let runner = DashboardRunner(options: options, io: io, catalog: catalog, center: .shared,

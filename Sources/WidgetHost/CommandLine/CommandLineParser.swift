@@ -41,6 +41,7 @@ public enum CommandLineParser {
         case .themes: return try parseBare(rest, .themes, as: .themes)
         case .widgets: return try parseWidgets(rest)
         case .sessions: return try parseSessions(rest)
+        case .reload: return try parseReload(rest)
         case .help: return try parseHelp(rest)
         }
     }
@@ -323,6 +324,29 @@ public enum CommandLineParser {
             }
         }
         return .sessions(options)
+    }
+
+    static func parseReload(_ arguments: [String]) throws(UsageError) -> HostCommand {
+        var options = ReloadOptions()
+        var scanner = ArgumentScanner(arguments, subcommand: .reload)
+        while let token = try scanner.next() {
+            switch token {
+            case .option("--state-dir"): options.stateDirectory = try path(scanner.value(), for: "--state-dir", scanner)
+            case .option("--all"): options.all = true
+            case .option(let name): throw scanner.fail("\(name) is not an option of reload")
+            case .positional(let kind):
+                guard !kind.isEmpty, kind.utf8.count <= 200, !kind.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+                    throw scanner.fail("'\(String(kind.prefix(64)))' is not a widget kind")
+                }
+                options.kinds.append(kind)
+            }
+        }
+        if options.all, !options.kinds.isEmpty { throw UsageError("give kinds or --all, not both", subcommand: .reload) }
+        if !options.all, options.kinds.isEmpty { throw UsageError("reload what? give KIND ... (as in the config) or --all", subcommand: .reload) }
+        if options.kinds.count > ControlRequests.maximumKinds {
+            throw UsageError("at most \(ControlRequests.maximumKinds) kinds at once", subcommand: .reload)
+        }
+        return .reload(options)
     }
 
     static func parseBare(_ arguments: [String], _ subcommand: Subcommand, as command: HostCommand) throws(UsageError) -> HostCommand {

@@ -93,6 +93,11 @@ struct CommandOption: Sendable {
                 CommandOption(name: "--state-dir", argument: "DIR", help: ["state directory (default $XDG_STATE_HOME/widgethost)"]),
                 CommandOption(name: "--purge", argument: nil, help: ["remove the journal's session records"]),
             ]
+        case .reload?:
+            return [
+                CommandOption(name: "--all", argument: nil, help: ["reload every panel"]),
+                CommandOption(name: "--state-dir", argument: "DIR", help: ["the dashboard's state directory (default $XDG_STATE_HOME/widgethost)"]),
+            ]
         case .checkConfig?, .widgets?:
             return [extensionsDirectory]
         case .themes?, .help?:

@@ -18,6 +18,7 @@ public enum HelpText {
         case .themes?: return themes
         case .widgets?: return widgets
         case .sessions?: return sessions
+        case .reload?: return reload
         }
     }
 
@@ -39,6 +40,7 @@ public enum HelpText {
           themes            list themes with a colour swatch
           widgets           list widget kinds, their families and options
           sessions          list background sessions in the state directory
+          reload KIND...    reload panels of a running dashboard (or --all)
           help [COMMAND]    show the help of a command
 
         \(CommandOption.helpBlock(CommandOption.options(of: nil), extra: [help, ("--version", "print the version")]))
@@ -52,10 +54,13 @@ public enum HelpText {
           t                   next theme
           p                   pause or resume automatic reloads
           [ ]                 flip through the focused stack
+          1-9                 go to page N (a config with pages)
+          o                   open the focused panel's link ($BROWSER or xdg-open)
           ?                   show the keys (with the focused panel's own)
           q                   quit
         A widget may have keys of its own on its focused panel (hero +, text e): the status
-        bar lists them.
+        bar lists them. The mouse: a click focuses a panel or a page tab, a double click zooms,
+        the wheel scrolls a zoomed panel ("mouse": false in the config turns it off).
 
         Exit status: 0 normal, 2 bad usage or bad config/theme, 1 anything else.
         Run 'widgethost COMMAND --help' for a command's options.
@@ -145,6 +150,19 @@ public enum HelpText {
         List the widget kinds with their families and options.
 
         \(CommandOption.helpBlock(CommandOption.options(of: .widgets), extra: [help]))
+        """
+
+    static let reload = """
+        \(CommandOption.usage("Usage: widgethost reload KIND...", CommandOption.options(of: .reload)))\
+
+        Ask the dashboard running on the state directory for new timelines of every panel of
+        each KIND (the kinds of its config), or of all with --all, as a widget's own reload
+        does: a git hook or a cron job refreshes a panel at once. It goes through the
+        dashboard's control socket in $XDG_RUNTIME_DIR/widgethost.
+
+        Exit status: 0 asked, 2 bad usage, 1 no dashboard running or no such panel.
+
+        \(CommandOption.helpBlock(CommandOption.options(of: .reload), extra: [help]))
         """
 
     static let sessions = """

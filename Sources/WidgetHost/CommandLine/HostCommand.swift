@@ -19,6 +19,8 @@ public enum HostCommand: Sendable, Equatable {
     case widgets(extensionsDirectory: String? = nil)
     /// `widgethost sessions [--state-dir DIR] [--purge]`
     case sessions(SessionsOptions)
+    /// `widgethost reload [KIND ...] [--all] [--state-dir DIR]`
+    case reload(ReloadOptions)
     /// `--help` (nil: the main help) or `help [COMMAND]`. With the command's
     /// `--extensions-dir DIR`, its kinds are listed too; with a KIND (`preview KIND --help`,
     /// `extension run NAME/KIND --help`), only that kind's options.

@@ -8,6 +8,8 @@ public enum Subcommand: String, Sendable, CaseIterable {
     case themes
     case widgets
     case sessions
+    /// `reload KIND ... | --all`: `WidgetCenter` from a shell, through the control socket.
+    case reload
     case help
 
     /// As typed before `--help`: `extension run` for `extensionRun`, else the name.

@@ -20,7 +20,7 @@ public struct HostEnvironment: Sendable, Equatable {
     /// The variables the host reads; `current()` captures only these.
     public static let variableNames = [
         "WIDGETHOST_CONFIG", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "HOME", "NO_COLOR", "TERM", "COLORTERM",
-        "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR",
+        "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "XDG_RUNTIME_DIR",
     ]
 
     /// The environment of this process: the variables in `variableNames`, and `$HOME`

@@ -79,6 +79,9 @@ final class DashboardSessions {
     }
 
     private var isAvailable: Bool { manager?.availability == .available }
+    /// This dashboard holds the state directory's lock: it alone may own what is the
+    /// directory's (the control socket).
+    var holdsStateDirectory: Bool { isAvailable }
 
     /// Routes session events to `widgets` and resumes the transfers a crash cut short.
     func start(widgets: BoundWidgets, log: HostLog?) {

@@ -140,6 +140,8 @@ enum DashboardStartup {
             if let effects, let program { effects.presentIfAsked(program) }
         }
         clock.onClockChange = { [weak program] in program?.send(.clockSet) }
+        effects.control = openControl(stateDirectory: stateDirectory, sessions: sessions, loop: loop, center: center,
+                                      environment: environment.variables, log: log)
         // The config's panels: their factories run here, as a config reload's run in its
         // `.buildPanels` effect, and `update` installs them.
         program.send(.panelsBuilt(DashboardBuilder.prepare(setup.config, widgets: widgets, reusing: [])))
@@ -150,6 +152,28 @@ enum DashboardStartup {
         }
         sessions.start(widgets: widgets, log: log)
         return .success(DashboardParts(loop: loop, clock: clock, program: program, effects: effects, reloader: reloader, log: log))
+    }
+}
+
+extension DashboardStartup {
+    /// The control socket (`widgethost reload`), when this dashboard owns the state
+    /// directory; without `XDG_RUNTIME_DIR`, or with another dashboard on it, the dashboard
+    /// runs without one and the log says why.
+    static func openControl(stateDirectory: String, sessions: DashboardSessions, loop: MainLoop, center: WidgetCenter,
+                            environment: [String: String], log: HostLog?) -> ControlServer? {
+        guard sessions.holdsStateDirectory else {
+            log?.info("no control socket: another dashboard owns the state directory")
+            return nil
+        }
+        switch ControlPath.socket(stateDirectory: stateDirectory, environment: environment, create: true)
+            .flatMap({ ControlServer.open(path: $0, loop: loop) { ControlRequests.answer($0, center: center) } }) {
+        case .success(let server):
+            log?.info("control socket at \(server.path)")
+            return server
+        case .failure(let problem):
+            log?.error("no control socket: \(problem)")
+            return nil
+        }
     }
 }
 

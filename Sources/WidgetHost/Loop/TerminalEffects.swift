@@ -16,6 +16,8 @@ final class TerminalEffects: DashboardHost {
     private let sessions: DashboardSessions
     private let reloader: ConfigReloader
     private let bundledServer: LeaderboardService?
+    /// The control socket, removed when the dashboard quits.
+    var control: ControlServer?
     private var framePending = false
 
     init(terminal: CursesBackend, io: HostIO, log: HostLog?, sessions: DashboardSessions, reloader: ConfigReloader,
@@ -115,6 +117,7 @@ final class TerminalEffects: DashboardHost {
         terminal.end()
         sessions.close()
         bundledServer?.stop()
+        control?.close()
         OrphanReaper.killAll()  // after the extensions' stop: what they left goes too
         log?.info("exiting with status \(status)")
         exit(status)
