@@ -17,13 +17,13 @@ struct ControlSocketEndToEndTests {
         let runs: String
         let state: String
 
-        init() throws {
+        init(runtimeDirectory: Bool = true) throws {
             home = try ScratchDirectory()
             let runtime = home.path + "/run"
             mkdir(runtime, 0o700)
             runs = home.path + "/runs"
             state = home.path + "/state"
-            environment = TmuxHarness.isolatedEnvironment(home: home.path, adding: ["XDG_RUNTIME_DIR": runtime])
+            environment = TmuxHarness.isolatedEnvironment(home: home.path, adding: runtimeDirectory ? ["XDG_RUNTIME_DIR": runtime] : [:])
             let config = try home.write("config.json", """
                 { "panels": [
                     { "kind": "command", "family": "medium", "title": "Runs",
@@ -62,13 +62,26 @@ struct ControlSocketEndToEndTests {
         var bare = running.environment
         bare["XDG_RUNTIME_DIR"] = nil
         let noRuntime = try running.reload(["command"], environment: bare)
-        #expect(noRuntime.status == 1 && noRuntime.standardError.contains("XDG_RUNTIME_DIR is not set"))
+        #expect(noRuntime.status == 1 && noRuntime.standardError.contains("no dashboard is running for \(running.state) (no control socket at \(running.state)/control.sock)"),
+                "without XDG_RUNTIME_DIR the socket would be in the state directory: \(noRuntime.standardError)")
         let usage = try running.reload([])
         #expect(usage.status == 2 && usage.standardError.contains("give KIND ... (as in the config) or --all"))
         try running.tmux.sendText("q")
         #expect(running.tmux.waitForExit() == .exited(0))
         let gone = try running.reload(["command"])
-        #expect(gone.status == 1 && gone.standardError.contains("no dashboard is running on"), "the socket left with the dashboard")
+        #expect(gone.status == 1 && gone.standardError.contains("no dashboard is running for"), "the socket left with the dashboard")
+    }
+
+    @Test("without XDG_RUNTIME_DIR the socket is the state directory's control.sock")
+    func inTheStateDirectory() throws {
+        let running = try Running(runtimeDirectory: false)
+        defer { running.stop() }
+        let asked = try running.reload(["command"])
+        #expect(asked.status == 0, "\(asked.standardError)")
+        _ = running.tmux.waitFor(timeout: .seconds(1), description: "the second run within 1 s") { _ in running.runCount == 2 }
+        try running.tmux.sendText("q")
+        _ = running.tmux.waitForExit()
+        #expect(access(running.state + "/control.sock", F_OK) != 0, "removed at exit")
     }
 
     @Test("a client that sends nothing, or a megabyte without a newline, is cut off; the loop answers the next at once")

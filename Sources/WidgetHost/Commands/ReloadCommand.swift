@@ -25,7 +25,7 @@ enum ReloadCommand {
         }
         let fd = wh_unix_connect(path)
         if fd == -ENOENT || fd == -ECONNREFUSED {
-            return failure(1, "no dashboard is running on \(directory) (no control socket at \(path))")
+            return failure(1, "no dashboard is running for \(directory) (no control socket at \(path))")
         }
         guard fd >= 0 else { return failure(1, "cannot reach the dashboard at \(path): \(String(cString: strerror(-fd)))") }
         defer { close(fd) }

@@ -4,7 +4,8 @@ import Glibc
 
 /// Where a running dashboard's control socket is (DESIGN.md §11): one per state directory,
 /// in `$XDG_RUNTIME_DIR/widgethost/` (a directory of ours, 0700), named after the state
-/// directory so `widgethost reload` finds the dashboard it means.
+/// directory so `widgethost reload` finds the dashboard it means; without `XDG_RUNTIME_DIR`,
+/// `<state>/control.sock`.
 enum ControlPath {
     /// Why there is no control socket path: said to the user as it is.
     struct Problem: Error, CustomStringConvertible {
@@ -14,7 +15,13 @@ enum ControlPath {
     /// The socket's path for `stateDirectory`, the directory made (0700) when `create`.
     static func socket(stateDirectory: String, environment: [String: String], create: Bool) -> Result<String, Problem> {
         guard let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") else {
-            return .failure(Problem(description: "XDG_RUNTIME_DIR is not set (or not an absolute path): the control socket lives there"))
+            let path = (stateDirectory.hasSuffix("/") ? stateDirectory : stateDirectory + "/") + "control.sock"
+            // A socket's path has at most 107 bytes (sun_path).
+            guard path.utf8.count < 108 else {
+                return .failure(Problem(description: "the state directory's path is too long for a socket in it "
+                    + "(\(path.utf8.count) bytes, at most 107): set XDG_RUNTIME_DIR"))
+            }
+            return .success(path)
         }
         let directory = (runtime.hasSuffix("/") ? runtime : runtime + "/") + "widgethost"
         if create, mkdir(directory, 0o700) != 0, errno != EEXIST {
