@@ -11,26 +11,13 @@ public protocol TimelineEntry: Sendable {
     /// opinion.
     var relevance: TimelineEntryRelevance? { get }
     /// Where the entry leads (WidgetKit's `widgetURL`): `o` on its panel opens it. http, https
-    /// or mailto (`EntryLink.isAllowed`); nil: none.
+    /// or mailto (`Hyperlink.isAllowed`, in TerminalUI); nil: none.
     var url: String? { get }
 }
 
 extension TimelineEntry {
     public var relevance: TimelineEntryRelevance? { nil }
     public var url: String? { nil }
-}
-
-/// What an entry's link may be: http, https or mailto, at most 4096 bytes, no controls or
-/// spaces (a link is opened as one argument, exactly as given).
-public enum EntryLink {
-    public static let maximumBytes = 4096
-
-    public static func isAllowed(_ url: String) -> Bool {
-        let lower = url.lowercased()
-        guard url.utf8.count <= maximumBytes, ["http://", "https://", "mailto:"].contains(where: { lower.hasPrefix($0) }),
-              lower.count > (lower.hasPrefix("mailto:") ? 7 : 8) else { return false }
-        return url.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value) }
-    }
 }
 
 /// How much an entry matters, and for how long, as in WidgetKit's `TimelineEntryRelevance`.

@@ -26,10 +26,14 @@ private struct Linked: Sendable {
 
     let kind: String
     let url: String?
+    /// A span linking to this, drawn at the top left of the panel.
+    var spanLink: String? = nil
 
     var widget: TerminalWidget {
         TerminalWidget(kind: kind, displayName: kind, makeProvider: { [url] _ in AnyTimelineProvider(Provider(url: url)) },
-                       view: { _, _ in .centeredLines([("linked", CellStyle(.foreground))]) })
+                       view: { [spanLink] _, _ in
+                           PanelView(node: .text(ViewNode.Text(spans: [ViewNode.Span("see "), ViewNode.Span("the site", link: spanLink)])))
+                       })
     }
 }
 
@@ -76,10 +80,53 @@ struct LinkTests {
         _ = processes.reapExited()
     }
 
+    @Test("linked text is underlined; a click on it opens its link (and focuses its panel), a click beside it does not")
+    func clickALink() async {
+        let dashboard = DashboardUnderTest(size: TerminalSize(columns: 80, rows: 12))
+        dashboard.install([PreparedPanel.of([("Plain", Linked(kind: "plain", url: nil).widget)], family: .small),
+                           PreparedPanel.of([("Linked", Linked(kind: "linked", url: nil, spanLink: "https://example.com/x").widget)],
+                                            family: .small)])
+        await dashboard.settle()
+        let frame = dashboard.render()
+        let row = TextBackend.lines(frame)[1]
+        let column = row.firstRange(of: "the site", startingAt: 40)
+        let x = try! #require(column)
+        #expect(frame[x, 1].style.attributes.contains(.underline))
+        dashboard.press(.mouse(MouseEvent(.press, column: x - 2, row: 1)))
+        #expect(!dashboard.host.effects.contains { if case .openURL = $0 { true } else { false } }, "'see ' is not the link")
+        #expect(dashboard.focus == 1)
+        dashboard.press(.mouse(MouseEvent(.press, column: x + 3, row: 1)))
+        #expect(dashboard.host.effects.contains(.openURL("https://example.com/x")))
+    }
+
+    @Test("a view description's span may have a link; another scheme is an error at its path")
+    func spanLinkDecoding() throws {
+        let view = try ViewNode.decode(Array(#"{"type": "text", "spans": [{"text": "docs", "link": "https://example.com/docs"}]}"#.utf8))
+        guard case .text(let text) = view else { Issue.record("not text: \(view)"); return }
+        #expect(text.spans.first?.link == "https://example.com/docs")
+        #expect(view.jsonText.contains(#""link":"https://example.com/docs""#), "kept in a replay's JSON")
+        #expect(throws: ViewDescriptionError.self) {
+            try ViewNode.decode(Array(#"{"type": "text", "spans": [{"text": "x", "link": "javascript:alert(1)"}]}"#.utf8))
+        }
+    }
+
     @Test("an extension's entry may carry a url (http, https, mailto); anything else is an error at its path")
     func extensionEntryURL() throws {
-        #expect(EntryLink.isAllowed("mailto:rangers@example.com") && EntryLink.isAllowed("HTTPS://x.example/"))
-        #expect(!EntryLink.isAllowed("javascript:alert(1)") && !EntryLink.isAllowed("https://") && !EntryLink.isAllowed("http://a\u{1b}]8;;"))
-        #expect(!EntryLink.isAllowed("https://" + String(repeating: "a", count: 5000)))
+        #expect(Hyperlink.isAllowed("mailto:rangers@example.com") && Hyperlink.isAllowed("HTTPS://x.example/"))
+        #expect(!Hyperlink.isAllowed("javascript:alert(1)") && !Hyperlink.isAllowed("https://") && !Hyperlink.isAllowed("http://a\u{1b}]8;;"))
+        #expect(!Hyperlink.isAllowed("https://" + String(repeating: "a", count: 5000)))
+    }
+}
+
+private extension String {
+    /// The column (in a line of one-column characters) where `text` first occurs at or after `from`.
+    func firstRange(of text: String, startingAt from: Int) -> Int? {
+        let characters = Array(self)
+        let needle = Array(text)
+        guard characters.count >= needle.count else { return nil }
+        for start in from...(characters.count - needle.count) where Array(characters[start..<(start + needle.count)]) == needle {
+            return start
+        }
+        return nil
     }
 }

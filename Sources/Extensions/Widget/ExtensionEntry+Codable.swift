@@ -22,7 +22,7 @@ extension ExtensionEntry: Codable {
         self.init(date: try c.decode(Date.self, forKey: .date),
                   relevance: try c.decodeIfPresent(TimelineEntryRelevance.self, forKey: .relevance),
                   view: view, failure: try c.decodeIfPresent(ExtensionError.self, forKey: .failure),
-                  url: try c.decodeIfPresent(String.self, forKey: .url).flatMap { EntryLink.isAllowed($0) ? $0 : nil })
+                  url: try c.decodeIfPresent(String.self, forKey: .url).flatMap { Hyperlink.isAllowed($0) ? $0 : nil })
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -82,8 +82,8 @@ enum ExtensionTimelineDecoder {
         }
         var url: String?
         if let given = entry["url"] {
-            guard case .string(let text) = given, EntryLink.isAllowed(text) else {
-                fail(path + ".url", "expected an http, https or mailto URL of at most \(EntryLink.maximumBytes) bytes")
+            guard case .string(let text) = given, Hyperlink.isAllowed(text) else {
+                fail(path + ".url", "expected an http, https or mailto URL of at most \(Hyperlink.maximumBytes) bytes")
                 return nil
             }
             url = text

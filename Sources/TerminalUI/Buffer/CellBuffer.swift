@@ -10,12 +10,32 @@ public struct CellBuffer: Hashable, Sendable {
     public let width: Int
     public let height: Int
     public private(set) var cells: [Cell]
+    /// Where linked text was drawn (a text span's `link`): what a click there opens.
+    public private(set) var links: [LinkArea] = []
+
+    /// A rectangle of the buffer that is a link.
+    public struct LinkArea: Hashable, Sendable {
+        public var rect: Rect
+        public var url: String
+    }
 
     /// A buffer of `width` × `height` blank cells in `style` (negative sizes count as 0).
     public init(width: Int, height: Int, style: CellStyle = .plain) {
         self.width = max(0, width)
         self.height = max(0, height)
         cells = Array(repeating: .blank(style), count: self.width * self.height)
+    }
+
+    /// Notes that `rect` (clipped to the buffer) shows `url`; the latest drawn wins a cell.
+    public mutating func addLink(_ url: String, _ rect: Rect) {
+        let area = rect.intersection(bounds)
+        guard !area.isEmpty, links.count < 4096 else { return }
+        links.append(LinkArea(rect: area, url: url))
+    }
+
+    /// The link drawn at (x, y), if any.
+    public func link(atX x: Int, y: Int) -> String? {
+        links.last { $0.rect.contains(x: x, y: y) }?.url
     }
 
     /// The whole buffer as a rectangle at the origin.

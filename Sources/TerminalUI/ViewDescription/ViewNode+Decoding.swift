@@ -175,10 +175,18 @@ struct ViewDecoder {
                     fail(spanPath, "expected a span (an object with \"text\"), found \(element.shortDescription)")
                     continue
                 }
-                checkFields(span, path: spanPath, known: ["text", "role", "bold"])
+                checkFields(span, path: spanPath, known: ["text", "role", "bold", "link"])
                 let text = string(span, "text", path: spanPath, required: true) ?? ""
+                var link: String?
+                if let given = string(span, "link", path: spanPath) {
+                    if Hyperlink.isAllowed(given) {
+                        link = given
+                    } else {
+                        fail(spanPath + ".link", "expected an http, https or mailto URL of at most \(Hyperlink.maximumBytes) bytes, no spaces")
+                    }
+                }
                 spans.append(ViewNode.Span(text, role: role(span, path: spanPath) ?? .foreground,
-                                           bold: bool(span, "bold", path: spanPath) ?? false))
+                                           bold: bool(span, "bold", path: spanPath) ?? false, link: link))
             }
         }
         let alignment = alignment(object, path: path)

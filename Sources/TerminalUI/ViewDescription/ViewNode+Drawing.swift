@@ -26,7 +26,9 @@ extension ViewNode {
                                         forceEllipsis: i == shown - 1 && shown < lines.count)
             var x = rect.x + text.alignment.offset(textWidth: ViewText.width(of: cut), in: rect.width)
             for styled in cut {
+                let start = x
                 x = buffer.write(styled.glyph.text, x: x, y: y, style: styled.style, clip: row)
+                if let link = styled.link { buffer.addLink(link, Rect(x: start, y: y, width: x - start, height: 1)) }
                 if x >= row.maxX { break }
             }
         }

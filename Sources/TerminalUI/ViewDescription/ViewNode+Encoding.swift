@@ -17,7 +17,7 @@ extension ViewNode {
             if let weights = stack.weights { members.append(("weights", .array(weights.map { .integer($0) }))) }
         case .text(let text):
             members.append(("spans", .array(text.spans.map { span in
-                Self.styled(text: span.resolved(.unicode), role: span.role, bold: span.bold)
+                Self.styled(text: span.resolved(.unicode), role: span.role, bold: span.bold, link: span.link)
             })))
             if text.alignment != .left { members.append(("align", .string(Self.name(of: text.alignment)))) }
             if text.wrap { members.append(("wrap", .bool(true))) }
@@ -53,10 +53,11 @@ extension ViewNode {
     /// The node as compact JSON text.
     public var jsonText: String { jsonValue.jsonText }
 
-    private static func styled(text: String, role: StyleRole, bold: Bool) -> JSONValue {
+    private static func styled(text: String, role: StyleRole, bold: Bool, link: String? = nil) -> JSONValue {
         var fields: [(key: String, value: JSONValue)] = [("text", .string(text))]
         if role != .foreground { fields.append(("role", .string(role.rawValue))) }
         if bold { fields.append(("bold", .bool(true))) }
+        if let link { fields.append(("link", .string(link))) }
         return .object(JSONObject(members: fields))
     }
 

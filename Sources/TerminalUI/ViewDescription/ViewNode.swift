@@ -72,9 +72,14 @@ public enum ViewNode: Sendable, Equatable {
         /// set's ellipsis, and shown on one line (a line feed is shown inert). For the part of a
         /// line that gives way, e.g. a long reason before "retry in 40s" (host-internal).
         public private(set) var limit: Int?
+        /// Where the span leads (WidgetKit's `Link`): drawn underlined, a click on it opens it.
+        /// http, https or mailto (`Hyperlink.isAllowed`); a view description with another is an
+        /// error.
+        public var link: String?
 
-        public init(_ text: String, role: StyleRole = .foreground, bold: Bool = false) {
+        public init(_ text: String, role: StyleRole = .foreground, bold: Bool = false, link: String? = nil) {
             self.init(text, pieces: [], role: role, bold: bold)
+            self.link = link.flatMap { Hyperlink.isAllowed($0) ? $0 : nil }
         }
 
         /// A span of `text` then `pieces`, cut to `limit` columns when given (clamped to 0…10 000).
@@ -91,8 +96,12 @@ public enum ViewNode: Sendable, Equatable {
             Span(pieces: [.glyph(glyph, count: count)], role: role, bold: bold)
         }
 
-        /// The cell style the span is drawn in.
-        public var style: CellStyle { CellStyle(role, bold ? .bold : []) }
+        /// The cell style the span is drawn in (a link underlined).
+        public var style: CellStyle {
+            var attributes: CellAttributes = bold ? .bold : []
+            if link != nil { attributes.insert(.underline) }
+            return CellStyle(role, attributes)
+        }
 
         /// The span's text for `glyphs`: `text`, the pieces resolved, cut to `limit`.
         public func resolved(_ glyphs: GlyphSet) -> String {

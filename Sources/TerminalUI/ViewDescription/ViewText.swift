@@ -4,6 +4,8 @@ struct ViewText {
     struct StyledGlyph {
         var glyph: Glyph
         var style: CellStyle
+        /// The span's link, if it has one.
+        var link: String? = nil
     }
 
     typealias Line = [StyledGlyph]
@@ -22,7 +24,7 @@ struct ViewText {
                     lines.append(current)
                     current = []
                 }
-                for glyph in TextNormalizer.glyphs(of: part) { current.append(StyledGlyph(glyph: glyph, style: style)) }
+                for glyph in TextNormalizer.glyphs(of: part) { current.append(StyledGlyph(glyph: glyph, style: style, link: span.link)) }
             }
         }
         lines.append(current)

@@ -2,7 +2,8 @@ import FoundationEssentials
 import TerminalUI
 
 /// The mouse (DESIGN.md §9): a click focuses the panel under it or switches to the page tab
-/// under it; a double click zooms the panel (or back); the wheel scrolls a zoomed panel.
+/// under it, and opens the link of linked text under it; a double click zooms the panel (or
+/// back); the wheel scrolls a zoomed panel.
 extension Dashboard {
     /// Two presses on one panel within this long are a double click.
     static let doubleClickSeconds: TimeInterval = 0.4
@@ -22,6 +23,8 @@ extension Dashboard {
                 return true
             }
             guard let index = panel(at: event.column, event.row) else { return false }
+            // A click on linked text opens it (the frame as drawn now says where links are).
+            if let url = render(at: now).link(atX: event.column, y: event.row) { emit(.openURL(url)) }
             let double = lastClick.map { $0.panel == index && now.timeIntervalSince($0.date) <= Self.doubleClickSeconds } ?? false
             lastClick = double ? nil : (now, index)
             if double {

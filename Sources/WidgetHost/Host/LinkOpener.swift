@@ -1,4 +1,5 @@
 import HostProcesses
+import TerminalUI
 import WidgetCore
 
 /// Opens a link (`o` on a panel whose entry has a `url`): with `$BROWSER` — one program, a name
@@ -8,7 +9,7 @@ import WidgetCore
 enum LinkOpener {
     /// Starts the opener; returns why it could not, for the status bar, or nil.
     static func open(_ url: String, environment: [String: String], processes: ProcessSpawner, log: HostLog?) -> String? {
-        guard EntryLink.isAllowed(url) else { return "not a link to open (http, https or mailto)" }
+        guard Hyperlink.isAllowed(url) else { return "not a link to open (http, https or mailto)" }
         let browser = environment["BROWSER"].flatMap { $0.isEmpty ? nil : $0 }
         let name = browser ?? "xdg-open"
         guard let program = ProgramPath.find(name, path: environment["PATH"]) else {
