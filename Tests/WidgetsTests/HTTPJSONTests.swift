@@ -262,3 +262,22 @@ struct HTTPJSONFuzzTests {
         }
     }
 }
+
+extension HTTPJSONProviderTests {
+    @Test("link: every entry leads there (o on the panel); a link that is not http or https is an option error")
+    func link() async throws {
+        let state = makeTemporaryDirectory(prefix: "httpjson")
+        defer { removeTree(state) }
+        let configuration = HTTPJSONWidget.configuration(context: WidgetContext(stateDirectory: state, now: { at(0) }))
+        let options: WidgetOptions = ["url": .string("http://127.0.0.1:9/feed"), "link": .string("https://status.example.com/?q=1&r=2"),
+                                      "fields": .list([.object(["label": .string("A"), "pointer": .string("/a")])])]
+        let timeline = try await configuration.makeProvider(options).timeline(in: TimelineProviderContext(family: .medium, size: CellSize(columns: 50, rows: 7)))
+        #expect(!timeline.entries.isEmpty && timeline.entries.allSatisfy { $0.url == "https://status.example.com/?q=1&r=2" })
+        let plain = try await configuration.makeProvider(["url": .string("http://127.0.0.1:9/feed"),
+                                                          "fields": options["fields"]!])
+            .timeline(in: TimelineProviderContext(family: .medium, size: CellSize(columns: 50, rows: 7)))
+        #expect(plain.entries.allSatisfy { $0.url == nil })
+        let manifest = HTTPJSONWidget.manifest
+        #expect(manifest.option(named: "link")?.type.problem(with: .string("javascript:alert(1)"), isKnownTimeZone: { _ in true }) != nil)
+    }
+}

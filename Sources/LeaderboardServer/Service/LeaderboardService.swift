@@ -197,6 +197,17 @@ public final class LeaderboardService: Sendable {
             return eventsResponse(request)
         }
         for hero in state.withLock({ $0.game.heroes }) {
+            // The hero's page: where a hero card's link (`o`) leads.
+            server.route("/heroes/\(Self.percentEncoded(hero.name))") { [weak self] _ -> HTTPResponse in
+                guard let self else { return .text("Service Unavailable\n", status: 503) }
+                return state.withLock { state -> HTTPResponse in
+                    let heroes = state.game.heroes
+                    guard let now = heroes.first(where: { $0.name == hero.name }) else { return .text("Not Found\n", status: 404) }
+                    let rank = (heroes.sorted { $0.exp > $1.exp }.firstIndex { $0.name == hero.name } ?? 0) + 1
+                    return .text("\(now.avatar) \(now.name), \(now.heroType): rank \(rank), level \(now.level), \(now.exp) exp, "
+                        + "health \(Int((now.health * 100).rounded()))%\n")
+                }
+            }
             server.route("/heroes/\(Self.percentEncoded(hero.name))/heal", methods: ["POST"], maxBodyBytes: 1024) {
                 [weak self] _ -> HTTPResponse in
                 guard let self else { return .text("Service Unavailable\n", status: 503) }

@@ -35,6 +35,8 @@ public struct HTTPJSONEntry: TimelineEntry, Equatable, Codable {
     /// a backoff or the server's Retry-After holds the next one back.
     public var fetchError: String?
     public var isFetching: Bool
+    /// The panel's `link` option: where `o` leads.
+    public var url: String?
 
     public init(date: Date, rows: [Row], hasData: Bool, fetchedAt: Date? = nil, fetchError: String? = nil, isFetching: Bool = false) {
         self.date = date

@@ -28,6 +28,8 @@ public struct HTTPJSONOptions: OptionSchema, Equatable {
     public var fields: [Field] = []
     public var refreshSeconds = 60
     public var session = HTTPJSONWidget.defaultSession
+    /// Where the panel leads (`o`), e.g. the page the JSON describes.
+    public var link: String?
 
     public init() {}
 
@@ -40,6 +42,8 @@ public struct HTTPJSONOptions: OptionSchema, Equatable {
                     doc: "seconds between fetches", example: "300"),
         OptionField(\.session, "session", .string,
                     doc: "background session identifier (letters, digits, . _ -)", example: "prices"),
+        OptionField(\.link, "link", .url(schemes: ["http", "https"]),
+                    doc: "where o on the panel leads (a page about the values)", example: "https://status.example.com/"),
     ]
 }
 

@@ -24,6 +24,8 @@ public struct HTTPJSONProvider: TimelineProvider {
     /// What the host lends the panel (its sessions, push, container).
     let host: WidgetContext
     let now: @Sendable () -> Date
+    /// The `link` option, every entry's `url`.
+    var link: String?
 
     var identifier: String { HTTPJSONWidget.sessionIdentifier(session) }
 
@@ -74,8 +76,9 @@ public struct HTTPJSONProvider: TimelineProvider {
             }
         }
         let next = retryAt ?? date + refresh
-        let entries = HTTPJSONEntry.timeline(fields: fields, stored: stored, isFetching: isFetching, error: error,
+        var entries = HTTPJSONEntry.timeline(fields: fields, stored: stored, isFetching: isFetching, error: error,
                                              from: date, until: next, retryAt: retryAt)
+        if let link { for index in entries.indices { entries[index].url = link } }
         return Timeline(entries: entries, policy: ProjectionDates.policy(from: date, last: entries.last?.date, nextFetch: next))
     }
 }

@@ -33,7 +33,7 @@ public enum HTTPJSONWidget {
                 return AnyTimelineProvider(HTTPJSONProvider(
                     url: url, headers: headers, fields: fields,
                     refreshSeconds: min(max(1, options.refreshSeconds), LeaderboardWidget.maximumRefreshSeconds),
-                    session: session, host: context, now: context.now))
+                    session: session, host: context, now: context.now, link: options.link))
             },
             view: PanelView.typed(HTTPJSONView.view)
         )

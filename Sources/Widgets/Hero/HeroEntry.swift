@@ -11,6 +11,8 @@ public struct HeroEntry: TimelineEntry, Equatable, Codable {
     public var name: String
     /// Higher when the hero needs attention (low health), for hosts that order by relevance.
     public var relevance: TimelineEntryRelevance?
+    /// The hero's page on the leaderboard server (`o` opens it).
+    public var url: String?
 
     public init(date: Date, hero: LeaderboardHero?, rank: Int?, name: String) {
         self.date = date

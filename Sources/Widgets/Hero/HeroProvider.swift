@@ -10,6 +10,8 @@ public struct HeroProvider: TimelineProvider {
     public var session: String
     let store: LeaderboardStore
     let now: @Sendable () -> Date
+    /// The hero's page on its leaderboard's server, for the entries' `url` (nil: none known).
+    var page: @Sendable () -> String? = { nil }
 
     /// At most a day of entries per timeline (a slow healer asks again after it).
     static let maximumEntries = 24 * 60
@@ -45,10 +47,13 @@ public struct HeroProvider: TimelineProvider {
         }
         let base = state.fetchedAt ?? start
         let rank = board.rank(of: name)
+        let url = page()
         func at(_ date: Date) -> HeroEntry {
             var projected = hero
             projected.health = hero.health(after: date.timeIntervalSince(base))
-            return HeroEntry(date: date, hero: projected, rank: rank, name: name)
+            var entry = HeroEntry(date: date, hero: projected, rank: rank, name: name)
+            entry.url = url
+            return entry
         }
         var entries = [at(start)]
         // A hero that does not recover (a rate of 0, or too small to ever get there) has nothing ahead.

@@ -16,9 +16,11 @@ public enum HeroWidget {
                 let options = try HeroOptions(options)
                 guard !options.name.isEmpty else { throw OptionError("name is required") }
                 try LeaderboardWidget.validate(session: options.session)
+                let (name, session, sessions) = (options.name, options.session, context.leaderboardSessions)
                 return AnyTimelineProvider(HeroProvider(
-                    name: options.name, session: options.session,
-                    store: LeaderboardStore(context: context), now: context.now))
+                    name: name, session: session,
+                    store: LeaderboardStore(context: context), now: context.now,
+                    page: { sessions.url(for: session).flatMap { pageURL(board: $0.absoluteString, hero: name) } }))
             },
             view: PanelView.typed(view)
         )
@@ -46,6 +48,12 @@ public enum HeroWidget {
 
     /// `http://host:port/heroes/Power%20Panda/heal` for a board at `http://host:port/leaderboard`
     /// (the path's last segment replaced; query and fragment dropped), or nil.
+    /// The hero's page on the leaderboard server (`GET /heroes/NAME`): where `o` on the card
+    /// leads.
+    static func pageURL(board: String, hero: String) -> String? {
+        healURL(board: board, hero: hero).map { String($0.dropLast("/heal".count)) }
+    }
+
     static func healURL(board: String, hero: String) -> String? {
         let withoutQuery = board.prefix { $0 != "?" && $0 != "#" }
         guard let schemeEnd = withoutQuery.firstIndex(of: ":"), withoutQuery[schemeEnd...].hasPrefix("://") else { return nil }

@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
+import Testing
+import WidgetTestSupport
+
+/// `o` in the real binary: a hero card links to its hero's page on the leaderboard server,
+/// opened with `$BROWSER` (a script that records its arguments).
+@Suite("links, end to end", .serialized, .onOwnThreads)
+struct LinkEndToEndTests {
+    @Test("o on a hero card opens its page on the server with $BROWSER, the URL its one argument; the page answers")
+    func heroPage() throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        let server = try LeaderboardProcess.start(arguments: ["--tick", "3600", "--quiet"], logDirectory: home.path)
+        defer { server.stop() }
+        let record = home.path + "/opened"
+        let browser = try home.write("browser", "#!/bin/sh\nprintf '%s\\n' \"$#\" \"$@\" > '\(record)'\n")
+        chmod(browser, 0o755)
+        let config = try home.write("config.json", """
+            { "panels": [
+                { "kind": "leaderboard", "family": "large", "options": { "url": "\(server.url)", "refreshSeconds": 600 } },
+                { "kind": "hero", "family": "small", "title": "Panda", "options": { "name": "Power Panda" } } ] }
+            """)
+        let tmux = TmuxHarness()
+        defer { tmux.stop() }
+        try tmux.start(command: [try BuiltProducts.executable("widgethost"), "--config", config, "--state-dir", home.path + "/state"],
+                       size: (100, 30), environment: TmuxHarness.isolatedEnvironment(home: home.path, adding: ["BROWSER": browser]))
+        tmux.waitFor(description: "the hero card") { anyRow($0, containsAll: "Power Panda") && anyRow($0, containsAll: "level 3") }
+        try tmux.sendKeys("Tab")
+        try tmux.sendText("o")
+        let base = String(server.url.dropLast("/leaderboard".count))
+        let expected = "1\n\(base)/heroes/Power%20Panda\n"
+        tmux.waitFor(description: "the browser ran") { _ in (try? FileContents.text(at: record)) == expected }
+        #expect((try? FileContents.text(at: record)) == expected, "one argument, the page's URL")
+        // o on a panel without a link says so in the status bar.
+        try tmux.sendKeys("BTab")
+        try tmux.sendText("o")
+        tmux.waitFor(description: "no link") { ($0.last ?? "").contains("this panel has no link to open") }
+        try tmux.sendText("q")
+        #expect(tmux.waitForExit() == .exited(0))
+        // The page is the server's: GET /heroes/NAME.
+        let page = try Subprocess.run(["/usr/bin/python3", "-c",
+                                       "import urllib.request,sys; print(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())",
+                                       "\(base)/heroes/Power%20Panda"], timeout: TestTimeScale.scaled(.seconds(10)))
+        #expect(page.standardOutput.contains("🐼 Power Panda, ") && page.standardOutput.contains(": rank 6, level 3"), "\(page.standardError)")
+    }
+}
