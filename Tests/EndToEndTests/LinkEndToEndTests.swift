@@ -47,3 +47,37 @@ struct LinkEndToEndTests {
         #expect(page.standardOutput.contains("🐼 Power Panda, ") && page.standardOutput.contains(": rank 6, level 3"), "\(page.standardError)")
     }
 }
+
+extension LinkEndToEndTests {
+    @Test("sitewatch's site is linked text and its entry's url: o opens the site")
+    func extensionLink() throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        mkdir(home.path + "/state", 0o700)
+        let server = try LeaderboardProcess.start(arguments: ["--quiet"], logDirectory: home.path)
+        defer { server.stop() }
+        let health = server.url.replacing("/leaderboard", with: "/healthz")
+        let record = home.path + "/opened"
+        let browser = try home.write("browser", "#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(record)'\n")
+        chmod(browser, 0o755)
+        let config = try home.write("config.json", """
+            { "panels": [ { "kind": "sitewatch/status", "family": "large",
+                            "options": { "name": "Test server", "url": "\(health)", "every": 300, "expect": "ok" } } ] }
+            """)
+        var root = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        root.removeLast(3)  // Tests/EndToEndTests/LinkEndToEndTests.swift
+        let examples = root.joined(separator: "/") + "/Examples/extensions"
+        let tmux = TmuxHarness()
+        defer { tmux.stop() }
+        try tmux.start(command: [try BuiltProducts.executable("widgethost"), "--config", config, "--state-dir", home.path + "/state",
+                                 "--extensions-dir", examples],
+                       size: (80, 24), environment: TmuxHarness.isolatedEnvironment(home: home.path, adding: ["TZ": "UTC", "BROWSER": browser]))
+        tmux.waitFor(timeout: .seconds(20), description: "the site up, its URL shown") { screen in
+            anyRow(screen, containsAll: "● UP") && anyRow(screen, containsAll: health)
+        }
+        try tmux.sendText("o")
+        tmux.waitFor(description: "the browser ran") { _ in (try? FileContents.text(at: record)) == health + "\n" }
+        try tmux.sendText("q")
+        #expect(tmux.waitForExit() == .exited(0))
+    }
+}

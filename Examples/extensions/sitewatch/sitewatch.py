@@ -313,6 +313,10 @@ def status_view(s, opts, family, at, pending, size):
     if not last["ok"]:
         lines.insert(1, {"type": "text", "spans": [{"text": last["detail"], "role": "negative"}],
                          "align": "center", "wrap": family != "small"})
+    if family in ("medium", "large") and opts.get("url"):
+        # The site itself, a link: a click opens it (an OSC 8 hyperlink where the terminal has them).
+        lines.append({"type": "text", "spans": [{"text": opts["url"], "role": "muted", "link": opts["url"]}],
+                      "align": "center"})
     if family in ("medium", "large"):
         recent = hist[-20:]
         okc = sum(1 for h in recent if h["ok"])
@@ -431,6 +435,8 @@ def on_timeline(params):
     entries = []
     for t in times:
         entry = {"date": iso(t), "view": view(s, opts, family, t, pending, size)}
+        if opts.get("url"):
+            entry["url"] = opts["url"]           # o on the panel opens the site
         if kind == "status":
             entry["relevance"] = relevance(s, t == times[0], next_check - t + every)
         entries.append(entry)

@@ -29,7 +29,13 @@ public struct CellBuffer: Hashable, Sendable {
     /// Notes that `rect` (clipped to the buffer) shows `url`; the latest drawn wins a cell.
     public mutating func addLink(_ url: String, _ rect: Rect) {
         let area = rect.intersection(bounds)
-        guard !area.isEmpty, links.count < 4096 else { return }
+        guard !area.isEmpty else { return }
+        // A link drawn glyph by glyph is one area.
+        if let last = links.last, last.url == url, last.rect.y == area.y, last.rect.height == area.height, last.rect.maxX == area.x {
+            links[links.count - 1].rect.width += area.width
+            return
+        }
+        guard links.count < 4096 else { return }
         links.append(LinkArea(rect: area, url: url))
     }
 

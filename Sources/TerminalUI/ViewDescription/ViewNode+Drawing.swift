@@ -14,7 +14,9 @@ extension ViewNode {
     /// shown ends in the ellipsis.
     fileprivate static func drawText(_ text: Text, lines: [ViewText.Line], into buffer: inout CellBuffer, in rect: Rect, clip: Rect,
                                      glyphs: GlyphSet) {
-        let fill = text.spans.first?.style ?? .plain
+        // The blanks around the text are not part of a link: never underlined.
+        var fill = text.spans.first?.style ?? .plain
+        fill.attributes.remove(.underline)
         let shown = min(lines.count, rect.height)
         for (i, line) in lines.prefix(shown).enumerated() {
             let y = rect.y + i
