@@ -87,7 +87,8 @@ extension ViewNode {
                     .draw(into: &buffer, in: Rect(x: barRect.maxX, y: rect.y, width: width + 1, height: 1).intersection(clip))
             }
         }
-        TerminalUI.Bar(fraction: bar.value, style: style, glyphs: glyphs).draw(into: &buffer, in: barRect)
+        TerminalUI.Bar(fraction: bar.value, style: style, glyphs: glyphs, trackGlyph: bar.showsTrack ? glyphs.meterTrack : nil)
+            .draw(into: &buffer, in: barRect)
     }
 }
 
