@@ -45,10 +45,14 @@ public struct HeroProvider: TimelineProvider {
         }
         let base = state.fetchedAt ?? start
         let rank = board.rank(of: name)
+        let before = state.previous
         func at(_ date: Date) -> HeroEntry {
             var projected = hero
             projected.health = hero.health(after: date.timeIntervalSince(base))
-            return HeroEntry(date: date, hero: projected, rank: rank, name: name)
+            var entry = HeroEntry(date: date, hero: projected, rank: rank, name: name)
+            entry.previousRank = before?.rank(of: name)
+            entry.previousExp = before?.hero(named: name)?.exp
+            return entry
         }
         var entries = [at(start)]
         // A hero that does not recover (a rate of 0, or too small to ever get there) has nothing ahead.
