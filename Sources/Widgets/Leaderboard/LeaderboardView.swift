@@ -95,7 +95,9 @@ enum LeaderboardView {
                 var detail: [ViewNode.Piece] = []
                 if let seconds = hero.secondsToFullHealth, seconds > 0 {
                     detail = [.glyph(.separator), .text("full health in \(DurationText.duration(seconds))")]
-                    detail += [.glyph(.separator), .text("+\(HeroWidget.percentPerHour(hero.healthRecoveryRatePerHour))/h")]
+                    // The recovery rate where the line has room for it, never at the cost of the time.
+                    let rate: [ViewNode.Piece] = [.glyph(.separator), .text("+\(HeroWidget.percentPerHour(hero.healthRecoveryRatePerHour))/h")]
+                    if DisplayWidth.of(Sanitizer.sanitize(hero.heroType)) + width(of: detail + rate) <= size.columns - 7 { detail += rate }
                 } else if hero.health >= 1 {
                     detail = [.glyph(.separator), .text("full health")]
                 }
