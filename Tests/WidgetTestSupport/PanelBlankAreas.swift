@@ -40,6 +40,8 @@ public struct PanelBlankAreas: Sendable {
     }
 
     public let panels: [Panel]
+    /// The cells read, for `rows(of:)`.
+    private let grid: [[String]]
 
     /// The panels of a rendered frame.
     public init(_ buffer: CellBuffer) {
@@ -83,6 +85,23 @@ public struct PanelBlankAreas: Sendable {
             }
         }
         panels = found
+        self.grid = grid
+    }
+
+    /// The inside of `panel` as text, one string per row (trailing blanks kept).
+    public func rows(of panel: Panel) -> [String] {
+        (panel.inside.y..<(panel.inside.y + panel.inside.height)).map { y in
+            (panel.inside.x..<(panel.inside.x + panel.inside.width)).map { x in
+                grid.indices.contains(y) && grid[y].indices.contains(x) ? grid[y][x] : " "
+            }.joined()
+        }
+    }
+
+    /// The first panel drawing a big clock face (rows of `█`), its rows joined: a clock that
+    /// ticks changes it, wherever its panel is and however large its digits.
+    public static func bigClockFace(_ grid: [[String]]) -> String? {
+        let areas = PanelBlankAreas(grid: grid)
+        return areas.panels.lazy.map { areas.rows(of: $0) }.first { $0.contains { $0.contains("███") } }?.joined(separator: "\n")
     }
 
     /// The largest blank rectangle of a whole buffer (a view drawn alone, without a box).
