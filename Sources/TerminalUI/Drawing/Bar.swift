@@ -36,9 +36,16 @@ public struct Bar: Drawable {
         let clip = rect.intersection(buffer.bounds)
         guard !clip.isEmpty else { return }
         let cells = cells(width: rect.width)
+        // The glyphs are the set's own (single-width, inert), unless a caller gave a track
+        // glyph of its own: that one goes through `write` like any text.
+        let trusted = trackGlyph == nil || trackGlyph == glyphs.meterTrack
         for y in clip.y..<clip.maxY {
             for (i, cell) in cells.enumerated() {
-                buffer.write(cell.glyph, x: rect.x + i, y: y, style: cell.filled ? style : trackStyle, clip: clip)
+                if trusted {
+                    buffer.putPrimitiveGlyph(cell.glyph, x: rect.x + i, y: y, style: cell.filled ? style : trackStyle, clip: clip)
+                } else {
+                    buffer.write(cell.glyph, x: rect.x + i, y: y, style: cell.filled ? style : trackStyle, clip: clip)
+                }
             }
         }
     }

@@ -49,6 +49,15 @@ extension ViewNode {
         }
         lines += table.rows.prefix(rect.height)
         for (row, cells) in lines.prefix(rect.height).enumerated() {
+            if cells.isEmpty {
+                // A row without cells (a view's spacing): each column blank, as an empty text
+                // cell draws it, without laying out an empty text per column.
+                for (column, width) in widths.enumerated() where width > 0 {
+                    buffer.fill(Rect(x: starts[column], y: rect.y + row, width: width, height: 1).intersection(rect),
+                                with: .blank(CellStyle(.foreground)))
+                }
+                continue
+            }
             var column = 0
             var index = 0
             while column < widths.count {
