@@ -64,4 +64,16 @@ extension ViewNode {
     static func centered(_ lines: [ViewNode]) -> ViewNode {
         .vstack([.spacer] + lines + [.spacer])
     }
+
+    /// Groups of one-row lines spread down `rows`: equal blank space above, between and below
+    /// the groups, so a tall panel shows no blank band over a third of it (DESIGN.md §9) where
+    /// `centered` would leave one above and one below. With less than a blank row for each
+    /// gap the lines stay together, centred. The first lines are kept when there is not room
+    /// for all.
+    static func spread(_ groups: [[ViewNode]], rows: Int) -> ViewNode {
+        let groups = groups.filter { !$0.isEmpty }
+        let lines = groups.reduce(0) { $0 + $1.count }
+        guard rows - lines >= groups.count + 1 else { return centered(groups.flatMap { $0 }) }
+        return .vstack([.spacer] + groups.flatMap { $0 + [.spacer] })
+    }
 }

@@ -107,8 +107,11 @@ private struct Health: CustomStringConvertible {
             let halves = row.components(separatedBy: "││")
             guard halves.count == 2 else { continue }
             if halves[0].contains("🐼 Power Panda") { boardBar = Self.eighths(halves[0]).map { Double($0) / 80 } }
+            // The hero's bar: blocks then its track (·), across the card.
             let right = halves[1].trimmingCharacters(in: CharacterSet(charactersIn: "│ "))
-            if !right.isEmpty, right.allSatisfy({ Self.blocks[$0] != nil }) { heroBar = Self.eighths(right).map { Double($0) / 128 } }
+            if !right.isEmpty, right.allSatisfy({ Self.blocks[$0] != nil || $0 == "·" }) {
+                heroBar = Self.eighths(right).map { Double($0) / Double(right.count * 8) }
+            }
         }
         guard let heroBar, let boardBar else { return nil }
         (hero, board) = (heroBar, boardBar)

@@ -184,8 +184,14 @@ private func isSleep(_ pid: pid_t) -> Bool {
     return stat.contains("(sleep)") && stat[stat.index(after: close)...].dropFirst().first != "Z"
 }
 
-/// The first `HH:MM:SS` on the screen (the clock's time with seconds), or nil.
+/// The first `HH:MM:SS` on the screen (the clock's time with seconds), or the clock's big
+/// face when its panel has room for one; nil without either.
 private func clockTime(_ screen: [String]) -> String? {
+    textClockTime(screen) ?? PanelBlankAreas.bigClockFace(ScreenGrid(screen).rows)
+}
+
+/// The first `HH:MM:SS` on the screen, or nil.
+private func textClockTime(_ screen: [String]) -> String? {
     for row in screen {
         let scalars = Array(row.unicodeScalars)
         guard scalars.count >= 8 else { continue }

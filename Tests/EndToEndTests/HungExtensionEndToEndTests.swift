@@ -187,6 +187,11 @@ struct HungExtensionEndToEndTests {
 
     /// The first `HH:MM:SS` on the screen.
     private static func clockTime(_ screen: [String]) -> String? {
+        textClockTime(screen) ?? PanelBlankAreas.bigClockFace(ScreenGrid(screen).rows)
+    }
+
+    /// The first `HH:MM:SS` on the screen, or nil.
+    private static func textClockTime(_ screen: [String]) -> String? {
         for line in screen {
             let characters = Array(line)
             guard characters.count >= 8 else { continue }

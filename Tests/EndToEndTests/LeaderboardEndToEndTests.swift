@@ -35,6 +35,24 @@ struct LeaderboardEndToEndTests {
         #expect(showsSystem(screen), "no system panel with CPU use and memory:\n\(text(screen))")
     }
 
+    @Test("the default dashboard fills its panels (DESIGN.md §9): no blank rectangle over a third of a panel's inside at 100x30 and 200x60",
+          arguments: [(cols: 100, rows: 30), (cols: 200, rows: 60)])
+    func noHoles(size: (cols: Int, rows: Int)) throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        let host = LeaderboardHost(home: home, size: size)
+        defer { host.stop() }
+        try host.start()
+        // The screen as the terminal shows it, read from the borders (the panels' boxes).
+        func holes(_ screen: [String]) -> [PanelBlankAreas.Panel] { PanelBlankAreas(grid: ScreenGrid(screen).rows).holes() }
+        let screen = host.tmux.waitFor(timeout: .seconds(10), description: "the default dashboard with no hole at \(size.cols)x\(size.rows)") {
+            showsAllHeroes($0) && showsSystem($0) && boxProblems($0).isEmpty && holes($0).isEmpty
+        }
+        let panels = PanelBlankAreas(grid: ScreenGrid(screen).rows).panels
+        #expect(panels.map(\.title) == ["Ranger Leaderboard", "Spouty", "Clock", "System"], "\(panels)\n\(text(screen))")
+        #expect(holes(screen).isEmpty, "\(holes(screen).map(\.description).joined(separator: "; "))\n\(text(screen))")
+    }
+
     /// The system panel with a measured CPU use (a second reading came) and memory.
     func showsSystem(_ screen: [String]) -> Bool {
         screen.contains { $0.contains("┌ System ") }

@@ -127,6 +127,15 @@ public struct CellBuffer: Hashable, Sendable {
 
     /// Places a cell whose glyph is `glyphWidth` (1 or 2) columns wide and repairs any
     /// wide glyph it cuts in half.
+    /// Writes one of a drawing primitive's own glyphs (a `GlyphSet`'s bar block or track: one
+    /// column wide, inert, already normal) at (`x`, `y`) inside `clip` (and the buffer),
+    /// without the sanitising and grapheme splitting a text `write` does: a bar is drawn cell
+    /// by cell every frame, and that work was most of its cost.
+    mutating func putPrimitiveGlyph(_ glyph: String, x: Int, y: Int, style: CellStyle, clip: Rect) {
+        guard clip.contains(x: x, y: y) else { return }
+        put(Cell(glyph, style: style), x: x, y: y, glyphWidth: 1)
+    }
+
     private mutating func put(_ cell: Cell, x: Int, y: Int, glyphWidth: Int) {
         guard bounds.contains(x: x, y: y) else { return }
         let span = (glyphWidth == 2 && x + 1 < width) ? 2 : 1

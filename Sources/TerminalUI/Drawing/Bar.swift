@@ -8,13 +8,16 @@ public struct Bar: Drawable {
     public var style: CellStyle
     public var trackStyle: CellStyle
     public var glyphs: GlyphSet
+    /// What the unfilled cells show; nil: the glyph set's `barTrack` (a blank).
+    public var trackGlyph: String?
 
     public init(fraction: Double, style: CellStyle = CellStyle(.accent), trackStyle: CellStyle = CellStyle(.muted),
-                glyphs: GlyphSet = .unicode) {
+                glyphs: GlyphSet = .unicode, trackGlyph: String? = nil) {
         self.fraction = fraction
         self.style = style
         self.trackStyle = trackStyle
         self.glyphs = glyphs
+        self.trackGlyph = trackGlyph
     }
 
     /// The bar's cells for `width` columns: (glyph, filled?) left to right.
@@ -25,7 +28,7 @@ public struct Bar: Drawable {
         let total = Int((clamped * Double(width * steps)).rounded())
         var cells = Array(repeating: (glyph: glyphs.barFull, filled: true), count: total / steps)
         if total % steps > 0 { cells.append((glyphs.barEighths[total % steps - 1], true)) }
-        while cells.count < width { cells.append((glyphs.barTrack, false)) }
+        while cells.count < width { cells.append((trackGlyph ?? glyphs.barTrack, false)) }
         return cells
     }
 
@@ -33,9 +36,16 @@ public struct Bar: Drawable {
         let clip = rect.intersection(buffer.bounds)
         guard !clip.isEmpty else { return }
         let cells = cells(width: rect.width)
+        // The glyphs are the set's own (single-width, inert), unless a caller gave a track
+        // glyph of its own: that one goes through `write` like any text.
+        let trusted = trackGlyph == nil || trackGlyph == glyphs.meterTrack
         for y in clip.y..<clip.maxY {
             for (i, cell) in cells.enumerated() {
-                buffer.write(cell.glyph, x: rect.x + i, y: y, style: cell.filled ? style : trackStyle, clip: clip)
+                if trusted {
+                    buffer.putPrimitiveGlyph(cell.glyph, x: rect.x + i, y: y, style: cell.filled ? style : trackStyle, clip: clip)
+                } else {
+                    buffer.write(cell.glyph, x: rect.x + i, y: y, style: cell.filled ? style : trackStyle, clip: clip)
+                }
             }
         }
     }

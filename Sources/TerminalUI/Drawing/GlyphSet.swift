@@ -21,6 +21,9 @@ public struct GlyphSet: Hashable, Sendable {
     public var barTrack: String
     /// Sparkline levels from lowest to highest (8 of them).
     public var sparkLevels: [String]
+    /// The unfilled part of a meter that shows its track (btop's dim dots): "·" or ".", so an
+    /// idle meter is a visible rail rather than blank space.
+    public var meterTrack: String { isUnicode ? "·" : "." }
     /// What a redacted (placeholder) glyph becomes: "▒" or "#".
     public var redaction: String { isUnicode ? "▒" : "#" }
 

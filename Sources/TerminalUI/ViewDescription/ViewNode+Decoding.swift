@@ -99,11 +99,12 @@ struct ViewDecoder {
             checkFields(object, path: path, known: ["type", "columns", "rows"])
             return table(object, path: path)
         case "bar":
-            checkFields(object, path: path, known: ["type", "value", "role", "label"])
+            checkFields(object, path: path, known: ["type", "value", "role", "label", "track"])
             let value = number(object, "value", path: path, required: true)
             let role = role(object, path: path) ?? .accent
             let label = string(object, "label", path: path)
-            return .bar(ViewNode.Bar(value: value ?? 0, role: role, label: label))
+            let track = bool(object, "track", path: path) ?? false
+            return .bar(ViewNode.Bar(value: value ?? 0, role: role, label: label, showsTrack: track))
         case "sparkline":
             checkFields(object, path: path, known: ["type", "values", "role", "max"])
             let role = role(object, path: path) ?? .accent

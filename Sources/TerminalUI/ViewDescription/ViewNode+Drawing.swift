@@ -53,6 +53,15 @@ extension ViewNode {
         }
         lines += table.rows.prefix(rect.height)
         for (row, cells) in lines.prefix(rect.height).enumerated() {
+            if cells.isEmpty {
+                // A row without cells (a view's spacing): each column blank, as an empty text
+                // cell draws it, without laying out an empty text per column.
+                for (column, width) in widths.enumerated() where width > 0 {
+                    buffer.fill(Rect(x: starts[column], y: rect.y + row, width: width, height: 1).intersection(rect),
+                                with: .blank(CellStyle(.foreground)))
+                }
+                continue
+            }
             var column = 0
             var index = 0
             while column < widths.count {
@@ -91,7 +100,8 @@ extension ViewNode {
                     .draw(into: &buffer, in: Rect(x: barRect.maxX, y: rect.y, width: width + 1, height: 1).intersection(clip))
             }
         }
-        TerminalUI.Bar(fraction: bar.value, style: style, glyphs: glyphs).draw(into: &buffer, in: barRect)
+        TerminalUI.Bar(fraction: bar.value, style: style, glyphs: glyphs, trackGlyph: bar.showsTrack ? glyphs.meterTrack : nil)
+            .draw(into: &buffer, in: barRect)
     }
 }
 

@@ -38,6 +38,7 @@ extension ViewNode {
             members.append(("value", .number(bar.value)))
             if bar.role != .accent { members.append(("role", .string(bar.role.rawValue))) }
             if let label = bar.label { members.append(("label", .string(label))) }
+            if bar.showsTrack { members.append(("track", .bool(true))) }
         case .sparkline(let sparkline):
             members.append(("values", .array(sparkline.values.map { .number($0) })))
             if sparkline.role != .accent { members.append(("role", .string(sparkline.role.rawValue))) }

@@ -23,6 +23,10 @@ extension ViewNode {
         case delta
         /// "—" or "-": a value that is missing.
         case missing
+        /// "█" or "#": one cell of a large character (a clock's big digits).
+        case block
+        /// "·" or ".": a leader, dots that lead the eye from a label to its value.
+        case leader
 
         /// The mark's characters in `glyphs`.
         public func text(in glyphs: GlyphSet) -> String {
@@ -35,6 +39,8 @@ extension ViewNode {
             case .rankDown: glyphs.isUnicode ? "▼" : "v"
             case .delta: glyphs.isUnicode ? "Δ" : "+/-"
             case .missing: glyphs.isUnicode ? "—" : "-"
+            case .block: glyphs.barFull
+            case .leader: glyphs.meterTrack
             }
         }
 

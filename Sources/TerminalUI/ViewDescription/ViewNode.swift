@@ -183,9 +183,9 @@ public enum ViewNode: Sendable, Equatable {
             self.span = max(1, span)
         }
 
-        /// A cell holding a bar for `value`.
-        public static func bar(_ value: Double, role: StyleRole = .accent) -> Cell {
-            var cell = Cell("", role: role)
+        /// A cell holding a bar for `value`, covering `span` columns (at least 1).
+        public static func bar(_ value: Double, role: StyleRole = .accent, span: Int = 1) -> Cell {
+            var cell = Cell("", pieces: [], role: role, span: span)
             cell.fraction = value.isNaN ? 0 : min(1, max(0, value))
             return cell
         }
@@ -208,11 +208,15 @@ public enum ViewNode: Sendable, Equatable {
         public private(set) var value: Double
         public var role: StyleRole
         public var label: String?
+        /// Whether the unfilled part shows the glyph set's `meterTrack` (`·`, or `.` in ASCII)
+        /// instead of blanks: a meter (CPU, memory) that reads as a rail even when idle.
+        public var showsTrack: Bool
 
-        public init(value: Double, role: StyleRole = .accent, label: String? = nil) {
+        public init(value: Double, role: StyleRole = .accent, label: String? = nil, showsTrack: Bool = false) {
             self.value = value.isNaN ? 0 : min(1, max(0, value))
             self.role = role
             self.label = label
+            self.showsTrack = showsTrack
         }
     }
 
@@ -255,9 +259,9 @@ extension ViewNode {
         .text(Text(spans: spans, alignment: alignment, wrap: wrap))
     }
 
-    /// A bar for `value` (clamped to 0…1).
-    public static func bar(_ value: Double, role: StyleRole = .accent, label: String? = nil) -> ViewNode {
-        .bar(Bar(value: value, role: role, label: label))
+    /// A bar for `value` (clamped to 0…1); `showsTrack` draws its unfilled part as a rail.
+    public static func bar(_ value: Double, role: StyleRole = .accent, label: String? = nil, showsTrack: Bool = false) -> ViewNode {
+        .bar(Bar(value: value, role: role, label: label, showsTrack: showsTrack))
     }
 
     /// A sparkline of `values`, a full column being `maximum` (default: the largest shown).

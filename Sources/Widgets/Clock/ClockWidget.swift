@@ -34,13 +34,25 @@ public enum ClockWidget {
     }
 
     /// The clock as a view description: the time, then the date (from 3 rows) and the zone
-    /// (from 4 rows), centred.
+    /// (from 4 rows). When the panel has room the time is drawn large (`BigText`, as wide and
+    /// tall as fits, its AM/PM under it); the groups are spread down the panel so no blank
+    /// band is left above or below them (DESIGN.md §9).
     static func node(_ entry: ClockEntry, context: WidgetViewContext) -> ViewNode {
         let placeholder = context.isPlaceholder
         let other: StyleRole = placeholder ? .placeholder : .muted
-        var lines: [ViewNode] = [.text(entry.time, role: placeholder ? .placeholder : .accent, bold: !placeholder, alignment: .center)]
-        if context.size.rows >= 3, !entry.dateLine.isEmpty { lines.append(.text(entry.dateLine, role: other, alignment: .center)) }
-        if context.size.rows >= 4 { lines.append(.text(entry.zone, role: other, alignment: .center)) }
-        return .vstack([.spacer] + lines + [.spacer])
+        let (columns, rows) = (context.size.columns, context.size.rows)
+        var details: [ViewNode] = []
+        if rows >= 3, !entry.dateLine.isEmpty { details.append(.text(entry.dateLine, role: other, alignment: .center)) }
+        if rows >= 4 { details.append(.text(entry.zone, role: other, alignment: .center)) }
+        // "2:05 PM": the digits large, "PM" a line of its own.
+        let parts = entry.time.split(separator: " ", maxSplits: 1).map(String.init)
+        let suffix: [ViewNode] = parts.count > 1 ? [.text(parts[1], role: .accent, bold: true, alignment: .center)] : []
+        if !placeholder, let digits = parts.first,
+           let scale = BigText.scales(digits, columns: columns - 2, rows: rows - details.count - suffix.count - 2),
+           let big = BigText.rows(digits, scaleX: scale.x, scaleY: scale.y, role: .accent) {
+            return .spread([big, suffix + details], rows: rows)
+        }
+        let time = ViewNode.text(entry.time, role: placeholder ? .placeholder : .accent, bold: !placeholder, alignment: .center)
+        return .spread([[time]] + details.map { [$0] }, rows: rows)
     }
 }

@@ -31,20 +31,25 @@ public enum CountdownWidget {
     }
 
     /// The label, the time left (bold) and, from 3 rows, the target date (shorter when narrow),
-    /// centred.
+    /// spread down the panel; the time left drawn large (`BigText`) when the panel has room.
     static func node(_ entry: CountdownEntry, context: WidgetViewContext) -> ViewNode {
         let placeholder = context.isPlaceholder
         let other: StyleRole = placeholder ? .placeholder : .muted
         let main: StyleRole = placeholder ? .placeholder : entry.isDone ? .positive : .accent
-        var lines: [ViewNode] = []
-        if !entry.label.isEmpty, context.size.rows >= 2 { lines.append(.text(entry.label, role: other, alignment: .center)) }
-        lines.append(.text(entry.remaining, role: main, bold: !placeholder, alignment: .center))
-        if context.size.rows >= 3, !entry.target.isEmpty {
+        let (columns, rows) = (context.size.columns, context.size.rows)
+        var label: [ViewNode] = []
+        if !entry.label.isEmpty, rows >= 2 { label.append(.text(entry.label, role: other, alignment: .center)) }
+        var target: [ViewNode] = []
+        if rows >= 3, !entry.target.isEmpty {
             let word = entry.isDone ? "since " : "to "
             let full = word + entry.target
-            let line = full.count <= context.size.columns || entry.shortTarget.isEmpty ? full : word + entry.shortTarget
-            lines.append(.text(line, role: other, alignment: .center))
+            let line = full.count <= columns || entry.shortTarget.isEmpty ? full : word + entry.shortTarget
+            target.append(.text(line, role: other, alignment: .center))
         }
-        return .vstack([.spacer] + lines + [.spacer])
+        if !placeholder, let scale = BigText.scales(entry.remaining, columns: columns - 2, rows: rows - label.count - target.count - 2),
+           let big = BigText.rows(entry.remaining, scaleX: scale.x, scaleY: scale.y, role: main) {
+            return .spread([label, big, target], rows: rows)
+        }
+        return .spread([label, [.text(entry.remaining, role: main, bold: !placeholder, alignment: .center)], target], rows: rows)
     }
 }

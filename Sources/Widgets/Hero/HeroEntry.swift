@@ -7,6 +7,10 @@ public struct HeroEntry: TimelineEntry, Equatable, Codable {
     /// The hero, nil when the boards do not (yet) have one of that name.
     public var hero: LeaderboardHero?
     public var rank: Int?
+    /// The hero's rank and exp on the board before this one (the leaderboard's `previous`),
+    /// nil when there was none or the hero was not on it: the card's rank history.
+    public var previousRank: Int?
+    public var previousExp: Int?
     /// The name asked for (shown when the hero is missing).
     public var name: String
     /// Higher when the hero needs attention (low health), for hosts that order by relevance.

@@ -48,11 +48,14 @@ public struct HeroProvider: TimelineProvider {
         let base = state.fetchedAt ?? start
         let rank = board.rank(of: name)
         let url = page()
+        let before = state.previous
         func at(_ date: Date) -> HeroEntry {
             var projected = hero
             projected.health = hero.health(after: date.timeIntervalSince(base))
             var entry = HeroEntry(date: date, hero: projected, rank: rank, name: name)
             entry.url = url
+            entry.previousRank = before?.rank(of: name)
+            entry.previousExp = before?.hero(named: name)?.exp
             return entry
         }
         var entries = [at(start)]

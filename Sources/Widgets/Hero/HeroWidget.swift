@@ -71,28 +71,38 @@ public enum HeroWidget {
     }
 
     /// The hero as a view description: name, level and rank, exp, a health bar (from 5 rows)
-    /// and the time to full health, centred; a redacted or "no board" line otherwise.
+    /// and the time to full health; as rows allow, its type, how fast it recovers and its rank
+    /// and exp on the board before (rank history). The groups are spread down the panel and
+    /// the bar spans it, so a tall or wide card has no blank band (DESIGN.md §9). A redacted
+    /// or "no board" line otherwise.
     static func view(_ entry: HeroEntry, context: WidgetViewContext) -> ViewNode {
         let columns = max(0, context.size.columns)
+        let rows = context.size.rows
         guard let hero = entry.hero, !context.isPlaceholder else {
             let span = context.isPlaceholder ? ViewNode.Span.glyph(.redaction, count: min(10, columns), role: .placeholder)
                                              : ViewNode.Span("no board with \(entry.name) yet", role: .muted)
             return .centered([.text([span], alignment: .center)])
         }
-        var rows: [ViewNode] = [
-            .text("\(hero.avatar) \(hero.name)", role: .accent, bold: true, alignment: .center),
-            .text([ViewNode.Span("level \(hero.level)", pieces: entry.rank.map { [.glyph(.separator), .text("#\($0)")] } ?? [],
-                                 role: .muted)], alignment: .center),
+        // The five lines every card has, then the extras in the order they are given room.
+        let history = historyLine(entry)
+        let extras = rows - 5
+        var identity: [ViewNode] = [.text("\(hero.avatar) \(hero.name)", role: .accent, bold: true, alignment: .center)]
+        if extras >= 1 { identity.append(.text(hero.heroType, role: .muted, alignment: .center)) }
+        var rank: [ViewNode.Piece] = entry.rank.map { [.glyph(.separator), .text("#\($0)")] } ?? []
+        if let now = entry.rank, let before = entry.previousRank, before != now {
+            rank += [.text(" "), .glyph(before > now ? .rankUp : .rankDown)]
+        }
+        var standing: [ViewNode] = [
+            .text([ViewNode.Span("level \(hero.level)", pieces: rank, role: .muted)], alignment: .center),
             .text("\(LeaderboardView.formatExp(hero.exp)) exp", alignment: .center),
         ]
-        if context.size.rows >= 5 {
-            // A bar at most 16 wide with at least one blank on each side, centred.
-            let width = min(columns - 2, 16)
-            let left = (columns - width) / 2
-            let role: StyleRole = hero.health < 0.25 ? .negative : hero.health < 0.6 ? .warning : .positive
-            rows.append(width > 0 ? .hstack([.spacer, .bar(hero.health, role: role), .spacer],
-                                            weights: [left, width, columns - width - left])
-                                  : .text(""))
+        if extras >= 3, let history { standing.append(history) }
+        let role: StyleRole = hero.health < 0.25 ? .negative : hero.health < 0.6 ? .warning : .positive
+        var health: [ViewNode] = []
+        if rows >= 5 {
+            // The bar spans the card with one blank column each side.
+            health.append(columns >= 3 ? .hstack([.spacer, .bar(hero.health, role: role, showsTrack: true), .spacer], weights: [1, columns - 2, 1])
+                                       : .text(""))
         }
         let full: String
         if hero.health >= 1 {
@@ -102,8 +112,29 @@ public enum HeroWidget {
         } else {
             full = "not recovering"
         }
-        rows.append(.text(full, role: hero.health < 0.25 ? .negative : .muted, alignment: .center))
-        return .centered(rows)
+        health.append(.text(full, role: hero.health < 0.25 ? .negative : .muted, alignment: .center))
+        if extras >= 2, hero.health < 1, hero.healthRecoveryRatePerHour > 0 {
+            health.append(.text("recovers \(percentPerHour(hero.healthRecoveryRatePerHour))/h", role: .muted, alignment: .center))
+        }
+        return .spread([identity, standing, health], rows: rows)
+    }
+
+    /// "was #3 · +120 exp" (just "was #3" when its exp did not change) from the board
+    /// before, or nil without one.
+    static func historyLine(_ entry: HeroEntry) -> ViewNode? {
+        guard let rank = entry.previousRank, let exp = entry.previousExp else { return nil }
+        var pieces: [ViewNode.Piece] = []
+        if let hero = entry.hero, hero.exp != exp {
+            let gained = hero.exp - exp
+            pieces = [.glyph(.separator), .text(gained > 0 ? "+\(LeaderboardView.compact(gained)) exp" : "-\(LeaderboardView.compact(-gained)) exp")]
+        }
+        return .text([ViewNode.Span("was #\(rank)", pieces: pieces, role: .muted)], alignment: .center)
+    }
+
+    /// "30%", "2.5%": a recovery rate per hour (a fraction of full health) as a percentage.
+    static func percentPerHour(_ rate: Double) -> String {
+        let tenths = Int((min(max(0, rate), 100) * 1000).rounded())
+        return tenths >= 100 || tenths % 10 == 0 ? "\((tenths + 5) / 10)%" : "\(tenths / 10).\(tenths % 10)%"
     }
 
     /// The view as an extension would send it to a terminal with `glyphs` (its glyph tokens

@@ -39,8 +39,11 @@ enum LeaderboardView {
     // MARK: Table
 
     /// The ranked table: rank (with ▲/▼ when it moved), avatar, name, level and exp; detailed
-    /// adds the change in exp (46 columns and wider) and a health bar, and a second row per
-    /// hero with its type and time to full health when `size` has room for it.
+    /// adds the change in exp (46 columns and wider) and a health bar, and, as `size` has rows
+    /// for them, a second row per hero with its type, time to full health and recovery rate, a
+    /// third with its exp as a bar against the leader's, and blank rows spread evenly between
+    /// heroes, so a tall panel has no blank band under the board (DESIGN.md §9). Past 60
+    /// columns the health bar takes half of the extra width.
     private static func table(_ board: LeaderboardBoard, entry: LeaderboardEntry, limit: Int, detailed: Bool,
                               size: CellSize) -> ViewNode {
         let heroes = Array(board.heroes.prefix(limit))
@@ -53,12 +56,18 @@ enum LeaderboardView {
             ViewNode.Column("Exp", alignment: .right, width: 7),
         ]
         if wide && detailed { columns.append(ViewNode.Column(titlePieces: [.glyph(.delta)], alignment: .right, width: 5)) }
-        if detailed { columns.append(ViewNode.Column("Health", width: wide ? 10 : 6)) }
-        // Two rows per hero (the second with type and time to full health) when there is room.
-        let spacious = detailed && size.rows >= heroes.count * 2 + 1
+        if detailed { columns.append(ViewNode.Column("Health", width: wide ? 10 + max(0, size.columns - 60) / 2 : 6)) }
+        // Rows per hero as the height allows (the header takes one): the detail line, then the
+        // exp bar; what is left is spread between heroes.
+        let room = size.rows - 1
+        let count = max(1, heroes.count)
+        let perHero = !detailed ? 1 : room >= count * 3 ? 3 : room >= count * 2 ? 2 : 1
+        let spacing = detailed && heroes.count > 1 ? max(0, room - perHero * count) / (count - 1) : 0
+        let leaderExp = max(1, heroes.first?.exp ?? 1)
         var rows: [[ViewNode.Cell]] = []
         for (index, hero) in heroes.enumerated() {
             let rank = index + 1
+            if index > 0 { rows += Array(repeating: [], count: spacing) }
             var rankCell = ViewNode.Cell("\(rank)", role: .accent, bold: true)
             if let before = entry.previous?.rank(of: hero.name), before != rank {
                 rankCell = ViewNode.Cell("\(rank)", pieces: [.glyph(before > rank ? .rankUp : .rankDown)],
@@ -81,16 +90,24 @@ enum LeaderboardView {
                 row.append(.bar(hero.health, role: role))
             }
             rows.append(row)
-            if spacious {
+            if perHero >= 2 {
                 // The detail line under each hero spans from the name column to the right edge.
                 var detail: [ViewNode.Piece] = []
                 if let seconds = hero.secondsToFullHealth, seconds > 0 {
                     detail = [.glyph(.separator), .text("full health in \(DurationText.duration(seconds))")]
+                    // The recovery rate where the line has room for it, never at the cost of the time.
+                    let rate: [ViewNode.Piece] = [.glyph(.separator), .text("+\(HeroWidget.percentPerHour(hero.healthRecoveryRatePerHour))/h")]
+                    if DisplayWidth.of(Sanitizer.sanitize(hero.heroType)) + width(of: detail + rate) <= size.columns - 7 { detail += rate }
                 } else if hero.health >= 1 {
                     detail = [.glyph(.separator), .text("full health")]
                 }
                 rows.append([ViewNode.Cell(""), ViewNode.Cell(""),
                              ViewNode.Cell(hero.heroType, pieces: detail, role: .muted, span: columns.count - 2)])
+            }
+            if perHero >= 3 {
+                // Exp against the leader's, under the name and across the row.
+                rows.append([ViewNode.Cell(""), ViewNode.Cell(""),
+                             .bar(Double(max(0, hero.exp)) / Double(leaderExp), role: .accent, span: columns.count - 2)])
             }
         }
         return .table(ViewNode.Table(columns: columns, rows: rows))

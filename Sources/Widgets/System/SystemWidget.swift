@@ -23,33 +23,71 @@ public enum SystemWidget {
     }
 
     /// Most rows the sparkline takes.
-    static let maximumSparklineRows = 4
+    static let maximumSparklineRows = 8
+    /// The least columns one core's bar takes (`cpu1 ███▌···  40%`).
+    static let coreColumns = 18
 
-    /// The entry: rows of text and bars (`rows`), then the CPU sparkline at the bottom of the
-    /// rows left below them (at most 4), the newest reading at the right edge, scaled to 100 %
-    /// so a quiet machine looks quiet.
+    /// The entry, top to bottom: the meters (CPU, memory, swap), the files that could not be
+    /// read with load and uptime, a bar per core in as many columns as the width holds, and
+    /// the CPU sparkline along the bottom under a divider — a quarter of the height (at most
+    /// 8 rows; a quiet machine's line is low, and the blank above it must stay small), scaled
+    /// to 100 % so a quiet machine looks quiet, newest reading at the right edge. The rows
+    /// left over are shared between the groups, so a tall panel has no blank band
+    /// (DESIGN.md §9).
     static func view(_ entry: SystemEntry, context: WidgetViewContext) -> ViewNode {
-        let (node, rows) = Self.rows(entry, context: context)
         let (width, height) = (context.size.columns, context.size.rows)
-        guard height > rows else { return node }
-        let left = height - rows
-        guard !entry.history.isEmpty, !context.isPlaceholder else {
-            // The rows keep exactly their own height.
-            return .vstack([node, .spacer], weights: [rows, left])
+        let (meters, facts) = Self.rows(entry, context: context)
+        let top = meters.count + facts.count
+        guard height > top else { return .vstack(meters + facts) }
+        var left = height - top
+        // Each group's nodes with the rows each takes.
+        var groups: [[(node: ViewNode, rows: Int)]] = [meters.map { ($0, 1) }, facts.map { ($0, 1) }]
+        // The sparkline first (it is what a glance looks for), then the cores in what is left.
+        var sparkline: (node: ViewNode, rows: Int)?
+        if !entry.history.isEmpty, !context.isPlaceholder {
+            let rows = min(left, maximumSparklineRows, max(1, height / 4))
+            // As the line fills up from the right: a spacer before it while readings are fewer
+            // than the columns. Weights summing to the size give each part its exact length.
+            let sparkWidth = min(width, entry.history.count)
+            let line = ViewNode.sparkline(entry.history, maximum: 1)
+            sparkline = (sparkWidth < width ? .hstack([.spacer, line], weights: [width - sparkWidth, sparkWidth]) : line, rows)
+            left -= rows
         }
-        let sparkRows = min(left, maximumSparklineRows)
-        // As the line fills up from the right: a spacer before it while readings are fewer
-        // than the columns. Weights summing to the size give each part its exact length.
-        let sparkWidth = min(width, entry.history.count)
-        let sparkline = ViewNode.sparkline(entry.history, maximum: 1)
-        let line: ViewNode = sparkWidth < width ? .hstack([.spacer, sparkline], weights: [width - sparkWidth, sparkWidth]) : sparkline
-        return left > sparkRows ? .vstack([node, .spacer, line], weights: [rows, left - sparkRows, sparkRows])
-                                : .vstack([node, line], weights: [rows, sparkRows])
+        let divider = sparkline != nil && left > 0
+        if divider { left -= 1 }
+        if !entry.cores.isEmpty, !context.isPlaceholder, left > 0 {
+            let perRow = max(1, min(entry.cores.count, (width + 2) / (coreColumns + 2)))
+            let cores = coreRows(entry.cores, perRow: perRow, room: left)
+            groups.append(cores.map { ($0, 1) })
+            left -= cores.count
+        }
+        if let sparkline { groups.append((divider ? [(.divider(role: .muted), 1)] : []) + [sparkline]) }
+        groups.removeAll { $0.isEmpty }
+        // The rows left over go between the groups (below a lone group), the first gaps taking one more.
+        let gaps = max(1, groups.count - 1)
+        var children: [ViewNode] = []
+        var weights: [Int] = []
+        for (index, group) in groups.enumerated() {
+            if index > 0 {
+                let share = left / gaps + (index - 1 < left % gaps ? 1 : 0)
+                if share > 0 { children.append(.spacer); weights.append(share) }
+            }
+            for (node, rows) in group {
+                children.append(node)
+                weights.append(rows)
+            }
+        }
+        if groups.count == 1, left > 0 {
+            children.append(.spacer)
+            weights.append(left)
+        }
+        return .vstack(children, weights: weights)
     }
 
-    /// The rows above the sparkline and how many there are: CPU, memory and swap bars, the
-    /// files that could not be read, load and uptime, then the cores (large and extraLarge).
-    static func rows(_ entry: SystemEntry, context: WidgetViewContext) -> (ViewNode, Int) {
+    /// The rows above the cores: the meters (CPU, memory and swap bars; "Swap none" when the
+    /// machine has none, outside the small family), and the files that could not be read with
+    /// the load and uptime line.
+    static func rows(_ entry: SystemEntry, context: WidgetViewContext) -> (meters: [ViewNode], facts: [ViewNode]) {
         let placeholder = context.isPlaceholder
         let small = context.family == .small
         var meters: [(name: String, fraction: Double, value: String)] = []
@@ -70,43 +108,41 @@ public enum SystemWidget {
                             value: String(repeating: " ", count: max(0, valueWidth - value.count)) + value,
                             role: placeholder ? .placeholder : role(for: meter.fraction))
         }
-        if !entry.problems.isEmpty {
-            rows += entry.problems.prefix(4).map { .text($0, role: .negative) }
+        if let memory = entry.memory, memory.swapTotal == 0, !small, !placeholder {
+            rows.append(.text(pad("Swap", nameWidth) + " none", role: .muted))
         }
-        var facts: [String] = []
+        var facts: [ViewNode] = entry.problems.prefix(4).map { .text($0, role: .negative) }
+        var parts: [String] = []
         if let load = entry.load {
-            facts.append(small ? "load \(decimal(load.one))"
+            parts.append(small ? "load \(decimal(load.one))"
                                : "load \(decimal(load.one)) \(decimal(load.five)) \(decimal(load.fifteen))")
         }
-        if let uptime = entry.uptime { facts.append("up \(DurationText.duration(uptime))") }
-        if !facts.isEmpty {
-            let line = placeholder ? facts.map { String($0.prefix { $0 != " " }) + " --" } : facts
+        if let uptime = entry.uptime { parts.append("up \(DurationText.duration(uptime))") }
+        if !parts.isEmpty {
+            let line = placeholder ? parts.map { String($0.prefix { $0 != " " }) + " --" } : parts
             if small {
-                rows += line.map { .text($0, role: placeholder ? .placeholder : .muted) }
+                facts += line.map { .text($0, role: placeholder ? .placeholder : .muted) }
             } else {
                 let pieces = line.dropFirst().flatMap { [ViewNode.Piece.glyph(.separator), .text($0)] }
-                rows.append(.text([ViewNode.Span(line[0], pieces: pieces, role: placeholder ? .placeholder : .muted)]))
+                facts.append(.text([ViewNode.Span(line[0], pieces: pieces, role: placeholder ? .placeholder : .muted)]))
             }
         }
-        if context.family == .large || context.family == .extraLarge, !entry.cores.isEmpty, !placeholder {
-            rows += coreRows(entry.cores, perRow: context.family == .large ? 2 : 4,
-                             room: context.size.rows - rows.count - 2)
-        }
-        return (.vstack(rows), rows.count)
+        return (rows, facts)
     }
 
-    /// Per-core bars, `perRow` to a row, in at most `room` rows (a blank row first); when
-    /// they do not all fit, the last row says how many more there are.
+    /// Per-core bars, `perRow` to a row, in at most `room` rows; when they do not all fit, the
+    /// last row says how many more there are.
     static func coreRows(_ cores: [SystemEntry.CoreUsage], perRow: Int, room: Int) -> [ViewNode] {
-        guard room >= 2 else { return [] }
+        guard room >= 1 else { return [] }
         var shown = cores
         var more = 0
-        if (cores.count + perRow - 1) / perRow > room - 1 {
-            shown = Array(cores.prefix((room - 2) * perRow))
-            more = cores.count - shown.count
+        if (cores.count + perRow - 1) / perRow > room {
+            // The last row says how many are left out, when there are two rows or more.
+            shown = Array(cores.prefix((room >= 2 ? room - 1 : room) * perRow))
+            more = room >= 2 ? cores.count - shown.count : 0
         }
         let nameWidth = shown.map { "\($0.index)".count }.max() ?? 1
-        var rows: [ViewNode] = [.text("")]
+        var rows: [ViewNode] = []
         var index = 0
         while index < shown.count {
             let cells = shown[index..<min(index + perRow, shown.count)].map { core in
@@ -123,7 +159,7 @@ public enum SystemWidget {
     }
 
     static func meterRow(name: String, fraction: Double, value: String, role: StyleRole) -> ViewNode {
-        .hstack([.text(name + " ", role: .muted), .bar(fraction, role: role), .text(" " + value, role: role)])
+        .hstack([.text(name + " ", role: .muted), .bar(fraction, role: role, showsTrack: true), .text(" " + value, role: role)])
     }
 
     /// Calm up to 70 %, a warning to 90 %, alarming above.

@@ -32,8 +32,8 @@ struct ViewNodeBuiltInPartsTests {
         expectFrame(render(line, width: 24, height: 1), equals: ["⚠ refused · retry…"])
         expectFrame(render(line, width: 24, height: 1, glyphs: .ascii), equals: ["! refused - retry..."])
         let marks = ViewNode.text([ViewNode.Span(pieces: ViewNode.Glyph.allCases.map { .glyph($0) })])
-        expectFrame(render(marks, width: 24, height: 1), equals: ["⚠ · ▒…▲▼Δ—"])
-        expectFrame(render(marks, width: 24, height: 1, glyphs: .ascii), equals: ["! - #...^v+/--"])
+        expectFrame(render(marks, width: 24, height: 1), equals: ["⚠ · ▒…▲▼Δ—█·"])
+        expectFrame(render(marks, width: 24, height: 1, glyphs: .ascii), equals: ["! - #...^v+/--#."])
         let redacted = ViewNode.text([.glyph(.redaction, count: 5, role: .placeholder)])
         expectFrame(render(redacted, width: 8, height: 1), equals: ["▒▒▒▒▒"])
         expectFrame(render(redacted, width: 8, height: 1, glyphs: .ascii), equals: ["#####"])
@@ -137,5 +137,16 @@ struct ViewNodeBuiltInPartsTests {
                 == ["view.columns[0].width: 1001 is out of range 0…1000"])
         #expect(problems(#"{"type": "table", "columns": [{"width": 2, "min": 1}], "rows": []}"#)
                 == [#"view.columns[0]: has both "min" and "width"; give one"#])
+    }
+
+    @Test("a bar with a track: its unfilled part a rail of · (. in ASCII), sent and read back as \"track\": true")
+    func barTrack() throws {
+        let meter = ViewNode.bar(0.25, role: .positive, showsTrack: true)
+        expectFrame(render(meter, width: 8, height: 1), equals: ["██······"])
+        expectFrame(render(meter, width: 8, height: 1, glyphs: .ascii), equals: ["##......"])
+        expectFrame(render(.bar(0.25), width: 8, height: 1), equals: ["██"])
+        #expect(meter.jsonText == #"{"type":"bar","value":0.25,"role":"positive","track":true}"#)
+        #expect(try ViewNode.decode(Array(meter.jsonText.utf8)) == meter)
+        #expect(throws: ViewDescriptionError.self) { try ViewNode.decode(Array(#"{"type": "bar", "value": 1, "track": 1}"#.utf8)) }
     }
 }
