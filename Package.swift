@@ -18,6 +18,8 @@ let package = Package(
         .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // The `mqtt` widget's client (Debian: libmosquitto-dev), driven by the transport's loop.
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // Linux event APIs the Glibc module lacks (epoll, timerfd, signalfd, eventfd); header only.
         .systemLibrary(name: "CLinux"),
         // forkpty (libutil) for the benchmark's pseudo-terminals; header only.
@@ -38,7 +40,7 @@ let package = Package(
         .target(name: "TerminalUI", dependencies: ["CNcurses", "JSONTree"]),
 
         // Built-in widgets: one folder per widget (entry, provider, view).
-        .target(name: "Widgets", dependencies: ["CLinux", "DateTime", "WidgetCore", "TerminalUI", "BackgroundSessions", "HostProcesses"]),
+        .target(name: "Widgets", dependencies: ["CLinux", "CMosquitto", "DateTime", "WidgetCore", "TerminalUI", "BackgroundSessions", "HostProcesses"]),
 
         // Child processes for widgets and extensions: posix_spawn in a group of its own, pipes,
         // resource limits, the group killed, children reaped on SIGCHLD by the host's loop.
