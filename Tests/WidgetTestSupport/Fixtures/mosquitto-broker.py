@@ -31,8 +31,11 @@ def main():
             sys.exit("unknown argument " + flag)
     port = port or free_port()
     config = os.path.join(directory, "mosquitto-%d.conf" % port)
-    lines = ["listener %d 127.0.0.1" % port, "persistence false", "log_dest stderr", "log_type error",
-             "log_type warning", "max_queued_messages 20000"]
+    # Run as root (a container's test run), mosquitto would drop to its own user and could not
+    # read the password file in the test's private directory.
+    lines = ["listener %d 127.0.0.1" % port, "persistence false", "log_dest stderr", "log_type error", "log_type warning"]
+    if os.getuid() == 0:
+        lines.append("user root")
     if user:
         passwords = os.path.join(directory, "mosquitto-%d.passwd" % port)
         open(passwords, "w").close()
@@ -44,14 +47,13 @@ def main():
     with open(config, "w") as f:
         f.write("\n".join(lines) + "\n")
     broker = subprocess.Popen(["/usr/sbin/mosquitto", "-c", config])
+    stopping = []
     def stop(*_):
+        # Only ask: the main thread's broker.wait() returns when it has gone (a second
+        # wait here would spin on Popen's lock until its timeout).
+        stopping.append(True)
         if broker.poll() is None:
             broker.terminate()
-            try:
-                broker.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                broker.kill()
-        sys.exit(0)
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     # A test process that dies without stopping us: the broker goes too (no orphans).
@@ -70,11 +72,13 @@ def main():
                 break
         except OSError:
             if time.monotonic() > deadline:
-                stop()
+                broker.kill()
                 sys.exit("mosquitto does not accept connections on port %d" % port)
             time.sleep(0.02)
     print("mqtt://127.0.0.1:%d" % port, flush=True)
     broker.wait()
+    if stopping:
+        sys.exit(0)
     sys.exit("mosquitto exited with status %d" % broker.returncode)
 
 main()
