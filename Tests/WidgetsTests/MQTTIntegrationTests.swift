@@ -243,3 +243,84 @@ struct MQTTBrokerTests {
         }
     }
 }
+
+/// Context switches of thread `tid` of this process so far (voluntary and not): each wake-up
+/// from a wait is one.
+private func contextSwitches(thread tid: Int32) -> Int? {
+    guard let text = try? FileContents.text(at: "/proc/self/task/\(tid)/status") else { return nil }
+    return text.split(separator: "\n").filter { $0.hasPrefix("voluntary_ctxt_switches:") || $0.hasPrefix("nonvoluntary_ctxt_switches:") }
+        .compactMap { Int($0.split(separator: ":")[1].filter(\.isNumber)) }.reduce(0, +)
+}
+
+/// Whether thread `tid` is blocked in poll(2)/ppoll(2) (x86_64 numbers 7, 271), within 2 s.
+private func blockedInPoll(thread tid: Int32) async -> Bool {
+    await eventually(within: 2) {
+        let call = (try? FileContents.text(at: "/proc/self/task/\(tid)/syscall"))?.split(separator: " ").first
+        return call == "7" || call == "271"
+    }
+}
+
+@Suite("mqtt on the transport's network thread: no polling, keepalive from a deadline", .serialized)
+@MainActor
+struct MQTTLoopTests {
+    /// A connection on its own transport, as a panel's provider holds it.
+    private func connect(_ broker: MosquittoBroker, keepalive: Int, topics: [String] = ["quiet/#"])
+        throws -> (CurlTransport, MQTTConnection) {
+        let transport = try CurlTransport()
+        var settings = MQTTClient.Settings()
+        settings.keepalive = keepalive
+        let options = try MQTTOptions(WidgetOptions(["broker": .string(broker.url), "topics": .list(topics.map { .string($0) })]))
+        let panel = try MQTTPanel(options, environment: [:])
+        let context = WidgetContext(push: PushCenter(transport: transport))
+        return (transport, MQTTConnection(panel: panel, context: context, settings: settings))
+    }
+
+    @Test("a quiet broker costs the network thread no wake-up; a message costs a few")
+    func idle() async throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        let broker = try MosquittoBroker(directory: home.path)
+        defer { broker.stop() }
+        let (transport, connection) = try connect(broker, keepalive: 60)
+        defer { transport.shutdown() }
+        let client = try #require(connection.client)
+        #expect(await eventually { client.state.link == .live })
+        let tid = try #require(transport.networkThreadID)
+        // The SUBACK comes after CONNACK: wait until the thread is back in its poll.
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(await blockedInPoll(thread: tid))
+        let before = try #require(contextSwitches(thread: tid))
+        // Measurement window: nothing is awaited here, the point is that nothing happens.
+        try await Task.sleep(for: .seconds(1))
+        let after = try #require(contextSwitches(thread: tid))
+        #expect(after == before, "\(after - before) wake-ups of a quiet connection")
+        try broker.publish([.init("quiet/one", "1")])
+        #expect(await eventually { client.state.table.messageCount == 1 })
+        #expect(await blockedInPoll(thread: tid))
+        let woken = try #require(contextSwitches(thread: tid)) - after
+        #expect((1...4).contains(woken), "\(woken) wake-ups for one message")
+        #expect(client.state.connections == 1)
+    }
+
+    @Test("keepalive is kept from a deadline: with 5 s the connection outlives 9 s of silence, which mosquitto allows 7.5 s")
+    func keepalive() async throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        let broker = try MosquittoBroker(directory: home.path)
+        defer { broker.stop() }
+        let (transport, connection) = try connect(broker, keepalive: 5)
+        defer { transport.shutdown() }
+        let client = try #require(connection.client)
+        #expect(await eventually { client.state.link == .live })
+        let tid = try #require(transport.networkThreadID)
+        let before = try #require(contextSwitches(thread: tid))
+        // Measurement window: mosquitto drops a client silent for 1.5 × its keepalive.
+        try await Task.sleep(for: .seconds(9))
+        let woken = try #require(contextSwitches(thread: tid)) - before
+        #expect(client.state.link == .live && client.state.connections == 1, "\(client.state.link), \(client.state.connections) connections")
+        // A ping every 5 s and its answer: a few wake-ups, not a tick's hundreds.
+        #expect((2...8).contains(woken), "\(woken) wake-ups in 9 s")
+        try broker.publish([.init("quiet/after", "still here")])
+        #expect(await eventually { client.state.table.messages["quiet/after"]?.text == "still here" })
+    }
+}

@@ -8,6 +8,12 @@ struct MQTTBroker: Sendable, Equatable {
     var port: Int
     var tls: Bool
 
+    init(host: String, port: Int, tls: Bool) {
+        self.host = host
+        self.port = port
+        self.tls = tls
+    }
+
     init(_ text: String) throws {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "mqtt" || scheme == "mqtts",
               let host = url.host(percentEncoded: false), !host.isEmpty

@@ -19,7 +19,8 @@ import Synchronization
 /// own log is not enabled).
 final class MQTTClient: NetworkSocketClient, @unchecked Sendable {
     struct Settings: Sendable {
-        /// Seconds between pings on a quiet connection (MQTT keepalive).
+        /// Seconds between pings on a quiet connection (MQTT keepalive; libmosquitto takes 5
+        /// or more).
         var keepalive = 60
         /// From the connect call to the broker's CONNACK.
         var connectTimeout: Duration = .seconds(10)
@@ -41,6 +42,8 @@ final class MQTTClient: NetworkSocketClient, @unchecked Sendable {
     struct State: Sendable {
         var table: MQTTTopicTable
         var link: Link = .connecting
+        /// Connections the broker accepted so far (a reconnect counts one more).
+        var connections = 0
     }
 
     let panel: MQTTPanel
@@ -220,6 +223,7 @@ final class MQTTClient: NetworkSocketClient, @unchecked Sendable {
         for topic in panel.topics { _ = mosquitto_subscribe(handle, nil, topic.text, Int32(panel.qos)) }
         phase = .connected
         connectedAt = now
+        shared.withLock { $0.connections += 1 }
         setLink(.live)
     }
 
