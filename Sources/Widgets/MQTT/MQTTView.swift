@@ -16,8 +16,10 @@ enum MQTTView {
         let cut = entry.listsTopics && entry.rows.count > room
         if cut { room = max(0, room - 1) }
         let shown = Array(entry.rows.prefix(room))
+        // Labels (topics, mostly) as wide as the longest shown, up to half the panel.
+        let labelWidth = min(shown.map(\.label.count).max() ?? 0, context.size.columns / 2)
         var lines: [ViewNode] = [.table(ViewNode.Table(
-            columns: [ViewNode.Column(minimum: min(12, context.size.columns / 2)), ViewNode.Column(alignment: .right)],
+            columns: [ViewNode.Column(minimum: labelWidth), ViewNode.Column(alignment: .right)],
             rows: shown.map { row in
                 [ViewNode.Cell(row.label, role: placeholder ? .placeholder : .muted),
                  ViewNode.Cell(row.value ?? "", pieces: row.value == nil ? [.glyph(.missing)] : [],

@@ -2,8 +2,9 @@
 """Publishes messages to an MQTT broker: a small MQTT 3.1.1 client on the standard library,
 independent of the libmosquitto the widget uses.
 
-Each line of FILE is one message: TOPIC, a tab, r (retained) or - (not), a tab, the payload
-in hex. QoS 0; a PINGREQ answered after the last message means the broker has taken them
+Each line of FILE is one message: TOPIC, a tab, flags, a tab, the payload in hex. Flags: r
+(retained) or - (not), and t: the payload is the line's text as written, not hex
+(Examples/mqtt-sample.txt). QoS 0; a PINGREQ answered after the last message means the broker has taken them
 all (it reads a connection in order) before the DISCONNECT. Exits 1 with the reason on stderr.
 
 Usage: mqtt-publish.py PORT FILE
@@ -51,8 +52,11 @@ def main():
     out = bytearray()
     with open(path) as f:
         for line in f:
-            topic, flags, payload = line.rstrip("\n").split("\t")
-            out += packet(0x30 | (1 if flags == "r" else 0), string(topic) + bytes.fromhex(payload))
+            if not line.strip():
+                continue
+            topic, flags, payload = line.rstrip("\n").split("\t", 2)
+            data = payload.encode() if "t" in flags else bytes.fromhex(payload)
+            out += packet(0x30 | (1 if "r" in flags else 0), string(topic) + data)
             if len(out) > 1 << 20:
                 sock.sendall(out)
                 out = bytearray()
