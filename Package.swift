@@ -84,7 +84,7 @@ let package = Package(
         // Benchmarks against the targets in README "Performance" (run it in release:
         // `swift run -c release widgethost-bench`). Not a test: `swift test` only builds it.
         .executableTarget(name: "widgethost-bench",
-                          dependencies: ["CPty", "WidgetCore", "TerminalUI", "WidgetHost", "LeaderboardServer"]),
+                          dependencies: ["CPty", "CMosquitto", "WidgetCore", "TerminalUI", "WidgetHost", "LeaderboardServer"]),
 
         // Test-only: runs a session manager and stops at a chosen point so a test can kill it.
         .executableTarget(name: "session-crash-helper", dependencies: ["BackgroundSessions", "WidgetCore"]),
