@@ -16,13 +16,18 @@ public final class MosquittoBroker {
     public let server: ScriptServer
     /// `mqtt://127.0.0.1:PORT`.
     public var url: String { server.url }
+    /// With `tls`: the TLS listener (`mqtts://127.0.0.1:PORT`) and the file of the authority
+    /// that signed its certificate.
+    public var tlsURL: String? { server.extras.first }
+    public var caFile: String? { server.extras.dropFirst().first }
     public let port: Int
     private let directory: String
 
     /// Starts a broker; `port`: this one (a broker started again where a panel expects it);
-    /// `user`: `NAME:PASSWORD`, the only client it accepts (else anonymous clients).
-    public init(directory: String, port: Int? = nil, user: String? = nil) throws(HarnessError) {
-        var arguments = [directory]
+    /// `user`: `NAME:PASSWORD`, the only client it accepts (else anonymous clients); `tls`: a
+    /// TLS listener too, with a certificate authority of its own.
+    public init(directory: String, port: Int? = nil, user: String? = nil, tls: Bool = false) throws(HarnessError) {
+        var arguments = [directory] + (tls ? ["--tls"] : [])
         if let port { arguments += ["--port", String(port)] }
         if let user { arguments += ["--user", user] }
         server = try ScriptServer.start(script: "mosquitto-broker.py", arguments: arguments, logDirectory: directory,

@@ -213,6 +213,27 @@ struct MQTTBrokerTests {
         #expect(await rig.shows { value(rig, 1, "Last") == "9999" }, "\(String(describing: rig.entry(1)))")
     }
 
+    @Test("mqtts://: TLS with the broker's authority in caFile reads the retained value; without it, the certificate is refused")
+    func tls() async throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        let broker = try MosquittoBroker(directory: home.path, tls: true)
+        defer { broker.stop() }
+        let tlsURL = try #require(broker.tlsURL)
+        let caFile = try #require(broker.caFile)
+        try broker.publish([.init("secure/value", "42", retained: true)])
+        let rig = try Rig()
+        defer { rig.close() }
+        try rig.add(["broker": .string(tlsURL), "topics": .list([.string("secure/#")]), "caFile": .string(caFile)])
+        try rig.add(["broker": .string(tlsURL), "topics": .list([.string("secure/#")])])
+        #expect(await rig.shows { value(rig, 0, "secure/value") == "42" }, "\(String(describing: rig.entry(0)))")
+        #expect(rig.entry(0)?.link == .live)
+        // The system's authorities do not know this one: no connection, no data.
+        #expect(await rig.shows { rig.entry(1)?.link == .down("TLS failed: a certificate not trusted for this host (caFile?), or no TLS there") },
+                "\(String(describing: rig.entry(1)))")
+        #expect(rig.entry(1)?.rows.isEmpty == true)
+    }
+
     @Test("credentials from the environment: accepted; a wrong password refused; the password is never shown")
     func credentials() async throws {
         let home = try ScratchDirectory()

@@ -274,6 +274,8 @@ final class MQTTClient: NetworkSocketClient, @unchecked Sendable {
         if rc == MOSQ_ERR_ERRNO.rawValue, code != 0 { return String(cString: strerror(code)).lowercased() }
         if rc == MOSQ_ERR_CONN_LOST.rawValue || rc == MOSQ_ERR_NO_CONN.rawValue { return "the broker closed the connection" }
         if rc == MOSQ_ERR_KEEPALIVE.rawValue { return "no answer to a ping" }
+        // libmosquitto says only "A TLS error occurred": the usual causes, named.
+        if rc == MOSQ_ERR_TLS.rawValue { return "TLS failed: a certificate not trusted for this host (caFile?), or no TLS there" }
         return phrase(mosquitto_strerror(rc))
     }
 
