@@ -10,8 +10,8 @@ import Glibc
 /// (libmosquitto, QoS 0) and reads the terminal until it is quiet for 100 ms; the time of the
 /// last byte is when the value was drawn. Tries are 1.2 s apart, outside the push budget's
 /// one reload a second. Wake-ups per message are the dashboard's voluntary context switches
-/// (all threads) over a try; idle wake-ups are counted over a quiet window with the broker
-/// connected (the status bar's clock shows minutes: one at most at a minute's turn).
+/// (all threads) over a try; idle wake-ups are counted over a quiet minute with the broker
+/// connected (the keepalive ping and its answer, the status bar's clock turning its minute).
 enum MQTTBench {
     static let pinnedAddress = "127.0.0.1:41883"
 
@@ -85,15 +85,17 @@ enum MQTTBench {
                           workload: workload, target: "≤ 20", met: p99 <= 20))
         report.add(Figure(section: "12", name: "MQTT wake-ups per message", value: quantile(wakeups, 0.5), unit: "wake-ups",
                           workload: workload + "; median of the dashboard's voluntary switches, all threads"))
-        // Idle: connected, nothing published.
-        let window = quick ? 5 : 20
+        // Idle: connected, nothing published, over a minute: what remains is the keepalive
+        // ping and its answer (every 60 s from the last packet sent) and the status bar's
+        // clock turning its minute.
+        let window = quick ? 15 : 60
         _ = pty.readUntilQuiet(quietMs: 200, maxMs: 2_000)
         let idleBefore = pty.wakeups().voluntary
         usleep(UInt32(window) * 1_000_000)
         let idle = pty.wakeups().voluntary - idleBefore
         report.add(Figure(section: "12", name: "MQTT idle wake-ups (\(window) s)", value: Double(idle), unit: "wake-ups",
-                          workload: "Benchmarks/mqtt.json connected to a quiet broker, \(window) s, all threads",
-                          target: "≤ 1", met: idle <= 1))
+                          workload: "Benchmarks/mqtt.json connected to a quiet broker, \(window) s, all threads; a minute holds one keepalive ping and its answer, and the clock's minute",
+                          target: window == 60 ? "≤ 3" : nil, met: window == 60 ? idle <= 3 : nil))
     }
 
     private static func freePort() -> Int {
