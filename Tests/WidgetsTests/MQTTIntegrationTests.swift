@@ -232,6 +232,10 @@ struct MQTTBrokerTests {
         #expect(await rig.shows { rig.entry(1)?.link == .down("TLS failed: a certificate not trusted for this host (caFile?), or no TLS there") },
                 "\(String(describing: rig.entry(1)))")
         #expect(rig.entry(1)?.rows.isEmpty == true)
+        // A caFile that cannot be read is named.
+        try rig.add(["broker": .string(tlsURL), "topics": .list([.string("secure/#")]), "caFile": .string(home.path + "/none.pem")])
+        #expect(await rig.shows { rig.entry(2)?.link == .down("caFile: cannot read \(home.path)/none.pem") },
+                "\(String(describing: rig.entry(2)))")
     }
 
     @Test("credentials from the environment: accepted; a wrong password refused; the password is never shown")

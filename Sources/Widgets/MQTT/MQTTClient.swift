@@ -140,7 +140,7 @@ final class MQTTClient: NetworkSocketClient, @unchecked Sendable {
     // MARK: - The connection
 
     private func connect() {
-        if handle == nil, !makeHandle() { return lose("cannot make an MQTT client (libmosquitto)") }
+        if handle == nil, let reason = makeHandle() { return lose(reason) }
         guard let handle else { return }
         refusal = nil
         errno = 0
@@ -152,15 +152,18 @@ final class MQTTClient: NetworkSocketClient, @unchecked Sendable {
         phase = .connecting(since: now)
     }
 
-    private func makeHandle() -> Bool {
+    /// Makes the libmosquitto client with the panel's credentials and TLS; nil, or why not.
+    private func makeHandle() -> String? {
         let number = Self.clientNumber.add(1, ordering: .relaxed).newValue
         let context = Unmanaged.passUnretained(self).toOpaque()
-        guard let handle = mosquitto_new("widgethost-\(getpid())-\(number)", true, context) else { return false }
+        guard let handle = mosquitto_new("widgethost-\(getpid())-\(number)", true, context) else {
+            return "cannot make an MQTT client (libmosquitto)"
+        }
         _ = mosquitto_int_option(handle, MOSQ_OPT_TCP_NODELAY, 1)
         if let username = panel.username {
             guard mosquitto_username_pw_set(handle, username, panel.password) == MOSQ_ERR_SUCCESS.rawValue else {
                 mosquitto_destroy(handle)
-                return false
+                return "cannot set the credentials (libmosquitto)"
             }
         }
         if panel.broker.tls {
@@ -168,14 +171,14 @@ final class MQTTClient: NetworkSocketClient, @unchecked Sendable {
                 ?? mosquitto_tls_set(handle, nil, "/etc/ssl/certs", nil, nil, nil)
             guard rc == MOSQ_ERR_SUCCESS.rawValue else {
                 mosquitto_destroy(handle)
-                return false
+                return panel.caFile.map { "caFile: cannot read \(MQTTText.clean($0, limit: 80))" } ?? "cannot set up TLS (libmosquitto)"
             }
         }
         mosquitto_connect_callback_set(handle, mqttConnected)
         mosquitto_disconnect_callback_set(handle, mqttDisconnected)
         mosquitto_message_callback_set(handle, mqttMessage)
         self.handle = handle
-        return true
+        return nil
     }
 
     /// Reads what is there (up to `packetsPerWake` packets), writes what is queued, pings

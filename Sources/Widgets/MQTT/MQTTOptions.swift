@@ -46,14 +46,14 @@ public struct MQTTOptions: OptionSchema, Equatable {
         OptionField(\.broker, "broker", .url(schemes: ["mqtt", "mqtts"]),
                     doc: "the broker (mqtts: TLS)", example: "mqtt://127.0.0.1:1883"),
         OptionField(\.topics, "topics", .stringList, required: true,
-                    doc: "topics to subscribe to; + matches one level, # the rest", example: "[\"home/+/climate\"]"),
+                    doc: "topics to subscribe to (+: one level, #: the rest)", example: "[\"home/+/climate\"]"),
         OptionField(\.fields, "fields", objects: Field.self,
-                    doc: "the rows: label, topic, pointer, format (default: a row per topic)"),
+                    doc: "rows: label, topic, pointer, format (default: one per topic)"),
         OptionField(\.username, "username", .string, doc: "user name (\"$NAME\": from the environment)", example: "$MQTT_USER"),
-        OptionField(\.password, "password", .string, doc: "\"$NAME\" of the environment variable holding the password (never shown)",
+        OptionField(\.password, "password", .string, doc: "\"$NAME\": the variable holding the password (never shown)",
                     example: "$MQTT_PASSWORD"),
         OptionField(\.qos, "qos", .integer(0...1), doc: "subscription QoS, 0 or 1", example: "1"),
-        OptionField(\.caFile, "caFile", .string, doc: "PEM file of the authorities mqtts trusts (default: the system's)",
+        OptionField(\.caFile, "caFile", .string, doc: "PEM file of authorities mqtts trusts (default: the system's)",
                     example: "/etc/mosquitto/ca.crt"),
     ]
 }
