@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import BackgroundSessions
+import Synchronization
 import FoundationEssentials
 import TerminalUI
 import Testing
@@ -325,6 +326,41 @@ struct MQTTLoopTests {
         let woken = try #require(contextSwitches(thread: tid)) - after
         #expect((1...4).contains(woken), "\(woken) wake-ups for one message")
         #expect(client.state.connections == 1)
+    }
+
+    @Test("the push budget: what one read brings is one reload; more within the second is one more at its end, with the last value")
+    func pushBudget() async throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        let broker = try MosquittoBroker(directory: home.path)
+        defer { broker.stop() }
+        let transport = try CurlTransport()
+        defer { transport.shutdown() }
+        let options = try MQTTOptions(WidgetOptions(["broker": .string(broker.url), "topics": .list([.string("burst/#")]),
+                                                     "fields": .list([.object(["label": .string("n"), "pointer": .string("/n")])])]))
+        let panel = try MQTTPanel(options, environment: [:])
+        // What each reload would show (the field's value when the client asked), and when.
+        let shown = Mutex<[(value: String, at: ContinuousClock.Instant)]>([])
+        let holder = Mutex<MQTTClient?>(nil)
+        let client = MQTTClient(panel: panel, now: { Date() }) {
+            let value = holder.withLock { $0 }?.state.table.fieldValues.first??.value
+            shown.withLock { $0.append((value.map { HTTPJSONFormat.text($0) } ?? "-", .now)) }
+        }
+        holder.withLock { $0 = client }
+        let id = try #require(transport.watch(client))
+        defer { transport.unwatch(id) }
+        func values() -> [String] { shown.withLock { $0.map(\.value) } }
+        #expect(await eventually { values() == ["-"] }, "the link going live: \(values())")
+        try broker.publish((1...100).map { .init("burst/n", #"{"n": \#($0)}"#) })
+        #expect(await eventually { values().count == 2 }, "\(values())")
+        try broker.publish((101...200).map { .init("burst/n", #"{"n": \#($0)}"#) })
+        #expect(await eventually { values().count == 3 }, "\(values())")
+        #expect(values() == ["-", "100", "200"])
+        let times = shown.withLock { $0.map(\.at) }
+        #expect(times[1].duration(to: times[2]) >= .milliseconds(990), "\(times[1].duration(to: times[2]))")
+        // Measurement window: the spacing once more, and nothing else is asked.
+        try await Task.sleep(for: .milliseconds(1_200))
+        #expect(values().count == 3, "\(values())")
     }
 
     @Test("keepalive from a deadline: with 5 s, in 9 s of silence the thread wakes only for the pings and their answers, and the connection stays")
