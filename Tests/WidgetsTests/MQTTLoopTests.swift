@@ -1,0 +1,126 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import BackgroundSessions
+import FoundationEssentials
+import Synchronization
+import Testing
+import WidgetCore
+import WidgetTestSupport
+@testable import Widgets
+
+/// Context switches of thread `tid` of this process so far (voluntary and not): each wake-up
+/// from a wait is one.
+private func contextSwitches(thread tid: Int32) -> Int? {
+    guard let text = try? FileContents.text(at: "/proc/self/task/\(tid)/status") else { return nil }
+    return text.split(separator: "\n").filter { $0.hasPrefix("voluntary_ctxt_switches:") || $0.hasPrefix("nonvoluntary_ctxt_switches:") }
+        .compactMap { Int($0.split(separator: ":")[1].filter(\.isNumber)) }.reduce(0, +)
+}
+
+/// Whether thread `tid` is blocked in poll(2)/ppoll(2) (x86_64 numbers 7, 271), within 2 s.
+private func blockedInPoll(thread tid: Int32) async -> Bool {
+    await eventually(within: 2) {
+        let call = (try? FileContents.text(at: "/proc/self/task/\(tid)/syscall"))?.split(separator: " ").first
+        return call == "7" || call == "271"
+    }
+}
+
+@Suite("mqtt on the transport's network thread: no polling, keepalive from a deadline", .serialized)
+@MainActor
+struct MQTTLoopTests {
+    /// A connection on its own transport, as a panel's provider holds it.
+    private func connect(_ broker: MosquittoBroker, keepalive: Int, topics: [String] = ["quiet/#"])
+        throws -> (CurlTransport, MQTTConnection) {
+        let transport = try CurlTransport()
+        var settings = MQTTClient.Settings()
+        settings.keepalive = keepalive
+        let options = try MQTTOptions(WidgetOptions(["broker": .string(broker.url), "topics": .list(topics.map { .string($0) })]))
+        let panel = try MQTTPanel(options, environment: [:])
+        let context = WidgetContext(push: PushCenter(transport: transport))
+        return (transport, MQTTConnection(panel: panel, context: context, settings: settings))
+    }
+
+    @Test("a quiet broker costs the network thread no wake-up; a message costs a few")
+    func idle() async throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        let broker = try MosquittoBroker(directory: home.path)
+        defer { broker.stop() }
+        let (transport, connection) = try connect(broker, keepalive: 60)
+        defer { transport.shutdown() }
+        let client = try #require(connection.client)
+        #expect(await eventually { client.state.link == .live })
+        let tid = try #require(transport.networkThreadID)
+        // The SUBACK comes after CONNACK: wait until the thread is back in its poll.
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(await blockedInPoll(thread: tid))
+        let before = try #require(contextSwitches(thread: tid))
+        // Measurement window: nothing is awaited here, the point is that nothing happens.
+        try await Task.sleep(for: .seconds(1))
+        let after = try #require(contextSwitches(thread: tid))
+        #expect(after == before, "\(after - before) wake-ups of a quiet connection")
+        try broker.publish([.init("quiet/one", "1")])
+        #expect(await eventually { client.state.table.messageCount == 1 })
+        #expect(await blockedInPoll(thread: tid))
+        let woken = try #require(contextSwitches(thread: tid)) - after
+        #expect((1...4).contains(woken), "\(woken) wake-ups for one message")
+        #expect(client.state.connections == 1)
+    }
+
+    @Test("the push budget: what one read brings is one reload; more within the second is one more at its end, with the last value")
+    func pushBudget() async throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        let broker = try MosquittoBroker(directory: home.path)
+        defer { broker.stop() }
+        let transport = try CurlTransport()
+        defer { transport.shutdown() }
+        let options = try MQTTOptions(WidgetOptions(["broker": .string(broker.url), "topics": .list([.string("burst/#")]),
+                                                     "fields": .list([.object(["label": .string("n"), "pointer": .string("/n")])])]))
+        let panel = try MQTTPanel(options, environment: [:])
+        // What each reload would show (the field's value when the client asked), and when.
+        let shown = Mutex<[(value: String, at: ContinuousClock.Instant)]>([])
+        let holder = Mutex<MQTTClient?>(nil)
+        let client = MQTTClient(panel: panel, now: { Date() }) {
+            let value = holder.withLock { $0 }?.state.table.fieldValues.first??.value
+            shown.withLock { $0.append((value.map { HTTPJSONFormat.text($0) } ?? "-", .now)) }
+        }
+        holder.withLock { $0 = client }
+        let id = try #require(transport.watch(client))
+        defer { transport.unwatch(id) }
+        func values() -> [String] { shown.withLock { $0.map(\.value) } }
+        #expect(await eventually { values() == ["-"] }, "the link going live: \(values())")
+        try broker.publish((1...100).map { .init("burst/n", #"{"n": \#($0)}"#) })
+        #expect(await eventually { values().count == 2 }, "\(values())")
+        try broker.publish((101...200).map { .init("burst/n", #"{"n": \#($0)}"#) })
+        #expect(await eventually { values().count == 3 }, "\(values())")
+        #expect(values() == ["-", "100", "200"])
+        let times = shown.withLock { $0.map(\.at) }
+        #expect(times[1].duration(to: times[2]) >= .milliseconds(990), "\(times[1].duration(to: times[2]))")
+        // Measurement window: the spacing once more, and nothing else is asked.
+        try await Task.sleep(for: .milliseconds(1_200))
+        #expect(values().count == 3, "\(values())")
+    }
+
+    @Test("keepalive from a deadline: with 5 s, in 9 s of silence the thread wakes only for the pings and their answers, and the connection stays")
+    func keepalive() async throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        let broker = try MosquittoBroker(directory: home.path)
+        defer { broker.stop() }
+        let (transport, connection) = try connect(broker, keepalive: 5)
+        defer { transport.shutdown() }
+        let client = try #require(connection.client)
+        #expect(await eventually { client.state.link == .live })
+        let tid = try #require(transport.networkThreadID)
+        let before = try #require(contextSwitches(thread: tid))
+        // Measurement window: nothing but pings should happen (without them: 0 wake-ups).
+        try await Task.sleep(for: .seconds(9))
+        let woken = try #require(contextSwitches(thread: tid)) - before
+        #expect(client.state.link == .live && client.state.connections == 1, "\(client.state.link), \(client.state.connections) connections")
+        // A ping every 5 s and its answer: a few wake-ups, not a tick's hundreds.
+        #expect((2...8).contains(woken), "\(woken) wake-ups in 9 s")
+        try broker.publish([.init("quiet/after", "still here")])
+        #expect(await eventually { client.state.table.messages["quiet/after"]?.text == "still here" })
+    }
+}
