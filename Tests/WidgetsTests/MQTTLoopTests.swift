@@ -51,8 +51,8 @@ struct MQTTLoopTests {
         let client = try #require(connection.client)
         #expect(await eventually { client.state.link == .live })
         let tid = try #require(transport.networkThreadID)
-        // The SUBACK comes after CONNACK: wait until the thread is back in its poll.
-        try await Task.sleep(for: .milliseconds(100))
+        // The SUBACK comes after CONNACK: then the thread goes back to its poll.
+        #expect(await eventually { client.state.acknowledged == 1 })
         #expect(await blockedInPoll(thread: tid))
         let before = try #require(contextSwitches(thread: tid))
         // Measurement window: nothing is awaited here, the point is that nothing happens.
@@ -111,8 +111,9 @@ struct MQTTLoopTests {
         let (transport, connection) = try connect(broker, keepalive: 5)
         defer { transport.shutdown() }
         let client = try #require(connection.client)
-        #expect(await eventually { client.state.link == .live })
+        #expect(await eventually { client.state.link == .live && client.state.acknowledged == 1 })
         let tid = try #require(transport.networkThreadID)
+        #expect(await blockedInPoll(thread: tid))
         let before = try #require(contextSwitches(thread: tid))
         // Measurement window: nothing but pings should happen (without them: 0 wake-ups).
         try await Task.sleep(for: .seconds(9))

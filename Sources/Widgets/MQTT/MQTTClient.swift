@@ -44,6 +44,8 @@ final class MQTTClient: NetworkSocketClient, @unchecked Sendable {
         var link: Link = .connecting
         /// Connections the broker accepted so far (a reconnect counts one more).
         var connections = 0
+        /// Subscriptions the broker acknowledged (SUBACK) so far.
+        var acknowledged = 0
     }
 
     let panel: MQTTPanel
@@ -177,6 +179,7 @@ final class MQTTClient: NetworkSocketClient, @unchecked Sendable {
         mosquitto_connect_callback_set(handle, mqttConnected)
         mosquitto_disconnect_callback_set(handle, mqttDisconnected)
         mosquitto_message_callback_set(handle, mqttMessage)
+        mosquitto_subscribe_callback_set(handle, mqttSubscribed)
         self.handle = handle
         return nil
     }
@@ -228,6 +231,10 @@ final class MQTTClient: NetworkSocketClient, @unchecked Sendable {
         connectedAt = now
         shared.withLock { $0.connections += 1 }
         setLink(.live)
+    }
+
+    fileprivate func subscribed() {
+        shared.withLock { $0.acknowledged += 1 }
     }
 
     fileprivate func refused(_ code: Int32) {
@@ -302,6 +309,12 @@ private let mqttConnected: @convention(c) (OpaquePointer?, UnsafeMutableRawPoint
 
 private let mqttDisconnected: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, Int32) -> Void = { _, _, _ in
     // The read or write that saw it returns an error, and `drive` handles the loss there.
+}
+
+private let mqttSubscribed: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, Int32, Int32, UnsafePointer<Int32>?) -> Void = {
+    _, context, _, _, _ in
+    guard let context else { return }
+    Unmanaged<MQTTClient>.fromOpaque(context).takeUnretainedValue().subscribed()
 }
 
 private let mqttMessage: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, UnsafePointer<mosquitto_message>?) -> Void = { _, context, message in
