@@ -15,7 +15,7 @@ struct MQTTEndToEndTests {
         return parts.joined(separator: "/")
     }
 
-    @Test("Examples/mqtt.json: check-config passes; the sample's retained values show at once, a live message replaces one, the footer says live")
+    @Test("Examples/mqtt.json: check-config passes; the sample's retained values show at once, a live message replaces one; a flood of 10,000 retained topics and 1 MB is named on its panel while the others go on")
     func example() throws {
         let home = try ScratchDirectory()
         defer { home.remove() }
@@ -50,6 +50,20 @@ struct MQTTEndToEndTests {
             anyRow(screen, containsAll: "Kitchen", "23.25")
         }
         #expect(anyRow(updated, containsAll: "home/kitchen/climate", "23.25"), "\(text(updated))")
+
+        // A flood on '#': 10,000 retained topics and a 1 MB payload. The topic panel keeps 256
+        // and says so; the other panels go on showing their values and take new ones.
+        try broker.publish((0..<10_000).map { .init("flood/\($0)", #"{"n": \#($0)}"#, retained: true) }
+                           + [.init("flood/big", [UInt8](repeating: 0x61, count: 1_000_000), retained: true)])
+        let flooded = tmux.waitFor(timeout: .seconds(30), description: "the flood named") { screen in
+            anyRow(screen, containsAll: "⚠ over 256 topics:") && anyRow(screen, containsAll: "⚠ flood/big: payload of 977 KiB")
+        }
+        #expect(anyRow(flooded, containsAll: "Kitchen", "23.25") && anyRow(flooded, containsAll: "Now (W)", "412"), "\(text(flooded))")
+        try broker.publish([.init("home/meter/power", #"{"watts": 977, "today_kwh": 6.4}"#)])
+        let after = tmux.waitFor(timeout: .seconds(10), description: "the meter's new value") { screen in
+            anyRow(screen, containsAll: "Now (W)", "977")
+        }
+        #expect(text(after).ranges(of: "│live").count == 3, "\(text(after))")
         try tmux.sendText("q")
         tmux.waitForExit()
     }
