@@ -131,3 +131,71 @@ struct MQTTLoopTests {
         #expect(await eventually { client.state.table.messages["quiet/after"]?.text == "still here" })
     }
 }
+
+/// A loopback TCP server that accepts and never answers (a broker that hangs before CONNACK),
+/// keeping every connection to see which the client closed.
+private final class SilentServer {
+    let fd: Int32
+    let port: Int
+    private var accepted: [Int32] = []
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        self.fd = fd
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        guard listen(fd, 16) == 0 else { throw HarnessError("listen failed") }
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit {
+        for connection in accepted { close(connection) }
+        close(fd)
+    }
+
+    /// Accepts what is waiting; returns (connections accepted so far, those the client still holds open).
+    func poll() -> (accepted: Int, open: Int) {
+        while true {
+            let connection = accept(fd, nil, nil)
+            guard connection >= 0 else { break }
+            _ = fcntl(connection, F_SETFL, fcntl(connection, F_GETFL) | O_NONBLOCK)
+            accepted.append(connection)
+        }
+        var open = 0
+        var buffer = [UInt8](repeating: 0, count: 512)
+        for connection in accepted {
+            // Drain the CONNECT; 0 is the client's close.
+            var n = read(connection, &buffer, buffer.count)
+            while n > 0 { n = read(connection, &buffer, buffer.count) }
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { open += 1 }
+        }
+        return (accepted.count, open)
+    }
+}
+
+@Suite("mqtt: a broker that never answers", .serialized)
+@MainActor
+struct MQTTSilentBrokerTests {
+    @Test("no CONNACK: the attempt times out, the panel says so, its connection is closed at once (not at the next attempt), and it is tried again")
+    func noConnack() async throws {
+        let server = try SilentServer()
+        let transport = try CurlTransport()
+        defer { transport.shutdown() }
+        var settings = MQTTClient.Settings()
+        settings.connectTimeout = .milliseconds(200)
+        settings.backoff = MQTTBackoff(base: .seconds(2), maximum: .seconds(2), healthyAfter: .seconds(10))
+        let options = try MQTTOptions(WidgetOptions(["broker": .string("mqtt://127.0.0.1:\(server.port)"), "topics": .list([.string("#")])]))
+        let connection = MQTTConnection(panel: try MQTTPanel(options, environment: [:]),
+                                        context: WidgetContext(push: PushCenter(transport: transport)), settings: settings)
+        let client = try #require(connection.client)
+        #expect(await eventually { client.state.link != .connecting }, "\(client.state.link)")
+        #expect(client.state.link == .down(reason: "no answer from mqtt://127.0.0.1:\(server.port) within 1s"), "\(client.state.link)")
+        // Waiting out the backoff, the client holds nothing open.
+        #expect(await eventually(within: 1.5) { server.poll() == (1, 0) }, "\(server.poll())")
+        #expect(await eventually { server.poll().accepted == 2 }, "tried again: \(server.poll())")
+    }
+}
