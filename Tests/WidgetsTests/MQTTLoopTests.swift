@@ -194,8 +194,10 @@ struct MQTTSilentBrokerTests {
         let client = try #require(connection.client)
         #expect(await eventually { client.state.link != .connecting }, "\(client.state.link)")
         #expect(client.state.link == .down(reason: "no answer from mqtt://127.0.0.1:\(server.port) within 1s"), "\(client.state.link)")
-        // Waiting out the backoff, the client holds nothing open.
-        #expect(await eventually(within: 1.5) { server.poll() == (1, 0) }, "\(server.poll())")
-        #expect(await eventually { server.poll().accepted == 2 }, "tried again: \(server.poll())")
+        // Waiting out the backoff (nine tenths of the time here), the client holds nothing
+        // open; it never holds more than the attempt under way.
+        #expect(await eventually { let seen = server.poll(); return seen.accepted >= 1 && seen.open == 0 }, "\(server.poll())")
+        #expect(await eventually { server.poll().accepted >= 2 }, "tried again: \(server.poll())")
+        #expect(server.poll().open <= 1, "\(server.poll())")
     }
 }
