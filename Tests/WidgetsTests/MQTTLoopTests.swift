@@ -26,7 +26,6 @@ private func blockedInPoll(thread tid: Int32) async -> Bool {
 }
 
 @Suite("mqtt on the transport's network thread: no polling, keepalive from a deadline", .serialized)
-@MainActor
 struct MQTTLoopTests {
     /// A connection on its own transport, as a panel's provider holds it.
     private func connect(_ broker: MosquittoBroker, keepalive: Int, topics: [String] = ["quiet/#"])
@@ -178,7 +177,6 @@ private final class SilentServer {
 }
 
 @Suite("mqtt: a broker that never answers", .serialized)
-@MainActor
 struct MQTTSilentBrokerTests {
     @Test("no CONNACK: the attempt times out, the panel says so, its connection is closed at once (not at the next attempt), and it is tried again")
     func noConnack() async throws {
