@@ -16,13 +16,13 @@ struct MQTTEndToEndTests {
     }
 
     @Test("Examples/mqtt.json: check-config passes; the sample's retained values show at once, a live message replaces one; a flood of 10,000 retained topics and 1 MB is named on its panel while the others go on")
-    func example() throws {
+    func example() async throws {
         let home = try ScratchDirectory()
         defer { home.remove() }
         let broker = try MosquittoBroker(directory: home.path)
         defer { broker.stop() }
         let sample = try #require(FileManager.default.contents(atPath: Self.root + "/Examples/mqtt-sample.txt"))
-        try broker.publish(String(decoding: sample, as: UTF8.self).split(separator: "\n").map { line in
+        try await broker.publish(String(decoding: sample, as: UTF8.self).split(separator: "\n").map { line in
             let parts = line.split(separator: "\t", maxSplits: 2).map(String.init)
             return MosquittoBroker.Message(parts[0], parts[2], retained: parts[1].contains("r"))
         })
@@ -45,7 +45,7 @@ struct MQTTEndToEndTests {
         }
         #expect(text(shown).ranges(of: "│live").count == 3, "\(text(shown))")
         #expect(!anyRow(shown, containsAll: "⚠"), "\(text(shown))")
-        try broker.publish([.init("home/kitchen/climate", #"{"temperature": 23.25, "humidity": 40}"#)])
+        try await broker.publish([.init("home/kitchen/climate", #"{"temperature": 23.25, "humidity": 40}"#)])
         let updated = tmux.waitFor(timeout: .seconds(10), description: "the new kitchen value") { screen in
             anyRow(screen, containsAll: "Kitchen", "23.25")
         }
@@ -53,13 +53,13 @@ struct MQTTEndToEndTests {
 
         // A flood on '#': 10,000 retained topics and a 1 MB payload. The topic panel keeps 256
         // and says so; the other panels go on showing their values and take new ones.
-        try broker.publish((0..<10_000).map { .init("flood/\($0)", #"{"n": \#($0)}"#, retained: true) }
+        try await broker.publish((0..<10_000).map { .init("flood/\($0)", #"{"n": \#($0)}"#, retained: true) }
                            + [.init("flood/big", [UInt8](repeating: 0x61, count: 1_000_000), retained: true)])
         let flooded = tmux.waitFor(timeout: .seconds(30), description: "the flood named") { screen in
             anyRow(screen, containsAll: "⚠ over 256 topics:") && anyRow(screen, containsAll: "⚠ flood/big: payload of 977 KiB")
         }
         #expect(anyRow(flooded, containsAll: "Kitchen", "23.25") && anyRow(flooded, containsAll: "Now (W)", "412"), "\(text(flooded))")
-        try broker.publish([.init("home/meter/power", #"{"watts": 977, "today_kwh": 6.4}"#)])
+        try await broker.publish([.init("home/meter/power", #"{"watts": 977, "today_kwh": 6.4}"#)])
         let after = tmux.waitFor(timeout: .seconds(10), description: "the meter's new value") { screen in
             anyRow(screen, containsAll: "Now (W)", "977")
         }

@@ -40,7 +40,7 @@ public final class MosquittoBroker {
     }
 
     /// One message for `publish`.
-    public struct Message {
+    public struct Message: Sendable {
         public var topic: String
         public var payload: [UInt8]
         public var retained: Bool
@@ -57,7 +57,9 @@ public final class MosquittoBroker {
     }
 
     /// Publishes `messages` in order (QoS 0) and returns once the broker has taken them all.
-    public func publish(_ messages: [Message]) throws(HarnessError) {
+    /// Waits without holding its thread (a main-actor test's publish of 10,000 messages must
+    /// not stall the other suites' main-actor work).
+    public func publish(_ messages: [Message], isolation: isolated (any Actor)? = #isolation) async throws(HarnessError) {
         let path = directory + "/publish-" + String(UInt32.random(in: 0...UInt32.max), radix: 16) + ".txt"
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
@@ -90,7 +92,7 @@ public final class MosquittoBroker {
                 _ = waitpid(pid, &status, 0)
                 throw HarnessError("mqtt-publish.py did not finish in time")
             }
-            usleep(2_000)
+            try? await Task.sleep(for: .milliseconds(2))
         }
         guard status == 0 else {
             throw HarnessError("mqtt-publish.py failed (status \(status)): \((try? FileContents.text(at: errPath)) ?? "")")

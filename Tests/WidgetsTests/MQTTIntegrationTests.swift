@@ -88,7 +88,7 @@ struct MQTTBrokerTests {
         defer { home.remove() }
         let broker = try MosquittoBroker(directory: home.path)
         defer { broker.stop() }
-        try broker.publish([
+        try await broker.publish([
             .init("home/kitchen/climate", #"{"temperature": 21.5, "humidity": 40}"#, retained: true),
             .init("home/hall/climate", #"{"temperature": 19, "humidity": 55}"#, retained: true),
             .init("home/hall/door", "open", retained: true),
@@ -129,9 +129,9 @@ struct MQTTBrokerTests {
         try rig.add(["broker": .string(broker.url), "topics": .list([.string("sensors/+")]),
                      "fields": .list([.object(["label": .string("Power"), "topic": .string("sensors/power"), "pointer": .string("/w")])])])
         #expect(await rig.shows { rig.entry()?.link == .live }, "\(String(describing: rig.entry()))")
-        try broker.publish([.init("sensors/power", #"{"w": 100}"#)])
+        try await broker.publish([.init("sensors/power", #"{"w": 100}"#)])
         #expect(await rig.shows { value(rig, 0, "Power") == "100" }, "\(String(describing: rig.entry()))")
-        try broker.publish((1...200).map { .init("sensors/power", #"{"w": \#($0)}"#) })
+        try await broker.publish((1...200).map { .init("sensors/power", #"{"w": \#($0)}"#) })
         #expect(await rig.shows { value(rig, 0, "Power") == "200" }, "\(String(describing: rig.entry()))")
     }
 
@@ -141,7 +141,7 @@ struct MQTTBrokerTests {
         defer { home.remove() }
         var broker = try MosquittoBroker(directory: home.path)
         let port = broker.port
-        try broker.publish([.init("plant/pump", "on", retained: true)])
+        try await broker.publish([.init("plant/pump", "on", retained: true)])
         let rig = try Rig()
         defer { rig.close() }
         try rig.add(["broker": .string(broker.url), "topics": .list([.string("plant/#")])])
@@ -157,7 +157,7 @@ struct MQTTBrokerTests {
         broker = try MosquittoBroker(directory: home.path, port: port)
         defer { broker.stop() }
         #expect(await rig.shows { rig.entry()?.link == .live }, "\(String(describing: rig.entry()?.link))")
-        try broker.publish([.init("plant/pump", "off")])
+        try await broker.publish([.init("plant/pump", "off")])
         #expect(await rig.shows { value(rig, 0, "plant/pump") == "off" }, "\(String(describing: rig.entry()))")
     }
 
@@ -172,12 +172,12 @@ struct MQTTBrokerTests {
         try rig.add(["broker": .string(broker.url), "topics": .list([.string("x/#")])])
         try rig.add(["broker": .string(broker.url), "topics": .list([.string("ok")])])
         #expect(await rig.shows { rig.entry(0)?.link == .live && rig.entry(1)?.link == .live })
-        try broker.publish([.init("x/big", [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000), retained: true)])
+        try await broker.publish([.init("x/big", [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000), retained: true)])
         #expect(await rig.shows { rig.entry(0)?.notice != nil }, "\(String(describing: rig.entry(0)))")
         #expect(rig.entry(0)?.notice == "x/big: payload of 977 KiB is over the 64 KiB limit", "\(String(describing: rig.entry(0)?.notice))")
         #expect(rig.frame(0).contains { $0.hasPrefix("⚠ x/big: payload of 977 KiB is over the 64 KiB limit") }, "\(rig.frame(0))")
 
-        try broker.publish([.init("x/bad", [0xFF, 0xFE, 0x1B] + Array("[2Jgone".utf8)),
+        try await broker.publish([.init("x/bad", [0xFF, 0xFE, 0x1B] + Array("[2Jgone".utf8)),
                             .init("x/evil", "\u{1B}]0;title\u{07}ok\u{202E}\nline"),
                             .init("ok", "fine")])
         #expect(await rig.shows { value(rig, 0, "x/evil") != nil && value(rig, 1, "ok") == "fine" },
@@ -197,7 +197,7 @@ struct MQTTBrokerTests {
         defer { home.remove() }
         let broker = try MosquittoBroker(directory: home.path)
         defer { broker.stop() }
-        try broker.publish((0..<10_000).map { .init("flood/\($0)", #"{"n": \#($0)}"#, retained: true) })
+        try await broker.publish((0..<10_000).map { .init("flood/\($0)", #"{"n": \#($0)}"#, retained: true) })
         let rig = try Rig()
         defer { rig.close() }
         try rig.add(["broker": .string(broker.url), "topics": .list([.string("#")])])
@@ -221,7 +221,7 @@ struct MQTTBrokerTests {
         defer { broker.stop() }
         let tlsURL = try #require(broker.tlsURL)
         let caFile = try #require(broker.caFile)
-        try broker.publish([.init("secure/value", "42", retained: true)])
+        try await broker.publish([.init("secure/value", "42", retained: true)])
         let rig = try Rig()
         defer { rig.close() }
         try rig.add(["broker": .string(tlsURL), "topics": .list([.string("secure/#")]), "caFile": .string(caFile)])

@@ -25,7 +25,7 @@ private func blockedInPoll(thread tid: Int32) async -> Bool {
     }
 }
 
-@Suite("mqtt on the transport's network thread: no polling, keepalive from a deadline", .serialized)
+@Suite("mqtt on the transport's network thread: no polling, keepalive from a deadline", .serialized, .onOwnThreads)
 struct MQTTLoopTests {
     /// A connection on its own transport, as a panel's provider holds it.
     private func connect(_ broker: MosquittoBroker, keepalive: Int, topics: [String] = ["quiet/#"])
@@ -58,7 +58,7 @@ struct MQTTLoopTests {
         try await Task.sleep(for: .seconds(1))
         let after = try #require(contextSwitches(thread: tid))
         #expect(after == before, "\(after - before) wake-ups of a quiet connection")
-        try broker.publish([.init("quiet/one", "1")])
+        try await broker.publish([.init("quiet/one", "1")])
         #expect(await eventually { client.state.table.messageCount == 1 })
         #expect(await blockedInPoll(thread: tid))
         let woken = try #require(contextSwitches(thread: tid)) - after
@@ -90,14 +90,16 @@ struct MQTTLoopTests {
         func values() -> [String] { shown.withLock { $0.map(\.value) } }
         #expect(await eventually { values() == ["-"] && client.state.acknowledged == 1 }, "the link going live: \(values())")
         // Two bursts, the second within the second after the first's reload.
-        try broker.publish((1...100).map { .init("burst/n", #"{"n": \#($0)}"#) })
+        try await broker.publish((1...100).map { .init("burst/n", #"{"n": \#($0)}"#) })
         #expect(await eventually { values().count >= 2 }, "the first burst reloads at once: \(values())")
-        try broker.publish((101...200).map { .init("burst/n", #"{"n": \#($0)}"#) })
+        try await broker.publish((101...200).map { .init("burst/n", #"{"n": \#($0)}"#) })
         #expect(await eventually { values().last == "200" }, "\(values())")
         let reloads = shown.withLock { $0.dropFirst() }
         // A flood of any rate: one reload now, one at the end of the spacing (the latest wins).
         for (earlier, later) in zip(reloads, reloads.dropFirst()) {
-            #expect(earlier.at.duration(to: later.at) >= .milliseconds(990), "\(earlier.value) → \(later.value): \(earlier.at.duration(to: later.at))")
+            // The budget counts from the wake-up's time; a reload is asked after the read that
+            // brought it (tens of ms for 100 messages on a loaded machine).
+            #expect(earlier.at.duration(to: later.at) >= .milliseconds(900), "\(earlier.value) → \(later.value): \(earlier.at.duration(to: later.at))")
         }
         #expect(reloads.count <= 4, "200 messages, \(reloads.count) reloads: \(values())")
         // Measurement window: the spacing once more, and nothing else is asked.
@@ -126,7 +128,7 @@ struct MQTTLoopTests {
         // A ping every 5 s and its answer (read at once when it is back before the thread
         // waits again): one to four wake-ups a ping, not a tick's hundreds; none without pings.
         #expect((1...8).contains(woken), "\(woken) wake-ups in 9 s")
-        try broker.publish([.init("quiet/after", "still here")])
+        try await broker.publish([.init("quiet/after", "still here")])
         #expect(await eventually { client.state.table.messages["quiet/after"]?.text == "still here" })
     }
 }
@@ -176,7 +178,7 @@ private final class SilentServer {
     }
 }
 
-@Suite("mqtt: a broker that never answers", .serialized)
+@Suite("mqtt: a broker that never answers", .serialized, .onOwnThreads)
 struct MQTTSilentBrokerTests {
     @Test("no CONNACK: the attempt times out, the panel says so, its connection is closed at once (not at the next attempt), and it is tried again")
     func noConnack() async throws {
