@@ -18,6 +18,8 @@ let package = Package(
         .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // The `mqtt` widget's client (Debian: libmosquitto-dev), driven by the transport's loop.
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // Linux event APIs the Glibc module lacks (epoll, timerfd, signalfd, eventfd); header only.
         .systemLibrary(name: "CLinux"),
         // forkpty (libutil) for the benchmark's pseudo-terminals; header only.
@@ -38,7 +40,7 @@ let package = Package(
         .target(name: "TerminalUI", dependencies: ["CNcurses", "JSONTree"]),
 
         // Built-in widgets: one folder per widget (entry, provider, view).
-        .target(name: "Widgets", dependencies: ["CLinux", "DateTime", "WidgetCore", "TerminalUI", "BackgroundSessions", "HostProcesses"]),
+        .target(name: "Widgets", dependencies: ["CLinux", "CMosquitto", "DateTime", "WidgetCore", "TerminalUI", "BackgroundSessions", "HostProcesses"]),
 
         // Child processes for widgets and extensions: posix_spawn in a group of its own, pipes,
         // resource limits, the group killed, children reaped on SIGCHLD by the host's loop.
@@ -82,7 +84,7 @@ let package = Package(
         // Benchmarks against the targets in README "Performance" (run it in release:
         // `swift run -c release widgethost-bench`). Not a test: `swift test` only builds it.
         .executableTarget(name: "widgethost-bench",
-                          dependencies: ["CPty", "WidgetCore", "TerminalUI", "WidgetHost", "LeaderboardServer"]),
+                          dependencies: ["CPty", "CMosquitto", "WidgetCore", "TerminalUI", "WidgetHost", "LeaderboardServer"]),
 
         // Test-only: runs a session manager and stops at a chosen point so a test can kill it.
         .executableTarget(name: "session-crash-helper", dependencies: ["BackgroundSessions", "WidgetCore"]),

@@ -13,6 +13,7 @@ public enum BuiltinWidgets {
             TextWidget.definition,
             HTTPJSONWidget.definition,
             PrometheusWidget.definition,
+            MQTTWidget.definition,
         ]
     }
 

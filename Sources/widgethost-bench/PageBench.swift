@@ -1,16 +1,16 @@
 import FoundationEssentials
 
-/// Figure 12 (pages): Benchmarks/pages.json (page 1 a note that never changes, page 2 a
+/// Figure 13 (pages): Benchmarks/pages.json (page 1 a note that never changes, page 2 a
 /// seconds clock) in a 100x30 pseudo-terminal.
 ///
-/// - 12a: a key switching the page → the last byte of its frame (read until 100 ms quiet).
-/// - 12b: wake-ups over `window` seconds with page 1 shown, the seconds clock hidden; the
+/// - 13a: a key switching the page → the last byte of its frame (read until 100 ms quiet).
+/// - 13b: wake-ups over `window` seconds with page 1 shown, the seconds clock hidden; the
 ///   visible page needs only the status bar's minute (at most one per minute boundary), so
 ///   the target is that: a hidden clock that ticked would show 1 per second.
-/// - 12c: the same with page 2 shown, for scale (about one per second).
+/// - 13c: the same with page 2 shown, for scale (about one per second).
 enum PageBench {
     static func measure(into report: Report, harness: Harness, quick: Bool) {
-        guard let pty = harness.started("pages.json", for: "12 pages", report: report) else { return }
+        guard let pty = harness.started("pages.json", for: "13 pages", report: report) else { return }
         defer { pty.stop() }
         _ = pty.readUntilQuiet(quietMs: 500, maxMs: 5_000)
         var latencies: [Double] = []
@@ -21,9 +21,9 @@ enum PageBench {
             if let last = burst.last { latencies.append(Double(last - t0) / 1e6) }
         }
         let switching = "Benchmarks/pages.json, 100x30; 1 and 2 alternately to the pty, read until 100 ms quiet; \(latencies.count) switches"
-        report.add(Figure(section: "12a", name: "page switch key → frame median", value: quantile(latencies, 0.5), unit: "ms",
+        report.add(Figure(section: "13a", name: "page switch key → frame median", value: quantile(latencies, 0.5), unit: "ms",
                           workload: switching, target: "≤ 50", met: quantile(latencies, 0.5) <= 50))
-        report.add(Figure(section: "12a", name: "page switch key → frame p99", value: quantile(latencies, 0.99), unit: "ms",
+        report.add(Figure(section: "13a", name: "page switch key → frame p99", value: quantile(latencies, 0.99), unit: "ms",
                           workload: switching, target: nil, met: nil))
 
         let window = quick ? 5.0 : 20.0
@@ -31,14 +31,14 @@ enum PageBench {
         _ = pty.readUntilQuiet(quietMs: 300, maxMs: 3_000)
         let hidden = wakeups(of: pty, for: window)
         let boundaries = hidden.boundaries
-        report.add(Figure(section: "12b", name: "wake-ups, seconds clock hidden", value: Double(hidden.count), unit: "per \(Int(window)) s",
+        report.add(Figure(section: "13b", name: "wake-ups, seconds clock hidden", value: Double(hidden.count), unit: "per \(Int(window)) s",
                           workload: "Benchmarks/pages.json, page 1 shown (a note), the seconds clock on page 2; \(Int(window)) s; "
                               + "the visible page needs \(boundaries) (the status bar's minute)",
                           target: "≤ \(boundaries)", met: hidden.count <= boundaries))
         pty.send("2")
         _ = pty.readUntilQuiet(quietMs: 300, maxMs: 3_000)
         let shown = wakeups(of: pty, for: window)
-        report.add(Figure(section: "12c", name: "wake-ups, seconds clock shown", value: Double(shown.count), unit: "per \(Int(window)) s",
+        report.add(Figure(section: "13c", name: "wake-ups, seconds clock shown", value: Double(shown.count), unit: "per \(Int(window)) s",
                           workload: "Benchmarks/pages.json, page 2 shown: the clock ticks each second (for scale)",
                           target: nil, met: nil))
     }

@@ -16,7 +16,8 @@ Measures WidgetHost against its targets and prints a table (README "Performance"
   9 push event → screen, `+` (heal) → screen
  10 extensions: launch → first entry, warm `r` → screen, idle wake-ups running and stopped
  11 the deepest view the limits allow: layout and drawing time
- 12 pages: a switch key → frame, wake-ups with a seconds clock on a hidden page
+ 12 MQTT (the real mosquitto): publish → screen, wake-ups per message, idle wake-ups
+ 13 pages: a switch key → frame, wake-ups with a seconds clock on a hidden page
 
   --quick            shorter runs (a smoke test; the idle run lasts 15 s instead of 60 s)
   --json PATH        also write the figures as JSON
@@ -68,7 +69,7 @@ if wanted("1") { SchedulerBench.measure(into: report, quick: quick) }
 if wanted("7") { TextBench.measure(into: report, quick: quick) }
 if wanted("11") { ViewLayoutBench.measure(into: report, quick: quick) }
 
-let needsHarness = ["2", "3", "4", "5", "6", "8", "9", "10", "12"].contains(where: wanted)
+let needsHarness = ["2", "3", "4", "5", "6", "8", "9", "10", "12", "13"].contains(where: wanted)
 if needsHarness {
     do {
         let harness = try Harness(benchmarks: benchmarks)
@@ -85,7 +86,8 @@ if needsHarness {
         if wanted("4") || wanted("6") { IdleBench.measure(into: report, harness: harness, duration: quick ? 15 : 60) }
         if wanted("8") { FetchCostBench.measure(into: report, harness: harness, quick: quick) }
         if wanted("10") { ExtensionBench.measure(into: report, harness: harness, quick: quick) }
-        if wanted("12") { PageBench.measure(into: report, harness: harness, quick: quick) }
+        if wanted("12") { MQTTBench.measure(into: report, harness: harness, quick: quick) }
+        if wanted("13") { PageBench.measure(into: report, harness: harness, quick: quick) }
         harness.close()
     } catch {
         report.notes.append("cannot start the loopback leaderboard server: \(error)")

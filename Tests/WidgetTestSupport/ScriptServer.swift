@@ -17,7 +17,8 @@ import Glibc
 /// sends SIGTERM to the script's process group (the script and the servers it started), then
 /// SIGKILL, and reaps the script.
 public final class ScriptServer {
-    /// The first line's first word: the server's base URL (`http://127.0.0.1:PORT`).
+    /// The first line's first word: the server's base URL (`http://127.0.0.1:PORT`,
+    /// `mqtt://127.0.0.1:PORT` for the broker).
     public let url: String
     /// The first line's other words (the node exporter's address, for the stack).
     public let extras: [String]
@@ -74,7 +75,7 @@ public final class ScriptServer {
             let output = (try? FileContents.text(at: outPath)) ?? ""
             if let newline = output.firstIndex(of: "\n") {
                 let words = output[..<newline].split(separator: " ").map(String.init)
-                guard let url = words.first, url.hasPrefix("http://127.0.0.1:") else {
+                guard let url = words.first, url.hasPrefix("http://127.0.0.1:") || url.hasPrefix("mqtt://127.0.0.1:") else {
                     Self.terminate(pid)
                     throw HarnessError("\(script) printed \(output.debugDescription), not a URL")
                 }

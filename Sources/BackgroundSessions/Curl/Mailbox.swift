@@ -11,6 +11,9 @@ extension CurlTransport {
         /// Event streams (Push/EventStreams.swift).
         case openStream(EventStreamID, String, String, EventStreamConfiguration, @Sendable (EventStreamUpdate) -> Void)
         case closeStream(EventStreamID)
+        /// Connections of other protocols on the same thread (Sockets/NetworkSockets.swift).
+        case watchSocket(NetworkSocketID, any NetworkSocketClient)
+        case unwatchSocket(NetworkSocketID)
         case shutdown
     }
 

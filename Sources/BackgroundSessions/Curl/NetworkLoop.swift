@@ -16,6 +16,8 @@ final class NetworkLoop {
     /// The last 200's validators by `TransferRequest.validatorKey` (URL and session directory).
     private var rememberedValidators: [String: Validators] = [:]
     private let streams: EventStreams
+    /// Other protocols' connections (MQTT), polled beside curl's sockets.
+    private let sockets = NetworkSockets()
     private let clock: any TransportClock
     /// The retry jitter's source (only this thread draws from it).
     private var random: SplitMix64
@@ -45,7 +47,19 @@ final class NetworkLoop {
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
             collectFinished()
-            curl_multi_poll(multi, nil, 0, pollTimeout(), nil)
+            if sockets.isEmpty {
+                curl_multi_poll(multi, nil, 0, pollTimeout(), nil)
+            } else {
+                // The watched clients' descriptors wait in the same poll; their deadlines
+                // (keepalive, reconnect) bound it, so a quiet connection costs no wake-up.
+                let deadline = sockets.prepare(now: clock.now)
+                var timeout = pollTimeout()
+                if let deadline { timeout = min(timeout, Int32(clamping: Self.milliseconds(clock.now.duration(to: deadline)))) }
+                sockets.descriptors.withUnsafeMutableBufferPointer { fds in
+                    _ = curl_multi_poll(multi, fds.baseAddress, UInt32(fds.count), max(0, timeout), nil)
+                }
+                sockets.dispatch(now: clock.now)
+            }
         }
         for command in mailbox.markStopped() {
             if case .start(_, _, let events) = command {
@@ -54,6 +68,7 @@ final class NetworkLoop {
         }
         for id in Array(transfers.keys) { cancel(id) }
         streams.closeAll()
+        sockets.removeAll()
         mailbox.endWakeups()
         curl_multi_cleanup(multi)
     }
@@ -81,6 +96,10 @@ final class NetworkLoop {
             streams.open(id, url: url, lastEventID: lastEventID, configuration: configuration, updates: updates)
         case .closeStream(let id):
             streams.close(id)
+        case .watchSocket(let id, let client):
+            sockets.add(id, client, now: clock.now)
+        case .unwatchSocket(let id):
+            sockets.remove(id)
         case .shutdown:
             return true
         }

@@ -45,21 +45,45 @@ public final class PushCenter: Sendable {
         var close: (@Sendable () -> Void)?
     }
 
+    /// Starts driving a connection of another protocol and returns what stops it; nil when it
+    /// cannot be driven.
+    public typealias Watcher = @Sendable (any NetworkSocketClient) -> (@Sendable () -> Void)?
+
     private let open: Opener
+    private let watcher: Watcher?
     private let sources = Mutex<[String: Source]>([:])
 
-    /// Streams opened through `open` (tests pass their own).
-    public init(open: @escaping Opener) {
+    /// Streams opened through `open`, connections driven by `watch` (tests pass their own).
+    public init(open: @escaping Opener, watch: Watcher? = nil) {
         self.open = open
+        watcher = watch
     }
 
-    /// Streams on `transport`'s network thread.
+    /// Streams and connections on `transport`'s network thread.
     public convenience init(transport: CurlTransport, configuration: EventStreamConfiguration = EventStreamConfiguration()) {
-        self.init { [weak transport] url, updates in
+        self.init(open: { [weak transport] url, updates in
             guard let transport else { return {} }
             let id = transport.openEventStream(url: url, configuration: configuration, updates: updates)
             return { [weak transport] in transport?.closeEventStream(id) }
-        }
+        }, watch: { [weak transport] client in
+            guard let transport, let id = transport.watch(client) else { return nil }
+            return { [weak transport] in transport?.unwatch(id) }
+        })
+    }
+
+    /// A push source of another protocol (an MQTT broker's connection): driven on the
+    /// transport's network thread for as long as the returned lease is held; nil when this
+    /// center has no such loop.
+    public func watch(_ client: any NetworkSocketClient) -> Lease? {
+        guard let stop = watcher?(client) else { return nil }
+        return Lease(stop)
+    }
+
+    /// Held by a panel's provider for the life of its connection; letting go stops it.
+    public final class Lease: Sendable {
+        private let stop: @Sendable () -> Void
+        fileprivate init(_ stop: @escaping @Sendable () -> Void) { self.stop = stop }
+        deinit { stop() }
     }
 
     /// Subscribes `key` to `url` (replacing its handlers if it was) for as long as the returned
