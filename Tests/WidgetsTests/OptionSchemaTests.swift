@@ -61,6 +61,8 @@ struct OptionSchemaTests {
                        doc: "seconds between fetches", example: "300"),
             OptionSpec(name: "session", type: .string, defaultValue: .string(HTTPJSONWidget.defaultSession),
                        doc: "background session identifier (letters, digits, . _ -)", example: "prices"),
+            OptionSpec(name: "link", type: .url(schemes: ["http", "https"]),
+                       doc: "where o on the panel leads (a page about the values)", example: "https://status.example.com/"),
         ]),
         ("Hero", HeroWidget.manifest.options, [
             OptionSpec(name: "name", type: .string, required: true, doc: "the hero's name", example: "Spouty"),
