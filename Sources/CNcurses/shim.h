@@ -41,6 +41,19 @@ static inline int wh_key_resize(void) { return KEY_RESIZE; }
 static inline int wh_key_code_yes(void) { return KEY_CODE_YES; }
 static inline int wh_key_mouse(void) { return KEY_MOUSE; }
 
+/// Where curses believes the terminal's cursor is (after `doupdate`).
+static inline int wh_cursor_row(void) { return getcury(curscr); }
+static inline int wh_cursor_column(void) { return getcurx(curscr); }
+
+/// Output for an OSC 8 hyperlink drawn over cells curses has already drawn: every byte goes
+/// through curses' own output (so it stays in order), the cursor moves with `mvcur` and the
+/// attributes with `vid_attr`, so curses' idea of the terminal stays true.
+static inline void wh_move_cursor(int fromRow, int fromColumn, int row, int column) { mvcur(fromRow, fromColumn, row, column); }
+static inline void wh_put_bytes(const char *bytes) { putp(bytes); }
+static inline void wh_set_attributes(attr_t attributes, short pair) { vid_attr(attributes, pair, NULL); }
+/// Sends what curses holds for the terminal now (`doupdate` with nothing to draw does not).
+static inline void wh_flush_output(void) { fflush(stdout); }
+
 /// Turns mouse reports on (the left button's presses and the wheel, with no click resolution:
 /// the host tells a double click itself) or off. ncurses picks the protocol from terminfo:
 /// SGR 1006 where the entry has XM (xterm and its kin), else X10.

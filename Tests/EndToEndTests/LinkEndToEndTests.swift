@@ -81,3 +81,44 @@ extension LinkEndToEndTests {
         #expect(tmux.waitForExit() == .exited(0))
     }
 }
+
+extension LinkEndToEndTests {
+    @Test("where the terminal shows OSC 8 hyperlinks, linked text is sent as one: the URL, its text, the link closed")
+    func osc8() throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        mkdir(home.path + "/state", 0o700)
+        let server = try LeaderboardProcess.start(arguments: ["--quiet"], logDirectory: home.path)
+        defer { server.stop() }
+        let health = server.url.replacing("/leaderboard", with: "/healthz")
+        let config = try home.write("config.json", """
+            { "panels": [ { "kind": "sitewatch/status", "family": "large",
+                            "options": { "name": "Test server", "url": "\(health)", "every": 300, "expect": "ok" } } ] }
+            """)
+        var root = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        root.removeLast(3)  // Tests/EndToEndTests/LinkEndToEndTests.swift
+        let tmux = TmuxHarness()
+        defer { tmux.stop() }
+        // tmux itself does not show OSC 8; the variable says the terminal does.
+        try tmux.start(command: [try BuiltProducts.executable("widgethost"), "--config", config, "--state-dir", home.path + "/state",
+                                 "--extensions-dir", root.joined(separator: "/") + "/Examples/extensions"],
+                       size: (80, 24), environment: TmuxHarness.isolatedEnvironment(home: home.path, adding: [
+                           "TZ": "UTC", "WIDGETHOST_HYPERLINKS": "1"]))
+        tmux.waitFor(timeout: .seconds(20), description: "the site up, its URL shown") { screen in
+            anyRow(screen, containsAll: "● UP") && anyRow(screen, containsAll: health)
+        }
+        let output = home.path + "/output"
+        try tmux.recordOutput(to: output)
+        // A resize draws everything again, the links too, while the output is recorded.
+        try tmux.resize(cols: 84, rows: 24)
+        let opened = "\u{1b}]8;;\(health)\u{1b}\\"
+        tmux.waitFor(description: "the hyperlink sent") { _ in ((try? FileContents.text(at: output)) ?? "").contains(opened) }
+        let bytes = (try? FileContents.text(at: output)) ?? ""
+        let start = try #require(bytes.firstRange(of: opened))
+        let rest = bytes[start.upperBound...]
+        let close = try #require(rest.firstRange(of: "\u{1b}]8;;\u{1b}\\"))
+        #expect(rest[..<close.lowerBound].contains(health), "the link's text inside the link")
+        try tmux.sendText("q")
+        #expect(tmux.waitForExit() == .exited(0))
+    }
+}

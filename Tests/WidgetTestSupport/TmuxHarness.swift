@@ -351,6 +351,14 @@ public final class TmuxHarness {
         return result?.status == 0
     }
 
+    /// Appends everything the program writes to its terminal from now on, escape sequences
+    /// and all, to `path` (`pipe-pane -O`, in place of the one `start` keeps open): what the
+    /// screen does not show (OSC 8 links).
+    public func recordOutput(to path: String) throws(HarnessError) {
+        guard !path.contains("'") else { throw HarnessError("recordOutput: a path with a quote") }
+        try tmux(["pipe-pane", "-O", "-t", session, "exec /bin/cat >> '\(path)'"])
+    }
+
     // MARK: - Helpers
 
     /// Runs one tmux client command against this harness's server and returns its stdout.

@@ -4,15 +4,15 @@ import WidgetCore
 /// One moment of an `mqtt` panel: its rows (a field's value, or a topic's payload text), how
 /// many topics are kept and how many messages were not, the last payload problem, and how the
 /// connection stands.
-public struct MQTTEntry: TimelineEntry, Equatable {
-    public struct Row: Sendable, Equatable {
+public struct MQTTEntry: TimelineEntry, Equatable, Codable {
+    public struct Row: Sendable, Equatable, Codable {
         public var label: String
         /// The formatted value; nil when nothing has come (or the pointer names nothing).
         public var value: String?
     }
 
     /// How the broker connection stands.
-    public enum Link: Sendable, Equatable {
+    public enum Link: Sendable, Equatable, Codable {
         case connecting
         case live
         case down(String)

@@ -9,4 +9,5 @@ extension MQTTWidget {
         options: MQTTOptions.specs)
 
     public static let definition = WidgetDefinition(manifest: manifest, uses: [.push]) { configuration(context: $0) }
+        .entryType(MQTTEntry.self)
 }

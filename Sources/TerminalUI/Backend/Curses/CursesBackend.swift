@@ -46,6 +46,10 @@ public final class CursesBackend: TerminalBackend {
     private let screen: OpaquePointer
     private var pairs: [StyleRole: Int16] = [:]
     private var previous: CellBuffer?
+    /// Linked text is sent as OSC 8 hyperlinks (`Hyperlinks.supported`).
+    private let hyperlinks: Bool
+    /// The linked cells last sent as hyperlinks (sent again only when they change).
+    private var sentLinks: [CellBuffer.LinkArea: [Cell]] = [:]
     private var ended = false
     private var suspended = false
 
@@ -74,6 +78,7 @@ public final class CursesBackend: TerminalBackend {
             colors = Int(wh_colors())
         }
         capability = ColorCapability.detect(terminalName: term, colors: colors, environment: environment)
+        hyperlinks = Hyperlinks.supported(environment: environment)
         palette = TerminalPalette(theme: theme, capability: capability)
         size = TerminalSize(columns: Int(wh_cols()), rows: Int(wh_lines()))
         cbreak()
@@ -104,6 +109,7 @@ public final class CursesBackend: TerminalBackend {
         palette = TerminalPalette(theme: theme, capability: capability)
         allocatePairs()
         previous = nil
+        sentLinks = [:]
     }
 
     /// Shows `buffer`, sending only the cells that changed since the last call.
@@ -124,6 +130,45 @@ public final class CursesBackend: TerminalBackend {
         previous = buffer
         wnoutrefresh(window)
         doupdate()
+        if hyperlinks { sendHyperlinks(buffer) }
+    }
+
+    /// Draws the buffer's linked cells again inside OSC 8 sequences, after curses drew them:
+    /// the same glyphs in the same attributes, now links the terminal can open. Only when the
+    /// linked cells changed; the cursor and attributes are left where curses believes them.
+    private func sendHyperlinks(_ buffer: CellBuffer) {
+        var current: [CellBuffer.LinkArea: [Cell]] = [:]
+        for area in buffer.links where Hyperlinks.isEmbeddable(area.url) {
+            // The last cell of the screen is left alone: writing it may scroll.
+            guard area.rect.y < size.rows - 1 || area.rect.maxX < size.columns else { continue }
+            current[area] = (area.rect.x..<area.rect.maxX).map { buffer[$0, area.rect.y] }
+        }
+        guard current != sentLinks else { return }
+        sentLinks = current
+        guard !current.isEmpty else { return }
+        let (homeRow, homeColumn) = (wh_cursor_row(), wh_cursor_column())
+        var (row, column) = (homeRow, homeColumn)
+        for area in buffer.links {
+            guard let cells = current[area] else { continue }
+            wh_move_cursor(row, column, Int32(area.rect.y), Int32(area.rect.x))
+            (row, column) = (Int32(area.rect.y), Int32(area.rect.x))
+            wh_put_bytes("\u{1b}]8;;\(area.url)\u{1b}\\")
+            for cell in cells where !cell.isContinuation {
+                let look = palette.resolve(cell.style)
+                var attributes = wh_a_normal()
+                if look.attributes.contains(.bold) { attributes |= wh_a_bold() }
+                if look.attributes.contains(.dim) { attributes |= wh_a_dim() }
+                if look.attributes.contains(.reverse) { attributes |= wh_a_reverse() }
+                if look.attributes.contains(.underline) { attributes |= wh_a_underline() }
+                wh_set_attributes(attributes, pairs[cell.style.role] ?? 0)
+                wh_put_bytes(cell.grapheme)
+                column += Int32(max(1, cell.grapheme.unicodeScalars.first.map(DisplayWidth.of) ?? 1))
+            }
+            wh_put_bytes("\u{1b}]8;;\u{1b}\\")
+        }
+        wh_set_attributes(wh_a_normal(), 0)
+        wh_move_cursor(row, column, homeRow, homeColumn)
+        wh_flush_output()
     }
 
     /// Drains pending input and returns the keys, oldest first (empty when none).
@@ -194,6 +239,7 @@ public final class CursesBackend: TerminalBackend {
         if let current = Self.windowSize() { resize(to: current) }
         clearok(wh_curscr(), true)
         previous = nil
+        sentLinks = [:]
         wrefresh(wh_stdscr())
     }
 
@@ -241,6 +287,7 @@ public final class CursesBackend: TerminalBackend {
     private func adoptCursesSize() {
         size = TerminalSize(columns: Int(wh_cols()), rows: Int(wh_lines()))
         previous = nil
+        sentLinks = [:]
     }
 
     private func allocatePairs() {
