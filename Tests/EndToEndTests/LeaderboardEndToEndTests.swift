@@ -35,8 +35,8 @@ struct LeaderboardEndToEndTests {
         #expect(showsSystem(screen), "no system panel with CPU use and memory:\n\(text(screen))")
     }
 
-    @Test("the default dashboard fills its panels (DESIGN.md §9): no blank rectangle over a third of a panel's inside at 100x30 and 200x60",
-          arguments: [(cols: 100, rows: 30), (cols: 200, rows: 60)])
+    @Test("the default dashboard fills its panels (DESIGN.md §9): no blank rectangle over a third of a panel's inside at 80x24, 100x30, 160x48 and 200x60",
+          arguments: [(cols: 80, rows: 24), (cols: 100, rows: 30), (cols: 160, rows: 48), (cols: 200, rows: 60)])
     func noHoles(size: (cols: Int, rows: Int)) throws {
         let home = try ScratchDirectory()
         defer { home.remove() }
@@ -50,6 +50,32 @@ struct LeaderboardEndToEndTests {
         }
         let panels = PanelBlankAreas(grid: ScreenGrid(screen).rows).panels
         #expect(panels.map(\.title) == ["Ranger Leaderboard", "Spouty", "Clock", "System"], "\(panels)\n\(text(screen))")
+        #expect(holes(screen).isEmpty, "\(holes(screen).map(\.description).joined(separator: "; "))\n\(text(screen))")
+    }
+
+    @Test("every example on the leaderboard server fills its panels too, at 80x24, 100x30, 160x48 and 200x60 (short texts excepted)",
+          arguments: ["leaderboard.json", "every-widget.json", "pages.json"], [(cols: 80, rows: 24), (cols: 100, rows: 30),
+                                                                               (cols: 160, rows: 48), (cols: 200, rows: 60)])
+    func examplesHaveNoHoles(example: String, size: (cols: Int, rows: Int)) throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        let host = LeaderboardHost(home: home, size: size)
+        defer { host.stop() }
+        let server = try host.startServer(["--quiet"])
+        defer { server.stop() }
+        var root = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        root.removeLast(3)  // Tests/EndToEndTests/LeaderboardEndToEndTests.swift
+        // The example as written, pointed at this test's server instead of 127.0.0.1:8787.
+        let base = String(server.url.dropLast("/leaderboard".count))
+        let source = try FileContents.text(at: root.joined(separator: "/") + "/Examples/" + example)
+            .replacing("http://127.0.0.1:8787", with: base)
+        try host.start(config: try home.write(example, source))
+        func holes(_ screen: [String]) -> [PanelBlankAreas.Panel] {
+            PanelBlankAreas(grid: ScreenGrid(screen).rows).holes(except: ["Disk", "Note"])
+        }
+        let screen = host.tmux.waitFor(timeout: .seconds(15), description: "\(example) with no hole at \(size.cols)x\(size.rows)") {
+            anyRow($0, containsAll: "Octo") && boxProblems($0).isEmpty && holes($0).isEmpty
+        }
         #expect(holes(screen).isEmpty, "\(holes(screen).map(\.description).joined(separator: "; "))\n\(text(screen))")
     }
 
