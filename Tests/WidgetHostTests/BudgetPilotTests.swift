@@ -16,13 +16,6 @@ private func grouped(_ n: Int) -> String {
     return out
 }
 
-/// Whether `frame` shows `time`: as text, or as the clock's big face at any width.
-private func showsTime(_ frame: String, _ time: String) -> Bool {
-    frame.contains(time) || (1...4).contains { scale in
-        BigText.lines(time, scaleX: scale, glyphs: .unicode)?.allSatisfy { frame.contains($0) } == true
-    }
-}
-
 @Suite("a day under a tight reload budget, headless", .serialized)
 @MainActor
 struct BudgetPilotTests {

@@ -98,9 +98,3 @@ struct SnapshotCommandTests {
     }
 }
 
-/// Whether `frame` shows `time`: as text, or as a clock's big face at any width.
-private func showsTime(_ frame: String, _ time: String) -> Bool {
-    frame.contains(time) || (1...4).contains { scale in
-        BigText.lines(time, scaleX: scale, glyphs: .unicode)?.allSatisfy { frame.contains($0) } == true
-    }
-}
