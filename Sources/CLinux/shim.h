@@ -3,9 +3,6 @@
 // file actions (closefrom, chdir), renameat2, pidfd_open and the child-subreaper prctl. Header only.
 #ifndef WIDGETHOST_CLINUX_SHIM_H
 #define WIDGETHOST_CLINUX_SHIM_H
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1  /* struct ucred (SO_PEERCRED), accept4 */
-#endif
 #include <stdint.h>
 #include <signal.h>
 #include <time.h>
@@ -128,15 +125,25 @@ static inline int wh_unix_connect(const char *path) {
     return fd;
 }
 
-/// Accepts one connection (non-blocking, close-on-exec); -errno (-EAGAIN: none waiting).
+/// Accepts one connection, made non-blocking and close-on-exec; -errno (-EAGAIN: none
+/// waiting). (`accept4` and `struct ucred` need _GNU_SOURCE, which would give this module a
+/// `fd_set` other than the Glibc module's: plain `accept`, then `fcntl`; children of ours
+/// close every descriptor above 2 anyway.)
 static inline int wh_unix_accept(int fd) {
-    int client = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-    return client < 0 ? -errno : client;
+    int client = accept(fd, NULL, NULL);
+    if (client < 0) return -errno;
+    if (fcntl(client, F_SETFD, FD_CLOEXEC) != 0 || fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK) != 0) {
+        int saved = errno;
+        close(client);
+        return -saved;
+    }
+    return client;
 }
 
-/// The user id of the process at the other end of a Unix socket (SO_PEERCRED), or -1.
+/// The user id of the process at the other end of a Unix socket (SO_PEERCRED: the kernel's
+/// `struct ucred`, pid, uid, gid), or -1.
 static inline long wh_peer_uid(int fd) {
-    struct ucred credentials;
+    struct { pid_t pid; uid_t uid; gid_t gid; } credentials;
     socklen_t length = sizeof credentials;
     if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) return -1;
     return (long)credentials.uid;
