@@ -28,7 +28,7 @@ struct ExtensionReliabilityTests {
         defer { fake.close() }
         // 200 KiB of options: more than a pipe holds (64 KiB).
         let big = String(repeating: "x", count: 200 * 1024)
-        let request = Task { () -> ExtensionError? in
+        let request = Task(executorPreference: OwnThreads.extensionTasks) { () -> ExtensionError? in
             do throws(ExtensionError) {
                 _ = try await fake.host.request("timeline", params: RPCMessage.object([("options", .string(big))]))
                 return nil
@@ -89,7 +89,7 @@ struct ExtensionReliabilityTests {
         defer { fake.close() }
         // The timeline requests pending (not `initialize`, which may still be on its way).
         let pending = { fake.host.state.withLock { $0.connection }?.state.withLock { $0.pending.values.filter { $0.label.hasPrefix("timeline") }.count } }
-        let request = Task { () async -> Result<JSONValueSummary, ExtensionError> in
+        let request = Task(executorPreference: OwnThreads.extensionTasks) { () async -> Result<JSONValueSummary, ExtensionError> in
             do throws(ExtensionError) { return .success(try await fake.timeline()) } catch { return .failure(error) }
         }
         // The timeline sent, and initialize answered (pending alone once counted 1 with only
@@ -101,7 +101,7 @@ struct ExtensionReliabilityTests {
         #expect(await request.value == .failure(.cancelled))
         #expect(ContinuousClock.now - started < .seconds(2), "not the 10 s timeout")
         #expect(pending() == 0)
-        let early = Task { () async -> Result<JSONValueSummary, ExtensionError> in
+        let early = Task(executorPreference: OwnThreads.extensionTasks) { () async -> Result<JSONValueSummary, ExtensionError> in
             withUnsafeCurrentTask { $0?.cancel() }
             do throws(ExtensionError) { return .success(try await fake.timeline()) } catch { return .failure(error) }
         }
@@ -291,7 +291,7 @@ struct ExtensionReliabilityTests {
     /// waits until it is pending, then moves the clock on by its `requestSeconds` (1 s).
     private func timingOut(_ fake: FakeExtension, _ clock: TestExtensionClock, userInitiated: Bool = false) async -> ExtensionError? {
         let sent = fake.logLines.filter { $0.hasPrefix("debug: fake → {") && $0.contains(#""method":"timeline""#) }.count
-        let request = Task { () async -> ExtensionError? in
+        let request = Task(executorPreference: OwnThreads.extensionTasks) { () async -> ExtensionError? in
             do throws(ExtensionError) { _ = try await fake.timeline(userInitiated: userInitiated) } catch { return error }
             return nil
         }

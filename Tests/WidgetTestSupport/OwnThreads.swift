@@ -35,6 +35,11 @@ public struct OwnThreads: SuiteTrait, TestTrait, TestScoping {
     static let blockingCalls = ThreadTaskExecutor(maximumThreads: 8, name: "test-blocking", stackSize: 8 << 20)
     static let awaitingExtensions = ThreadTaskExecutor(maximumThreads: 6, name: "test-extensions", stackSize: 8 << 20)
 
+    /// The `awaitingExtensions` threads, for a task a test starts beside its body (`Task
+    /// (executorPreference:)`: an unstructured task does not inherit the body's executor, and on
+    /// the cooperative pool a loaded run starved one for 20 s before it ran).
+    public static var extensionTasks: any TaskExecutor { awaitingExtensions }
+
     let pool: Pool
 
     public var isRecursive: Bool { true }
