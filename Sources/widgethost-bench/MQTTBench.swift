@@ -96,6 +96,9 @@ enum MQTTBench {
         report.add(Figure(section: "12", name: "MQTT idle wake-ups (\(window) s)", value: Double(idle), unit: "wake-ups",
                           workload: "Benchmarks/mqtt.json connected to a quiet broker, \(window) s, all threads; a minute holds one keepalive ping and its answer, and the clock's minute",
                           target: window == 60 ? "≤ 3" : nil, met: window == 60 ? idle <= 3 : nil))
+        pty.stop()
+        // The same quiet broker beside a prometheus panel: idle with both engines.
+        EngineIdleBench.measure(into: report, harness: harness, brokerPort: port, quick: quick)
     }
 
     private static func freePort() -> Int {

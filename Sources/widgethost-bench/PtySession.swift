@@ -11,6 +11,7 @@ final class PtySession {
     let started: UInt64
     /// Every byte read so far.
     private(set) var output: [UInt8] = []
+    private var stopped = false
 
     init?(executable: String, arguments: [String], environment: [String], columns: Int = 100, rows: Int = 30) {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
@@ -110,7 +111,10 @@ final class PtySession {
     }
 
     /// Asks the program to quit (`q`), then SIGTERM, then SIGKILL; reaps it.
+    /// Ends the dashboard (`q`, then SIGTERM, then SIGKILL) and reaps it; once.
     func stop() {
+        guard !stopped else { return }
+        stopped = true
         send("q")
         for attempt in 0..<60 {
             var status: Int32 = 0
