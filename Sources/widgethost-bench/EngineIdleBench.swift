@@ -67,23 +67,13 @@ enum EngineIdleBench {
         posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
         posix_spawn_file_actions_addopen(&actions, 2, directory + "/stderr", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addclose(&actions, ends[0])
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let arguments = ["/usr/bin/python3", fixture, directory]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var environment: [UnsafeMutablePointer<CChar>?] = [strdup("PATH=/usr/bin:/bin"), nil]
         defer { free(environment[0]) }
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, &environment)
+        let rc = withCleanSignals { posix_spawn(&pid, arguments[0], &actions, &$0, &argv, &environment) }
         close(ends[1])
         defer { close(ends[0]) }
         guard rc == 0 else { return nil }

@@ -122,21 +122,8 @@ enum MQTTBench {
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var environment: [UnsafeMutablePointer<CChar>?] = [nil]
-        // The broker starts with no signal blocked and every signal at its default: the bench's
-        // own mask (signals blocked for the harness) would keep its SIGTERM from arriving, and
-        // the waitpid at the end would wait for ever.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, &environment)
+        let rc = withCleanSignals { posix_spawn(&pid, arguments[0], &actions, &$0, &argv, &environment) }
         return rc == 0 ? pid : nil
     }
 }

@@ -48,77 +48,73 @@ struct LinkEndToEndTests {
     }
 }
 
-extension LinkEndToEndTests {
-    @Test("sitewatch's site is linked text and its entry's url: o opens the site")
-    func extensionLink() throws {
-        let home = try ScratchDirectory()
-        defer { home.remove() }
+/// The sitewatch example in the real binary, watching a leaderboard server's `/healthz`, in a
+/// private HOME with `environment` added; `stop()` ends both.
+private struct Sitewatch {
+    let home: ScratchDirectory
+    let server: LeaderboardProcess
+    let tmux = TmuxHarness()
+    let health: String
+
+    init(environment: [String: String]) throws {
+        home = try ScratchDirectory()
         mkdir(home.path + "/state", 0o700)
-        let server = try LeaderboardProcess.start(arguments: ["--quiet"], logDirectory: home.path)
-        defer { server.stop() }
-        let health = server.url.replacing("/leaderboard", with: "/healthz")
-        let record = home.path + "/opened"
-        let browser = try home.write("browser", "#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(record)'\n")
-        chmod(browser, 0o755)
+        server = try LeaderboardProcess.start(arguments: ["--quiet"], logDirectory: home.path)
+        health = server.url.replacing("/leaderboard", with: "/healthz")
         let config = try home.write("config.json", """
             { "panels": [ { "kind": "sitewatch/status", "family": "large",
                             "options": { "name": "Test server", "url": "\(health)", "every": 300, "expect": "ok" } } ] }
             """)
         var root = #filePath.split(separator: "/", omittingEmptySubsequences: false)
         root.removeLast(3)  // Tests/EndToEndTests/LinkEndToEndTests.swift
-        let examples = root.joined(separator: "/") + "/Examples/extensions"
-        let tmux = TmuxHarness()
-        defer { tmux.stop() }
         try tmux.start(command: [try BuiltProducts.executable("widgethost"), "--config", config, "--state-dir", home.path + "/state",
-                                 "--extensions-dir", examples],
-                       size: (80, 24), environment: TmuxHarness.isolatedEnvironment(home: home.path, adding: ["TZ": "UTC", "BROWSER": browser]))
-        tmux.waitFor(timeout: .seconds(20), description: "the site up, its URL shown") { screen in
+                                 "--extensions-dir", root.joined(separator: "/") + "/Examples/extensions"],
+                       size: (80, 24), environment: TmuxHarness.isolatedEnvironment(home: home.path, adding: environment.merging(["TZ": "UTC"]) { a, _ in a }))
+        tmux.waitFor(timeout: .seconds(20), description: "the site up, its URL shown") { [health] screen in
             anyRow(screen, containsAll: "● UP") && anyRow(screen, containsAll: health)
         }
-        try tmux.sendText("o")
-        tmux.waitFor(description: "the browser ran") { _ in (try? FileContents.text(at: record)) == health + "\n" }
-        try tmux.sendText("q")
-        #expect(tmux.waitForExit() == .exited(0))
+    }
+
+    func stop() {
+        tmux.stop()
+        server.stop()
+        home.remove()
     }
 }
 
 extension LinkEndToEndTests {
+    @Test("sitewatch's site is linked text and its entry's url: o opens the site")
+    func extensionLink() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let record = scratch.path + "/opened"
+        let browser = try scratch.write("browser", "#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(record)'\n")
+        chmod(browser, 0o755)
+        let site = try Sitewatch(environment: ["BROWSER": browser])
+        defer { site.stop() }
+        try site.tmux.sendText("o")
+        site.tmux.waitFor(description: "the browser ran") { _ in (try? FileContents.text(at: record)) == site.health + "\n" }
+        try site.tmux.sendText("q")
+        #expect(site.tmux.waitForExit() == .exited(0))
+    }
+
     @Test("where the terminal shows OSC 8 hyperlinks, linked text is sent as one: the URL, its text, the link closed")
     func osc8() throws {
-        let home = try ScratchDirectory()
-        defer { home.remove() }
-        mkdir(home.path + "/state", 0o700)
-        let server = try LeaderboardProcess.start(arguments: ["--quiet"], logDirectory: home.path)
-        defer { server.stop() }
-        let health = server.url.replacing("/leaderboard", with: "/healthz")
-        let config = try home.write("config.json", """
-            { "panels": [ { "kind": "sitewatch/status", "family": "large",
-                            "options": { "name": "Test server", "url": "\(health)", "every": 300, "expect": "ok" } } ] }
-            """)
-        var root = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        root.removeLast(3)  // Tests/EndToEndTests/LinkEndToEndTests.swift
-        let tmux = TmuxHarness()
-        defer { tmux.stop() }
         // tmux itself does not show OSC 8; the variable says the terminal does.
-        try tmux.start(command: [try BuiltProducts.executable("widgethost"), "--config", config, "--state-dir", home.path + "/state",
-                                 "--extensions-dir", root.joined(separator: "/") + "/Examples/extensions"],
-                       size: (80, 24), environment: TmuxHarness.isolatedEnvironment(home: home.path, adding: [
-                           "TZ": "UTC", "WIDGETHOST_HYPERLINKS": "1"]))
-        tmux.waitFor(timeout: .seconds(20), description: "the site up, its URL shown") { screen in
-            anyRow(screen, containsAll: "● UP") && anyRow(screen, containsAll: health)
-        }
-        let output = home.path + "/output"
-        try tmux.recordOutput(to: output)
+        let site = try Sitewatch(environment: ["WIDGETHOST_HYPERLINKS": "1"])
+        defer { site.stop() }
+        let output = site.home.path + "/output"
+        try site.tmux.recordOutput(to: output)
         // A resize draws everything again, the links too, while the output is recorded.
-        try tmux.resize(cols: 84, rows: 24)
-        let opened = "\u{1b}]8;;\(health)\u{1b}\\"
-        tmux.waitFor(description: "the hyperlink sent") { _ in ((try? FileContents.text(at: output)) ?? "").contains(opened) }
+        try site.tmux.resize(cols: 84, rows: 24)
+        let opened = "\u{1b}]8;;\(site.health)\u{1b}\\"
+        site.tmux.waitFor(description: "the hyperlink sent") { _ in ((try? FileContents.text(at: output)) ?? "").contains(opened) }
         let bytes = (try? FileContents.text(at: output)) ?? ""
         let start = try #require(bytes.firstRange(of: opened))
         let rest = bytes[start.upperBound...]
         let close = try #require(rest.firstRange(of: "\u{1b}]8;;\u{1b}\\"))
-        #expect(rest[..<close.lowerBound].contains(health), "the link's text inside the link")
-        try tmux.sendText("q")
-        #expect(tmux.waitForExit() == .exited(0))
+        #expect(rest[..<close.lowerBound].contains(site.health), "the link's text inside the link")
+        try site.tmux.sendText("q")
+        #expect(site.tmux.waitForExit() == .exited(0))
     }
 }
