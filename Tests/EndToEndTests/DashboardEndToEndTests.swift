@@ -187,7 +187,10 @@ struct DashboardEndToEndTests {
     func tooSmallForLayout() throws {
         // 30x10 is above the 20x7 minimum, but four panels do not fit in it.
         let session = try DashboardSession(config: wideTitles, size: (30, 10))
-        let screen = session.tmux.waitFor(description: "the 'terminal too small' notice") { anyRow($0, containsAll: "terminal too small") }
+        // Wait for the whole notice: tmux can be read between the writes of one frame.
+        let screen = session.tmux.waitFor(description: "the 'terminal too small' notice with its size") {
+            anyRow($0, containsAll: "terminal too small") && $0.contains { neededSize($0) != nil }
+        }
         let need = screen.compactMap(neededSize).first
         #expect(need != nil, "\(text(screen))")
         // The notice asks for what the panels need at this width, not a fixed minimum.
