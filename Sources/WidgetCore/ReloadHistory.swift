@@ -31,6 +31,14 @@ struct ReloadHistory {
         }
     }
 
+    /// Moves every start by `step` seconds: the wall clock was set (`TimelineScheduler.rebase`).
+    mutating func shift(by step: TimeInterval) {
+        lastStart = lastStart.map { $0 + step }
+        recentCenterStarts = recentCenterStarts.map { $0 + step }
+        lastUserStart = lastUserStart.map { $0 + step }
+        budgetedStarts = budgetedStarts.map { $0 + step }
+    }
+
     /// The earliest a system reload for `reason` may start by the minimum interval (or the
     /// `WidgetCenter` burst); nil when nothing holds it back.
     ///

@@ -71,11 +71,13 @@ public struct TimelineState {
         rearm()
     }
 
-    /// The instance's panel has a new size: a change asks the provider for a timeline laid out
-    /// for it (an environment reload: free of the budget, not the user's).
-    public mutating func resize(_ id: WidgetInstanceID, to size: CellSize, now: Date) {
-        guard let old = slots[id]?.size, old != size else { return }
+    /// The instance's panel has a new size, or is drawn at another family (zoomed): a change
+    /// asks the provider for a timeline laid out for it (an environment reload: free of the
+    /// budget, not the user's). `family` nil keeps the family.
+    public mutating func resize(_ id: WidgetInstanceID, to size: CellSize, family: WidgetFamily? = nil, now: Date) {
+        guard let slot = slots[id], slot.size != size || (family.map { $0 != slot.family } ?? false) else { return }
         slots[id]?.size = size
+        if let family { slots[id]?.family = family }
         scheduler.requestEnvironmentReload(id, now: now)
         tick(now: now)
     }
@@ -110,7 +112,12 @@ public struct TimelineState {
 
     /// Reloads every instance because the environment changed (the wall clock was set): not
     /// user initiated, so a retry wait and a server's Retry-After stay, but free of the budget.
-    public mutating func reloadAllForEnvironment(now: Date) {
+    ///
+    /// - Parameter step: how far the wall clock was set (negative: back); the scheduler's
+    ///   history and waits move with it first (`TimelineScheduler.rebase`), so a retry wait
+    ///   stays the length it was, not that plus the step.
+    public mutating func reloadAllForEnvironment(clockStep step: TimeInterval = 0, now: Date) {
+        scheduler.rebase(by: step)
         scheduler.requestEnvironmentReloadAll(now: now)
         tick(now: now)
     }

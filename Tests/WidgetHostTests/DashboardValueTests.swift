@@ -28,7 +28,7 @@ struct DashboardValueTests {
         let messages: [DashboardMessage] = [
             .key(.tab), .key(.character("r")), .key(.character("t")), .key(.character("p")), .timelinesDue,
             .resized(TerminalSize(columns: 60, rows: 20)), .key(.enter), .key(.down), .key(.character("?")), .key(.escape),
-            .key(.character("R")), .clockSet, .key(.character("p")), .relevanceExpired, .timelinesDue,
+            .key(.character("R")), .clockSet(step: 0), .key(.character("p")), .relevanceExpired, .timelinesDue,
         ]
         var answered = 0
         for (n, message) in messages.enumerated() {

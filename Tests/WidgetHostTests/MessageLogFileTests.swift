@@ -67,7 +67,7 @@ struct MessageLogFileTests {
             .widgetsFound(BoundWidgets(widgets: [Catalog.builtin().definitions[0].widget(.none)])),
             .configChanged(reason: "SIGHUP"), .extensionsFound(notice: "1 extension skipped"), .extensionsFound(notice: nil),
             .configLoaded(config, Theme.mono), .panelsBuilt(panels), .configRejected(notice: "config not reloaded: x"),
-            .configRejected(notice: nil), .clockSet,
+            .configRejected(notice: nil), .clockSet(step: -3600.5),
             .actionFinished(WidgetInstanceID(rawValue: 2), action: WidgetAction(key: "+", title: "heal the hero"), failure: "timed out"),
             .providerAnswered(ProviderAnswer(request: request(9), result: .failure(WidgetActionError("no such file")))),
         ]

@@ -197,7 +197,7 @@ struct PilotTests {
         #expect(pilot.panelTitles == ["Only C"])
     }
 
-    @Test("a clock step back reloads every widget from the new now: the clock shows the earlier time")
+    @Test("a clock step back reloads every widget from the new now, as a free environment reload: the clock shows the earlier time")
     func clockStep() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
@@ -207,9 +207,16 @@ struct PilotTests {
             """, in: directory)
         defer { pilot.close() }
         #expect(frame(pilot).contains("10:00"), "\(frame(pilot))")
+        pilot.recordMessages()
         pilot.setClock(to: start.addingTimeInterval(-2 * 3600))
         await pilot.settleProviders()
         #expect(frame(pilot).contains("08:00") && !frame(pilot).contains("10:00"), "\(frame(pilot))")
+        // The dashboard was told the step, and the clock's new timeline was asked for as an
+        // environment reload (free of the budget, not the user's), not a user or policy one.
+        let messages = pilot.recordedMessages.records.map(\.message)
+        #expect(messages.first == .clockSet(step: -2 * 3600))
+        let reasons = messages.compactMap { if case .providerAnswered(let answer) = $0 { answer.request.reason } else { nil } }
+        #expect(!reasons.isEmpty && reasons.allSatisfy { $0 == .environment }, "\(reasons)")
     }
 
     @Test("a session event: the leaderboard's download ends, its event is delivered and the board is drawn")

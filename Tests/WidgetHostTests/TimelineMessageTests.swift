@@ -109,6 +109,30 @@ struct TimelineMessageTests {
         #expect(run.text.contains("answer 2"))
     }
 
+    @Test("zoom asks the widget again at the largest family it supports and the zoomed size, free; Esc asks at its own again (issue 26, item 7)")
+    func zoomAsksAtTheZoomedFamily() async {
+        let run = Recorded()
+        await run.running.settle()
+        var state = run.state
+        func calls(_ effects: [DashboardEffect]) -> [ProviderCall] {
+            effects.compactMap { if case .startProvider(let call) = $0, call.request.instance == run.id { call } else { nil } }
+        }
+        let zoomed = calls(state.update(.key(.enter), at: run.clock.now)).map { (reason: $0.request.reason, family: $0.context.family, size: $0.context.size) }
+        #expect(zoomed.map(\.reason) == [.environment], "one environment reload: free of the budget, not the user's")
+        #expect(zoomed.first?.family == .extraLarge, "the largest family the counter supports, not the panel's medium")
+        #expect(zoomed.first?.size == CellSize(columns: 38, rows: 5), "the zoomed panel's inside at 40x8")
+        // The zoomed call answers (nothing runs it: the state is a value of its own).
+        let call = calls(state.update(.key(.enter), at: run.clock.now))
+        #expect(call.isEmpty, "Enter again while zoomed asks nothing")
+        let request = ReloadRequest(instance: run.id, generation: 2, reason: .environment)
+        _ = state.update(.providerAnswered(ProviderAnswer(request: request, result: .success(AnyTimeline(
+            entries: [Counter.Entry(date: .distantPast, text: "zoomed")], policy: .never)))), at: run.clock.now)
+        let back = calls(state.update(.key(.escape), at: run.clock.now)).map(\.context.family)
+        #expect(back == [.medium], "asked at its own family again")
+        let again = calls(state.update(.key(.escape), at: run.clock.now))
+        #expect(again.isEmpty, "nothing changed: nothing asked")
+    }
+
     @Test("update is pure: r and the clock being set change the timelines inside update, whose effects carry the provider calls")
     func keysReloadInsideUpdate() async {
         let run = Recorded()
@@ -120,7 +144,7 @@ struct TimelineMessageTests {
         #expect(calls.first?.reason == .user)
         #expect(effects.contains(.present))
         #expect(run.counter.calls.load(ordering: .relaxed) == 1, "update started nothing itself")
-        let set = state.update(.clockSet, at: run.clock.now)
+        let set = state.update(.clockSet(step: 0), at: run.clock.now)
         #expect(set.contains { if case .startProvider(let call) = $0 { call.request.reason == .environment } else { false } },
                 "the status clock is asked again at once; the counter's call still runs")
     }

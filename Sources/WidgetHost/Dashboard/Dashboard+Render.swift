@@ -13,10 +13,10 @@ extension Dashboard {
             return buffer
         }
         if isZoomed, let panel = focusedPanel {
-            drawPanel(panel, in: panelArea, focused: true, now: now, scroll: scrollOffset, into: &buffer)
+            drawPanel(panel, in: panelArea, focused: true, zoomed: true, now: now, scroll: scrollOffset, into: &buffer)
         } else {
             for (index, panel, frame) in shownPanels {
-                drawPanel(panel, in: frame, focused: index == focus, now: now, scroll: 0, into: &buffer)
+                drawPanel(panel, in: frame, focused: index == focus, zoomed: false, now: now, scroll: 0, into: &buffer)
             }
         }
         drawStatusBar(into: &buffer, now: now)
@@ -24,7 +24,8 @@ extension Dashboard {
         return buffer
     }
 
-    private func drawPanel(_ panel: DashboardPanel, in frame: Rect, focused: Bool, now: Date, scroll: Int, into buffer: inout CellBuffer) {
+    private func drawPanel(_ panel: DashboardPanel, in frame: Rect, focused: Bool, zoomed: Bool, now: Date, scroll: Int,
+                           into buffer: inout CellBuffer) {
         // A stack's position ("2/3") stays when its title is cut to fit the border.
         let room = max(0, frame.width - 4 - DisplayWidth.of(panel.position))
         let title = room > 0 ? DisplayWidth.truncate(panel.title, toWidth: room, ellipsis: glyphs.ellipsis) + panel.position : panel.title
@@ -44,7 +45,8 @@ extension Dashboard {
             let status = timelines.status(of: member.id)
             let entry = status?.entry ?? timelines.placeholder(for: member.id)
             guard let entry else { continue }
-            var context = WidgetViewContext(family: panel.family, size: CellSize(columns: rect.width, rows: rect.height),
+            var context = WidgetViewContext(family: family(of: member, in: panel, zoomed: zoomed),
+                                            size: CellSize(columns: rect.width, rows: rect.height),
                                             isPlaceholder: status?.entry == nil)
             let view = member.widget.view(entry, context)
             if scroll > 0 || view.contentHeight.map({ $0 > rect.height }) == true {

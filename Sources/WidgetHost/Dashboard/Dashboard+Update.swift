@@ -66,11 +66,12 @@ extension Dashboard {
             notice = rejection ?? standingNotice
         case .extensionsFound(let found):
             extensionsNotice = found  // shown by the verdict that follows
-        case .clockSet:
+        case .clockSet(let step):
             // The scheduler never moves an entry backwards on its own: after the clock was
-            // set back, every widget is asked for a timeline from the new now.
-            emit(.log("the system clock was set: reloading every widget"))
-            timelines.reloadAllForEnvironment(now: now)
+            // set back, every widget is asked for a timeline from the new now; its history and
+            // waits move with the clock first.
+            emit(.log("the system clock was set (\(step >= 0 ? "+" : "")\(Int(min(max(step, -1e12), 1e12).rounded())) s): reloading every widget"))
+            timelines.reloadAllForEnvironment(clockStep: step, now: now)
         case .linkOpened(let failure):
             if let failure {
                 flash = failure

@@ -20,7 +20,9 @@ struct Dashboard {
     var timelines: TimelineState
     private(set) var panels: [DashboardPanel] = []
     var focus = 0
-    var isZoomed = false
+    /// The focused panel fills the panel area; its widgets are asked at the largest family
+    /// they support and at that size (`relayout`), and asked again at their own when it ends.
+    var isZoomed = false { didSet { if isZoomed != oldValue { relayout() } } }
     private(set) var isHelpShown = false
     var scrollOffset = 0
     private(set) var isPaused = false
@@ -269,7 +271,8 @@ struct Dashboard {
         let shown = zip(panel.members, rects).enumerated().filter { !panel.isStack || $0.offset == panel.shown }.map(\.element)
         return shown.map { member, rect -> Int in
             guard let entry = timelines.status(of: member.id)?.entry else { return 0 }
-            let view = member.widget.view(entry, WidgetViewContext(family: panel.family, size: CellSize(columns: rect.width, rows: rect.height)))
+            let view = member.widget.view(entry, WidgetViewContext(family: family(of: member, in: panel, zoomed: true),
+                                                                   size: CellSize(columns: rect.width, rows: rect.height)))
             return max(0, (view.contentHeight ?? rect.height) - rect.height)
         }.max() ?? 0
     }
@@ -286,12 +289,25 @@ struct Dashboard {
             focus = range.lowerBound + panelFrames.count - 1
             scrollOffset = 0
         }
-        for (panel, frame) in zip(panels[range], panelFrames) {
-            let inner = contentRects(for: panel, in: frame)
+        for (index, frame) in zip(range, panelFrames) {
+            let panel = panels[index]
+            let zoomed = isZoomed && index == focus
+            let inner = contentRects(for: panel, in: zoomed ? panelArea : frame)
             for (member, rect) in zip(panel.members, inner) {
-                timelines.resize(member.id, to: CellSize(columns: rect.width, rows: rect.height), now: now)
+                timelines.resize(member.id, to: CellSize(columns: rect.width, rows: rect.height),
+                                 family: family(of: member, in: panel, zoomed: zoomed), now: now)
             }
         }
+    }
+
+    /// The family a member is asked and drawn at: its panel's, or zoomed, the largest its
+    /// widget supports (never a smaller one than the panel's).
+    func family(of member: DashboardPanel.Member, in panel: DashboardPanel, zoomed: Bool) -> WidgetFamily {
+        guard zoomed else { return panel.family }
+        let order = WidgetFamily.allCases
+        let rank = { (family: WidgetFamily) in order.firstIndex(of: family) ?? 0 }
+        let largest = member.widget.supportedFamilies.max { rank($0) < rank($1) } ?? panel.family
+        return rank(largest) > rank(panel.family) ? largest : panel.family
     }
 
     /// The area for panels: everything but the status bar.

@@ -47,8 +47,9 @@ package enum DashboardMessage: Equatable, Sendable {
     case panelsBuilt([PreparedPanel])
     /// A reload that was refused: the notice says why (nil: there is no file to reload).
     case configRejected(notice: String?)
-    /// The system's wall clock was set (an NTP step, a resumed VM).
-    case clockSet
+    /// The system's wall clock was set (an NTP step, a resumed VM), by `step` seconds
+    /// (negative: back; measured against the monotonic clock by the loop).
+    case clockSet(step: TimeInterval)
     /// The link `o` asked for was handed to the opener, or not: `failure` says why.
     case linkOpened(failure: String?)
     /// An action ended; `failure` says why it failed.

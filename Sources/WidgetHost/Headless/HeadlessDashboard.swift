@@ -103,8 +103,9 @@ package final class HeadlessDashboard {
     /// The wall clock is set to `date` (forwards or backwards), as an NTP step does, and the
     /// dashboard is told (`.clockSet`, the loop's timerfd `ECANCELED`).
     package func setClock(to date: Date) {
+        let step = date.timeIntervalSince(clock.now)
         clock.set(to: date)
-        send(.clockSet)
+        send(.clockSet(step: step))
     }
 
     /// Waits until no provider call runs, no download runs, no session event waits and no

@@ -139,7 +139,7 @@ enum DashboardStartup {
         loop.onTurnEnd = { [weak effects, weak program] in
             if let effects, let program { effects.presentIfAsked(program) }
         }
-        clock.onClockChange = { [weak program] in program?.send(.clockSet) }
+        clock.onClockChange = { [weak program] step in program?.send(.clockSet(step: step)) }
         effects.control = openControl(stateDirectory: stateDirectory, sessions: sessions, loop: loop, center: center,
                                       environment: environment.variables, log: log)
         // The config's panels: their factories run here, as a config reload's run in its

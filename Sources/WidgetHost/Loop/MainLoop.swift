@@ -137,14 +137,21 @@ final class LoopClock: WidgetClock {
     private let fd: Int32
     private let wallClock: any TransportClock
     private let pending = Mutex<(items: [Pending], next: UInt64)>(([], 0))
-    /// Called on the loop when the system's wall clock was set (not when it merely ran on):
-    /// entries chosen for the old time may be wrong now.
-    var onClockChange: () -> Void = {}
+    /// Called on the loop when the system's wall clock was set (not when it merely ran on),
+    /// with the step in seconds (negative: back): entries chosen for the old time may be wrong
+    /// now, and waits measured in the old time are off by the step.
+    var onClockChange: (TimeInterval) -> Void = { _ in }
+    /// The wall clock minus the monotonic clock (which counts on through a suspend and is never
+    /// set) when last read: a change of it is the step.
+    private var wallOffset: Double
+    private let monotonicReference: ContinuousClock.Instant
 
     /// - Parameter wallClock: where `now` comes from (`HostIO.clock`); it must be the system's
     ///   wall clock (`CLOCK_REALTIME`), which the timerfd counts in.
     init(loop: MainLoop, wallClock: any TransportClock = SystemTransportClock()) throws(MainLoop.LoopError) {
         self.wallClock = wallClock
+        monotonicReference = wallClock.now
+        wallOffset = Self.offset(wallClock, from: monotonicReference)
         fd = wh_timerfd_create_realtime()
         guard fd >= 0 else { throw .system("timerfd_create", errno) }
         loop.watch(fd) { [weak self] in self?.fire() }
@@ -174,7 +181,10 @@ final class LoopClock: WidgetClock {
         if read(fd, &expirations, 8) < 0 && errno == ECANCELED {
             // The wall clock was set (an NTP step, a user, a resumed VM): re-arm against it.
             rearm()
-            onClockChange()
+            let offset = Self.offset(wallClock, from: monotonicReference)
+            let step = offset - wallOffset
+            wallOffset = offset
+            onClockChange(step)
         }
         let current = now
         let due = pending.withLock { state -> [Pending] in
@@ -184,6 +194,12 @@ final class LoopClock: WidgetClock {
         }
         for item in due { item.action() }
         rearm()
+    }
+
+    /// Seconds of the wall clock minus seconds of the monotonic one (`ContinuousClock`, which
+    /// on Linux is `CLOCK_BOOTTIME`: a suspend is not a step).
+    private nonisolated static func offset(_ clock: any TransportClock, from reference: ContinuousClock.Instant) -> Double {
+        clock.wallNow - (clock.now - reference).inSeconds
     }
 
     private nonisolated func rearm() {

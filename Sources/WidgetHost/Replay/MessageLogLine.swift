@@ -15,7 +15,7 @@ struct MessageLogLine: Codable {
 
     enum CodingKeys: String, CodingKey {
         case date, type, key, columns, rows, instances, instance, generation, reason, codec, entries, policy, at, failure,
-             requests, kinds, notice, config, theme, panels, action
+             requests, kinds, notice, config, theme, panels, action, step
     }
 
     // MARK: Writing
@@ -36,7 +36,9 @@ struct MessageLogLine: Codable {
         case .childExited: try c.encode("childExited", forKey: .type)
         case .relevanceExpired: try c.encode("relevanceExpired", forKey: .type)
         case .timelinesDue: try c.encode("timelinesDue", forKey: .type)
-        case .clockSet: try c.encode("clockSet", forKey: .type)
+        case .clockSet(let step):
+            try c.encode("clockSet", forKey: .type)
+            try c.encode(step, forKey: .step)
         case .pageRotationDue: try c.encode("pageRotationDue", forKey: .type)
         case .providerAnswered(let answer):
             try c.encode("providerAnswered", forKey: .type)
@@ -135,7 +137,13 @@ struct MessageLogLine: Codable {
         case "childExited": message = .childExited
         case "relevanceExpired": message = .relevanceExpired
         case "timelinesDue": message = .timelinesDue
-        case "clockSet": message = .clockSet
+        case "clockSet":
+            // A log written before the step was recorded replays as a step of 0.
+            let step = try c.decodeIfPresent(TimeInterval.self, forKey: .step) ?? 0
+            guard step.isFinite, abs(step) <= 1e10 else {
+                throw DecodingError.dataCorruptedError(forKey: .step, in: c, debugDescription: "clock step \(step) out of bounds")
+            }
+            message = .clockSet(step: step)
         case "pageRotationDue": message = .pageRotationDue
         case "providerAnswered":
             message = .providerAnswered(try Self.answer(from: c, coding: MessageLogCoding.from(decoder.userInfo, codingPath: decoder.codingPath)))
