@@ -25,8 +25,8 @@ extension TimelineScheduler {
 
         var changed = false
         for entry in timeline.entries {
-            if let score = entry.relevance?.score, score.isFinite, score > i.maximumRelevanceScore {
-                i.maximumRelevanceScore = score
+            if let score = entry.relevance?.score, score.isFinite, score > kindMaximumRelevance[i.kind] ?? 0 {
+                kindMaximumRelevance[i.kind] = score
             }
         }
         if !timeline.entries.isEmpty {

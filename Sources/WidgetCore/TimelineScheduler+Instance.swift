@@ -34,8 +34,6 @@ extension TimelineScheduler {
         var consecutiveFailures = 0
         var lastFailure: ReloadFailure?
         var lastSuccess: Date?
-        /// The highest relevance score this instance's provider has given (0: none yet).
-        var maximumRelevanceScore: Float = 0
         /// Bumped whenever the instance's deadline changes; older queue items are stale.
         var version: UInt64 = 0
         var queuedDate: Date?
@@ -73,7 +71,6 @@ extension TimelineScheduler {
             c.consecutiveFailures = consecutiveFailures
             c.lastFailure = lastFailure
             c.lastSuccess = lastSuccess
-            c.maximumRelevanceScore = maximumRelevanceScore
             c.version = version
             c.queuedDate = queuedDate
             c.requestTimeout = requestTimeout

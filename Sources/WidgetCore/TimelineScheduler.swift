@@ -73,6 +73,10 @@ public struct TimelineScheduler {
     var random: SplitMix64
     /// When true, reloads the system would start wait; entries still advance.
     public internal(set) var automaticReloadsPaused = false
+    /// The highest relevance score each kind's provider has given: relevance is relative
+    /// within one kind (WidgetKit's scores are the provider's own scale), so two panels of one
+    /// kind compare by their scores, and stacks compare kinds fairly.
+    var kindMaximumRelevance: [String: Float] = [:]
     /// The last user reload of any instance: `WidgetCenter` reloads soon after answer it.
     var lastUserReloadAnywhere: Date?
     /// Shared by copies of this scheduler until one changes: then that one copies the records.
@@ -155,14 +159,15 @@ public struct TimelineScheduler {
     }
 
     /// How relevant the entry shown for `id` is at `now`, on 0…1, for comparing widgets (the
-    /// Smart Stack): the entry's score divided by the highest score its provider has given,
-    /// as WidgetKit's scores are relative within one provider. Nil when the entry has no
+    /// Smart Stack): the entry's score divided by the highest score its kind's provider has
+    /// given to any of its instances, as WidgetKit's scores are relative within one provider
+    /// (one kind), not one panel. Nil when the entry has no
     /// relevance or its `duration` has run out; 0 for a score of 0 or less.
     public func relevance(of id: WidgetInstanceID, now: Date) -> Float? {
         guard let i = instance(id), let entry = i.shown, let relevance = entry.relevance else { return nil }
         if relevance.duration > 0, now >= entry.date + relevance.duration { return nil }
-        guard relevance.score.isFinite, relevance.score > 0, i.maximumRelevanceScore > 0 else { return 0 }
-        return min(1, relevance.score / i.maximumRelevanceScore)
+        guard relevance.score.isFinite, relevance.score > 0, let maximum = kindMaximumRelevance[i.kind], maximum > 0 else { return 0 }
+        return min(1, relevance.score / maximum)
     }
 
     /// The earliest moment anything changes: an entry's date, a reload, or a timeout.

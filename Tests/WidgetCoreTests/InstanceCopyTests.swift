@@ -24,7 +24,6 @@ struct InstanceCopyTests {
         record.consecutiveFailures = 9
         record.lastFailure = ReloadFailure(message: "down", date: at(10))
         record.lastSuccess = at(11)
-        record.maximumRelevanceScore = 12
         record.version = 13
         record.queuedDate = at(14)
         record.requestTimeout = 15

@@ -30,6 +30,22 @@ struct RelevanceTests {
         #expect(scheduler.relevance(of: large, now: at(60)) == 1)
     }
 
+    @Test("relevance is relative within a kind, not a panel: of two heroes, the healthier one is more relevant (issue 26, item 6)")
+    func normalisedPerKind() {
+        var scheduler = TimelineScheduler()
+        let weak = scheduler.add(kind: "hero", now: testEpoch)
+        let strong = scheduler.add(kind: "hero", now: testEpoch)
+        let clock = scheduler.add(kind: "clock", now: testEpoch)
+        let requests = scheduler.advance(to: testEpoch).reloads
+        // Each panel's own history holds one score: normalised per instance, both would be 1.
+        _ = scheduler.deliver(scored([(0, 0.25, 0)]), to: weak, generation: requests[0].generation, now: testEpoch)
+        _ = scheduler.deliver(scored([(0, 1, 0)]), to: strong, generation: requests[1].generation, now: testEpoch)
+        _ = scheduler.deliver(scored([(0, 30, 0)]), to: clock, generation: requests[2].generation, now: testEpoch)
+        #expect(scheduler.relevance(of: weak, now: testEpoch) == 0.25)
+        #expect(scheduler.relevance(of: strong, now: testEpoch) == 1)
+        #expect(scheduler.relevance(of: clock, now: testEpoch) == 1, "another kind has its own scale")
+    }
+
     @Test("the highest score is remembered across timelines; 0 or less is not relevant")
     func acrossTimelines() {
         var scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 1))

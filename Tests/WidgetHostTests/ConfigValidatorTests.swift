@@ -105,7 +105,7 @@ struct ConfigValidatorTests {
         #expect(try errors(#"{"panel": [], "panels": [{"kind": "clock", "titel": "x", "zzz": 1}]}"#) == [
             "panel: unknown key; did you mean 'panels'?",
             "panels[0].titel: unknown key; did you mean 'title'?",
-            "panels[0].zzz: unknown key; expected one of kind, family, title, options, area, panels",
+            "panels[0].zzz: unknown key; expected one of kind, family, title, options, area, panels, smartRotate",
         ])
         #expect(try errors(#"{"panels": [{"kind": "clock", "options": {"refreshSecond": 5, "colour": "red"}}]}"#) == [
             "panels[0].options.refreshSecond: unknown option; ('clock' has timeZone, seconds, hour24, showDate)",
@@ -201,6 +201,18 @@ struct ConfigValidatorTests {
         ])
         #expect(try errors(#"{"panels": [{"kind": "stack", "family": "large", "panels": [{"kind": "clock"}]}]}"#) == [
             "panels[0].panels[0].kind: 'clock' does not support its stack's family 'large'; it supports small, medium",
+        ])
+    }
+
+    @Test("smartRotate is a stack's true or false, and only a stack's")
+    func smartRotate() throws {
+        let stack = #"{"kind": "stack", "smartRotate": false, "panels": [{"kind": "clock"}, {"kind": "clock"}]}"#
+        #expect(try report(#"{"panels": [\#(stack)]}"#).config?.panels[0].smartRotate == false)
+        #expect(try report(#"{"panels": [{"kind": "stack", "panels": [{"kind": "clock"}, {"kind": "clock"}]}]}"#).config?.panels[0].smartRotate == true)
+        #expect(try errors(#"{"panels": [{"kind": "clock", "smartRotate": true}, {"kind": "stack", "smartRotate": "no", "panels": [{"kind": "clock", "smartRotate": false}, {"kind": "clock"}]}]}"#) == [
+            "panels[0].smartRotate: only a stack rotates: 'smartRotate' belongs on a stack panel",
+            "panels[1].smartRotate: expected true or false, got \"no\"",
+            "panels[1].panels[0].smartRotate: only a stack rotates: 'smartRotate' belongs on a stack panel",
         ])
     }
 

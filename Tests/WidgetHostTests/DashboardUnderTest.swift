@@ -66,9 +66,10 @@ final class DashboardUnderTest {
 extension PreparedPanel {
     /// A panel of a widget (or a stack of several), its providers made with `options`.
     static func of(_ members: [(title: String, widget: TerminalWidget)], title: String? = nil, family: WidgetFamily,
-                   options: WidgetOptions = WidgetOptions()) -> PreparedPanel {
+                   options: WidgetOptions = WidgetOptions(), smartRotate: Bool = true) -> PreparedPanel {
         let configs = members.map { PanelConfig(kind: $0.widget.kind, family: family, title: $0.title, options: options) }
-        let config = configs.count == 1 ? configs[0] : PanelConfig(kind: "stack", family: family, title: title, children: configs)
+        var config = configs.count == 1 ? configs[0] : PanelConfig(kind: "stack", family: family, title: title, children: configs)
+        config.smartRotate = smartRotate
         var fresh = Fresh(title: title ?? members.map(\.title).joined(separator: " · "))
         fresh.members = members.map {
             Member(widget: $0.widget, title: $0.title, options: options, provider: try! $0.widget.makeProvider(options))

@@ -24,12 +24,16 @@ private struct Scripted: Sendable {
 
     /// `(seconds after the epoch, text, score, duration)`.
     let entries: [Entry]
-    init(_ entries: [(TimeInterval, String, Float, TimeInterval)]) {
+    init(_ entries: [(TimeInterval, String, Float, TimeInterval)], kind: String? = nil) {
         self.entries = entries.map { Entry(date: at($0.0), text: $0.1, relevance: TimelineEntryRelevance(score: $0.2, duration: $0.3)) }
+        self.kind = kind ?? "scripted-" + (entries.first?.1.prefix(1) ?? "")
     }
 
+    /// Relevance is relative within a kind: each child is a kind of its own unless told.
+    var kind = "scripted"
+
     var widget: TerminalWidget {
-        TerminalWidget(kind: "scripted", displayName: "Scripted", makeProvider: { [entries] _ in AnyTimelineProvider(Provider(entries: entries)) },
+        TerminalWidget(kind: kind, displayName: "Scripted", makeProvider: { [entries] _ in AnyTimelineProvider(Provider(entries: entries)) },
                        view: { entry, _ in .centeredLines([((entry as? Entry)?.text ?? "?", CellStyle(.foreground))]) })
     }
 }
@@ -37,9 +41,9 @@ private struct Scripted: Sendable {
 /// A dashboard of one stack panel holding `children` (title, widget).
 @MainActor
 private func stackDashboard(_ children: [(String, Scripted)], clock: ManualClock,
-                            size: TerminalSize = TerminalSize(columns: 40, rows: 7)) -> DashboardUnderTest {
+                            size: TerminalSize = TerminalSize(columns: 40, rows: 7), smartRotate: Bool = true) -> DashboardUnderTest {
     let dashboard = DashboardUnderTest(size: size, clock: clock)
-    dashboard.install([PreparedPanel.of(children.map { ($0.0, $0.1.widget) }, family: .medium)])
+    dashboard.install([PreparedPanel.of(children.map { ($0.0, $0.1.widget) }, family: .medium, smartRotate: smartRotate)])
     return dashboard
 }
 
@@ -75,6 +79,35 @@ struct SmartStackTests {
         await dashboard.settle()
         #expect(shown(dashboard).hasPrefix("┌ A · B 1/2 "))
         #expect(shown(dashboard).hasSuffix("| A | A busy"))
+    }
+
+    @Test("two children of one kind compare by their scores on the kind's scale: the healthier hero wins (issue 26, item 6)")
+    func oneKindOneScale() async {
+        let clock = ManualClock(now: at(0))
+        // Per panel, each child's only score would be its own highest: 1 against 1, a tie.
+        let weak = Scripted([(0, "weak hero", 0.3, 0)], kind: "hero-like")
+        let strong = Scripted([(0, "strong hero", 0.9, 0)], kind: "hero-like")
+        let dashboard = stackDashboard([("Weak", weak), ("Strong", strong)], clock: clock)
+        await dashboard.settle()
+        #expect(shown(dashboard).hasSuffix("| Strong | strong hero"), "\(shown(dashboard))")
+    }
+
+    @Test("\"smartRotate\": false keeps the child shown whatever the relevances; [ and ] still flip")
+    func smartRotateOff() async {
+        let clock = ManualClock(now: at(0))
+        let a = Scripted([(0, "A calm", 1, 0)])
+        let b = Scripted([(0, "B now", 5, 0), (60, "B more", 9, 0)])
+        let dashboard = stackDashboard([("A", a), ("B", b)], clock: clock, smartRotate: false)
+        await dashboard.settle()
+        #expect(shown(dashboard).hasSuffix("| A | A calm"), "\(shown(dashboard))")
+        clock.advance(to: at(60))
+        await dashboard.settle()
+        #expect(shown(dashboard).hasSuffix("| A | A calm"), "\(shown(dashboard))")
+        dashboard.press(.character("]"))
+        #expect(shown(dashboard).hasSuffix("| B | B more"), "\(shown(dashboard))")
+        clock.advance(to: at(120))
+        await dashboard.settle()
+        #expect(shown(dashboard).hasSuffix("| B | B more"), "the flip holds")
     }
 
     @Test("a relevance whose duration runs out rotates the stack at that moment, with a wake-up of its own")

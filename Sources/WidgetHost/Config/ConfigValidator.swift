@@ -188,9 +188,10 @@ public struct ConfigValidator: Sendable {
         }
         let errorsBefore = report.errors.count
         let inStack = stackFamily != nil
-        let allowed = inStack ? ["kind", "title", "options"] : ["kind", "family", "title", "options", "area", stack.membersKey]
+        let allowed = inStack ? ["kind", "title", "options"]
+            : ["kind", "family", "title", "options", "area", stack.membersKey, stack.smartRotateKey]
         // Keys with a message of their own below are left out of the generic unknown-key check.
-        let specific: Set<String> = inStack ? ["family", stack.membersKey, "area"] : []
+        let specific: Set<String> = inStack ? ["family", stack.membersKey, "area", stack.smartRotateKey] : []
         reportUnknownKeys(in: object, at: path, allowed: allowed, skipping: specific, what: "key", into: &report)
 
         // kind
@@ -277,6 +278,17 @@ public struct ConfigValidator: Sendable {
         var children: [PanelConfig] = []
         let optionsPath = path.appending(key: "options")
         let panelsPath = path.appending(key: stack.membersKey)
+        var smartRotate = true
+        if let value = object[stack.smartRotateKey] {
+            let rotatePath = path.appending(key: stack.smartRotateKey)
+            if !isStack {
+                report.errors.append(ConfigDiagnostic(path: rotatePath, message: "only a stack rotates: '\(stack.smartRotateKey)' belongs on a stack panel"))
+            } else if case .bool(let flag) = value {
+                smartRotate = flag
+            } else {
+                report.errors.append(ConfigDiagnostic(path: rotatePath, message: "expected true or false, got \(value.shortDescription)"))
+            }
+        }
         if isStack {
             if object.contains("options") {
                 report.errors.append(stack.options(at: optionsPath))
@@ -302,7 +314,9 @@ public struct ConfigValidator: Sendable {
             return PanelConfig(kind: only.kind, family: family, title: title ?? only.title, options: only.options, area: area)
         }
         let kind = isStack ? stack.manifest.kind : manifest?.kind ?? ""
-        return PanelConfig(kind: kind, family: family, title: title, options: WidgetOptions(options), children: children, area: area)
+        var config = PanelConfig(kind: kind, family: family, title: title, options: WidgetOptions(options), children: children, area: area)
+        config.smartRotate = smartRotate
+        return config
     }
 
     private func stackChildren(_ value: JSONValue?, at path: ConfigPath, family: WidgetFamily,

@@ -18,6 +18,8 @@ public struct PanelConfig: Sendable, Equatable {
     public var children: [PanelConfig]
     /// The grid area the panel fills, on a page with an explicit grid (`GridTemplate`).
     public var area: String?
+    /// A stack shows its most relevant member (true, the default) or the one flipped to.
+    public var smartRotate = true
 
     public init(kind: String, family: WidgetFamily, title: String? = nil,
                 options: WidgetOptions = [:], children: [PanelConfig] = [], area: String? = nil) {

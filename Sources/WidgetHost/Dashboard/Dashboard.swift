@@ -351,7 +351,9 @@ struct Dashboard {
             let answered = members.map { member in
                 timelines.status(of: member.id).map { $0.entry != nil || $0.lastFailure != nil } ?? true
             }
-            panels[index].rotation.update(relevances: members.map { timelines.scheduler.relevance(of: $0.id, now: now) },
+            // Smart Rotate off: every member counts the same, so the one shown stays.
+            let rotates = panels[index].config?.smartRotate ?? true
+            panels[index].rotation.update(relevances: members.map { rotates ? timelines.scheduler.relevance(of: $0.id, now: now) : nil },
                                           answered: answered)
         }
         guard expiry != stackWakeDate else { return }

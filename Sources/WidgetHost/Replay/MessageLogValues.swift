@@ -62,6 +62,7 @@ struct CodedConfig: Codable {
             if !panel.options.values.isEmpty { members.append(("options", json(.object(panel.options.values)))) }
         } else {
             members.append(("panels", .array(panel.children.map { json($0, child: true) })))
+            if !panel.smartRotate { members.append(("smartRotate", .bool(false))) }
         }
         return .object(JSONObject(members: members))
     }

@@ -15,6 +15,9 @@ public struct StackDefinition: Sendable {
     public var maximumMembers: Int
     /// The config key holding its members.
     public var membersKey = "panels"
+    /// The config key that turns relevance rotation off (`"smartRotate": false`, WidgetKit's
+    /// Smart Rotate switch): the stack shows its first member until flipped by hand.
+    public var smartRotateKey = "smartRotate"
 
     public init(manifest: WidgetManifest, maximumMembers: Int) {
         self.manifest = manifest
@@ -27,7 +30,7 @@ public struct StackDefinition: Sendable {
     public static func isStack(memberCount: Int) -> Bool { memberCount > 1 }
 
     /// The keys a stack panel may have; a member may not have `family` or `membersKey`.
-    public var keys: [String] { ["kind", "family", "title", membersKey] }
+    public var keys: [String] { ["kind", "family", "title", membersKey, smartRotateKey] }
 
     /// What `widgets` says of its members.
     public var membersDoc: String { "\"\(membersKey)\": the widgets, each with kind and options" }
