@@ -70,9 +70,10 @@ final class Harness {
     /// default). On failure the dashboard is stopped and a note says which figures were not
     /// measured and why (the run then ends with status 1): nil.
     func started(_ name: String?, for figures: String, report: Report, mark: String = TerminalBench.statusBarMark,
-                 timeoutMs: Int = 5_000, wrapper: [String] = [], extraArguments: [String] = []) -> PtySession? {
+                 timeoutMs: Int = 5_000, columns: Int = 100, rows: Int = 30, wrapper: [String] = [],
+                 extraArguments: [String] = []) -> PtySession? {
         let config = name.map { "\(benchmarks)/\($0)" } ?? "the default dashboard"
-        guard let pty = launch(name, wrapper: wrapper, extraArguments: extraArguments) else {
+        guard let pty = launch(name, columns: columns, rows: rows, wrapper: wrapper, extraArguments: extraArguments) else {
             report.notes.append("\(figures): not measured — \(config) could not be started")
             return nil
         }
