@@ -137,11 +137,20 @@ struct LeaderboardViewTests {
         #expect(lines.first?.hasPrefix("▒▒▒▒▒▒▒▒") == true)
         #expect(!lines.contains { $0.contains("Octo") }, "a real entry drawn as placeholder shows no heroes")
         let empty = LeaderboardEntry(date: .distantPast, board: nil)
-        #expect(TextBackend.lines(render(empty, family: .small, width: 20, height: 5)).first?.hasPrefix("▒") == true,
-                "no board yet looks redacted too")
-        let ascii = TextBackend.lines(render(empty, family: .small, width: 20, height: 5, glyphs: .ascii))
+        let ascii = TextBackend.lines(render(empty, family: .small, width: 20, height: 5, glyphs: .ascii, placeholder: true))
         #expect(ascii.first?.hasPrefix("########") == true)
+    }
+
+    @Test("a real entry without a board says what is missing, never the redacted look: only the placeholder is redacted (issue 26, item 8)")
+    func noBoardSaysSo() {
+        let failed = LeaderboardEntry(date: at(0), board: nil, fetchError: "connection refused · retry in 5s")
+        let lines = TextBackend.lines(render(failed, family: .large, width: 52, height: 21))
+        #expect(!lines.joined().contains("▒"), "\(lines.joined(separator: "\n"))")
+        #expect(lines.contains { $0.contains("no board yet") })
+        #expect(lines.last?.contains("connection refused") == true)
         let fetching = LeaderboardEntry(date: at(0), board: nil, isFetching: true)
+        let loading = TextBackend.lines(render(fetching, family: .small, width: 20, height: 5))
+        #expect(loading.contains { $0.contains("fetching the board") } && !loading.joined().contains("▒"))
         #expect(TextBackend.lines(render(fetching, family: .large, width: 52, height: 21)).last == "fetching…")
     }
 

@@ -13,6 +13,10 @@ public struct CellBuffer: Hashable, Sendable {
     /// Where linked text was drawn (a text span's `link`): what a click there opens.
     public private(set) var links: [LinkArea] = []
 
+    /// Where privacy-sensitive content was drawn (a view's `privacySensitive` spans, cells,
+    /// bars and sparklines): what the privacy mode redacts (`redactPrivate(glyphs:)`).
+    public private(set) var privateAreas: [Rect] = []
+
     /// A rectangle of the buffer that is a link.
     public struct LinkArea: Hashable, Sendable {
         public var rect: Rect
@@ -37,6 +41,29 @@ public struct CellBuffer: Hashable, Sendable {
         }
         guard links.count < 4096 else { return }
         links.append(LinkArea(rect: area, url: url))
+    }
+
+    /// Notes that `rect` (clipped to the buffer) shows privacy-sensitive content.
+    public mutating func addPrivateArea(_ rect: Rect) {
+        let area = rect.intersection(bounds)
+        guard !area.isEmpty else { return }
+        // Drawn glyph by glyph, a span is one area.
+        if let last = privateAreas.last, last.y == area.y, last.height == area.height, last.maxX == area.x {
+            privateAreas[privateAreas.count - 1].width += area.width
+            return
+        }
+        // Past the bound, the rest of the buffer's rows from here are private: never shown.
+        guard privateAreas.count < 4096 else {
+            let top = min(privateAreas[privateAreas.count - 1].y, area.y)
+            privateAreas[privateAreas.count - 1] = Rect(x: 0, y: top, width: width, height: height - top)
+            return
+        }
+        privateAreas.append(area)
+    }
+
+    /// The privacy mode: every privacy-sensitive area drawn so far is redacted (`redact`).
+    public mutating func redactPrivate(glyphs: GlyphSet) {
+        for area in privateAreas { redact(area, glyphs: glyphs) }
     }
 
     /// The link drawn at (x, y), if any.

@@ -99,14 +99,16 @@ struct ViewDecoder {
             checkFields(object, path: path, known: ["type", "columns", "rows"])
             return table(object, path: path)
         case "bar":
-            checkFields(object, path: path, known: ["type", "value", "role", "label", "track"])
+            checkFields(object, path: path, known: ["type", "value", "role", "label", "track", "privacySensitive"])
             let value = number(object, "value", path: path, required: true)
             let role = role(object, path: path) ?? .accent
             let label = string(object, "label", path: path)
             let track = bool(object, "track", path: path) ?? false
-            return .bar(ViewNode.Bar(value: value ?? 0, role: role, label: label, showsTrack: track))
+            var bar = ViewNode.Bar(value: value ?? 0, role: role, label: label, showsTrack: track)
+            bar.privacySensitive = bool(object, "privacySensitive", path: path) ?? false
+            return .bar(bar)
         case "sparkline":
-            checkFields(object, path: path, known: ["type", "values", "role", "max"])
+            checkFields(object, path: path, known: ["type", "values", "role", "max", "privacySensitive"])
             let role = role(object, path: path) ?? .accent
             var maximum = number(object, "max", path: path)
             if let given = maximum, given <= 0 {
@@ -123,7 +125,9 @@ struct ViewDecoder {
                     }
                 }
             }
-            return .sparkline(ViewNode.Sparkline(values: values, role: role, maximum: maximum))
+            var sparkline = ViewNode.Sparkline(values: values, role: role, maximum: maximum)
+            sparkline.privacySensitive = bool(object, "privacySensitive", path: path) ?? false
+            return .sparkline(sparkline)
         case "spacer":
             checkFields(object, path: path, known: ["type"])
             return .spacer
@@ -176,7 +180,7 @@ struct ViewDecoder {
                     fail(spanPath, "expected a span (an object with \"text\"), found \(element.shortDescription)")
                     continue
                 }
-                checkFields(span, path: spanPath, known: ["text", "role", "bold", "link"])
+                checkFields(span, path: spanPath, known: ["text", "role", "bold", "link", "privacySensitive"])
                 let text = string(span, "text", path: spanPath, required: true) ?? ""
                 var link: String?
                 if let given = string(span, "link", path: spanPath) {
@@ -186,8 +190,10 @@ struct ViewDecoder {
                         fail(spanPath + ".link", "expected an http, https or mailto URL of at most \(Hyperlink.maximumBytes) bytes, no spaces")
                     }
                 }
-                spans.append(ViewNode.Span(text, role: role(span, path: spanPath) ?? .foreground,
-                                           bold: bool(span, "bold", path: spanPath) ?? false, link: link))
+                var decoded = ViewNode.Span(text, role: role(span, path: spanPath) ?? .foreground,
+                                            bold: bool(span, "bold", path: spanPath) ?? false, link: link)
+                decoded.privacySensitive = bool(span, "privacySensitive", path: spanPath) ?? false
+                spans.append(decoded)
             }
         }
         let alignment = alignment(object, path: path)
@@ -229,10 +235,12 @@ struct ViewDecoder {
                         fail(cellPath, "expected a cell (an object with \"text\"), found \(cellValue.shortDescription)")
                         continue
                     }
-                    checkFields(cell, path: cellPath, known: ["text", "role", "bold"])
-                    row.append(ViewNode.Cell(string(cell, "text", path: cellPath, required: true) ?? "",
-                                             role: role(cell, path: cellPath) ?? .foreground,
-                                             bold: bool(cell, "bold", path: cellPath) ?? false))
+                    checkFields(cell, path: cellPath, known: ["text", "role", "bold", "privacySensitive"])
+                    var decoded = ViewNode.Cell(string(cell, "text", path: cellPath, required: true) ?? "",
+                                                role: role(cell, path: cellPath) ?? .foreground,
+                                                bold: bool(cell, "bold", path: cellPath) ?? false)
+                    decoded.privacySensitive = bool(cell, "privacySensitive", path: cellPath) ?? false
+                    row.append(decoded)
                 }
                 rows.append(row)
             }

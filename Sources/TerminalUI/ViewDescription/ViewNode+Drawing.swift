@@ -31,6 +31,7 @@ extension ViewNode {
                 let start = x
                 x = buffer.write(styled.glyph.text, x: x, y: y, style: styled.style, clip: row)
                 if let link = styled.link { buffer.addLink(link, Rect(x: start, y: y, width: x - start, height: 1)) }
+                if styled.isPrivate { buffer.addPrivateArea(Rect(x: start, y: y, width: x - start, height: 1).intersection(row)) }
                 if x >= row.maxX { break }
             }
         }
@@ -76,6 +77,7 @@ extension ViewNode {
                 let width = toEdge ? starts[end] - starts[column] : covered + (end - column - 1)
                 guard width > 0, covered > 0 || toEdge else { continue }
                 let area = Rect(x: starts[column], y: rect.y + row, width: width, height: 1).intersection(rect)
+                if cell.privacySensitive { buffer.addPrivateArea(area.intersection(clip)) }
                 if let fraction = cell.fraction {
                     TerminalUI.Bar(fraction: fraction, style: CellStyle(cell.role), glyphs: glyphs).draw(into: &buffer, in: area)
                 } else {
@@ -161,7 +163,9 @@ extension ViewLayout {
             ViewNode.drawTable(table, into: &buffer, in: rect, clip: area, glyphs: glyphs)
         case .bar(let bar):
             ViewNode.drawBar(bar, into: &buffer, in: rect, clip: area, glyphs: glyphs)
+            if bar.privacySensitive { buffer.addPrivateArea(area) }
         case .sparkline(let sparkline):
+            if sparkline.privacySensitive { buffer.addPrivateArea(area) }
             TerminalUI.Sparkline(values: sparkline.values, maximum: sparkline.maximum, style: CellStyle(sparkline.role), glyphs: glyphs)
                 .draw(into: &buffer, in: rect)
         case .spacer:

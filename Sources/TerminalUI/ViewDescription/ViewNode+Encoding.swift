@@ -17,7 +17,8 @@ extension ViewNode {
             if let weights = stack.weights { members.append(("weights", .array(weights.map { .integer($0) }))) }
         case .text(let text):
             members.append(("spans", .array(text.spans.map { span in
-                Self.styled(text: span.resolved(.unicode), role: span.role, bold: span.bold, link: span.link)
+                Self.styled(text: span.resolved(.unicode), role: span.role, bold: span.bold, link: span.link,
+                            privacySensitive: span.privacySensitive)
             })))
             if text.alignment != .left { members.append(("align", .string(Self.name(of: text.alignment)))) }
             if text.wrap { members.append(("wrap", .bool(true))) }
@@ -32,17 +33,20 @@ extension ViewNode {
                 return .object(JSONObject(members: fields))
             })))
             members.append(("rows", .array(table.rows.map { row in
-                .array(row.map { Self.styled(text: Piece.resolve($0.text, $0.pieces, glyphs: .unicode), role: $0.role, bold: $0.bold) })
+                .array(row.map { Self.styled(text: Piece.resolve($0.text, $0.pieces, glyphs: .unicode), role: $0.role, bold: $0.bold,
+                                             privacySensitive: $0.privacySensitive) })
             })))
         case .bar(let bar):
             members.append(("value", .number(bar.value)))
             if bar.role != .accent { members.append(("role", .string(bar.role.rawValue))) }
             if let label = bar.label { members.append(("label", .string(label))) }
             if bar.showsTrack { members.append(("track", .bool(true))) }
+            if bar.privacySensitive { members.append(("privacySensitive", .bool(true))) }
         case .sparkline(let sparkline):
             members.append(("values", .array(sparkline.values.map { .number($0) })))
             if sparkline.role != .accent { members.append(("role", .string(sparkline.role.rawValue))) }
             if let maximum = sparkline.maximum { members.append(("max", .number(maximum))) }
+            if sparkline.privacySensitive { members.append(("privacySensitive", .bool(true))) }
         case .spacer:
             break
         case .divider(let role):
@@ -54,11 +58,12 @@ extension ViewNode {
     /// The node as compact JSON text.
     public var jsonText: String { jsonValue.jsonText }
 
-    private static func styled(text: String, role: StyleRole, bold: Bool, link: String? = nil) -> JSONValue {
+    private static func styled(text: String, role: StyleRole, bold: Bool, link: String? = nil, privacySensitive: Bool) -> JSONValue {
         var fields: [(key: String, value: JSONValue)] = [("text", .string(text))]
         if role != .foreground { fields.append(("role", .string(role.rawValue))) }
         if bold { fields.append(("bold", .bool(true))) }
         if let link { fields.append(("link", .string(link))) }
+        if privacySensitive { fields.append(("privacySensitive", .bool(true))) }
         return .object(JSONObject(members: fields))
     }
 

@@ -76,6 +76,9 @@ public enum ViewNode: Sendable, Equatable {
         /// http, https or mailto (`Hyperlink.isAllowed`); a view description with another is an
         /// error.
         public var link: String?
+        /// Hidden in the privacy mode (`P`, `--private`): drawn redacted, as WidgetKit's
+        /// `.privacySensitive()` under `redacted(reason: .privacy)`.
+        public var privacySensitive = false
 
         public init(_ text: String, role: StyleRole = .foreground, bold: Bool = false, link: String? = nil) {
             self.init(text, pieces: [], role: role, bold: bold)
@@ -169,6 +172,8 @@ public enum ViewNode: Sendable, Equatable {
         /// When set, the cell is a bar for this fraction (clamped to 0…1) in `role` instead of
         /// text, on a `muted` track (host-internal).
         public private(set) var fraction: Double?
+        /// Hidden in the privacy mode (see `Span.privacySensitive`).
+        public var privacySensitive = false
 
         public init(_ text: String, role: StyleRole = .foreground, bold: Bool = false) {
             self.init(text, pieces: [], role: role, bold: bold)
@@ -211,6 +216,8 @@ public enum ViewNode: Sendable, Equatable {
         /// Whether the unfilled part shows the glyph set's `meterTrack` (`·`, or `.` in ASCII)
         /// instead of blanks: a meter (CPU, memory) that reads as a rail even when idle.
         public var showsTrack: Bool
+        /// Hidden in the privacy mode (see `Span.privacySensitive`).
+        public var privacySensitive = false
 
         public init(value: Double, role: StyleRole = .accent, label: String? = nil, showsTrack: Bool = false) {
             self.value = value.isNaN ? 0 : min(1, max(0, value))
@@ -228,6 +235,8 @@ public enum ViewNode: Sendable, Equatable {
         /// The value of a full column (e.g. 1 for fractions, so a quiet machine looks quiet);
         /// nil: the largest value shown. Positive and finite, else nil.
         public private(set) var maximum: Double?
+        /// Hidden in the privacy mode (see `Span.privacySensitive`).
+        public var privacySensitive = false
 
         public init(values: [Double], role: StyleRole = .accent, maximum: Double? = nil) {
             self.values = values.map { $0.isFinite ? $0 : 0 }

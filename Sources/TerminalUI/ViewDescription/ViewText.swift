@@ -6,6 +6,8 @@ struct ViewText {
         var style: CellStyle
         /// The span's link, if it has one.
         var link: String? = nil
+        /// The span is privacy-sensitive: the privacy mode redacts it.
+        var isPrivate = false
     }
 
     typealias Line = [StyledGlyph]
@@ -24,7 +26,9 @@ struct ViewText {
                     lines.append(current)
                     current = []
                 }
-                for glyph in TextNormalizer.glyphs(of: part) { current.append(StyledGlyph(glyph: glyph, style: style, link: span.link)) }
+                for glyph in TextNormalizer.glyphs(of: part) {
+                    current.append(StyledGlyph(glyph: glyph, style: style, link: span.link, isPrivate: span.privacySensitive))
+                }
             }
         }
         lines.append(current)

@@ -91,6 +91,7 @@ public enum CommandLineParser {
             case .option("--debug"): options.debug = true
             case .option("--record-messages"):
                 options.recordMessages = try path(scanner.value(), for: "--record-messages", scanner)
+            case .option("--private"): options.isPrivate = true
             case .option(let name): throw scanner.fail("\(name) is not an option of the dashboard")
             case .positional(let argument):
                 throw scanner.fail("unexpected argument '\(String(argument.prefix(64)))'")
@@ -140,6 +141,7 @@ public enum CommandLineParser {
                 }
                 options.recordStep = seconds
             case .option("--color"): options.format = .ansi
+            case .option("--private"): options.isPrivate = true
             case .option("--format"):
                 let text = scanner.value()
                 guard let format = SnapshotFormat(rawValue: text) else {
@@ -187,6 +189,9 @@ public enum CommandLineParser {
         }
         if options.describe, options.at != nil || options.format != .text {
             throw scanner.fail("--describe lists the recording's messages; it takes no --at, --format or --color")
+        }
+        if options.isPrivate {
+            throw scanner.fail("--replay shows what the recorded run showed (its P key included); it takes no --private")
         }
     }
 

@@ -27,6 +27,10 @@ struct CommandOption: Sendable {
         "extensions (DIR/NAME/extension.json), searched before",
         "$XDG_CONFIG_HOME/widgethost/extensions"])
 
+    /// `--private`: the dashboard's and `snapshot`'s.
+    static let privacy = CommandOption(name: "--private", argument: nil,
+                                       help: ["the privacy mode (P): what widgets mark private is hidden"])
+
     /// `--family`, `--count`, `--option`: `preview` and `extension run`.
     static let previewShared = [
         CommandOption(name: "--family", argument: "FAMILY", help: ["small, medium, large or extraLarge (default: the kind's)"]),
@@ -44,7 +48,8 @@ struct CommandOption: Sendable {
                     CommandOption(name: "--debug", argument: nil, help: ["write more detail to the log (DIR/widgethost.log)"]),
                     CommandOption(name: "--record-messages", argument: "FILE", help: [
                         "debug: write every message the dashboard applies to FILE, one",
-                        "JSON line each, replayable: snapshot --replay FILE"])]
+                        "JSON line each, replayable: snapshot --replay FILE"]),
+                    privacy]
         case .snapshot?:
             return [
                 CommandOption(name: "--config", argument: "PATH", help: ["config file (lookup as for the dashboard)"]),
@@ -59,6 +64,7 @@ struct CommandOption: Sendable {
                     "text (default), ansi (colours), svg (an image of the cell",
                     "grid), html (a page); in the theme's colours"]),
                 CommandOption(name: "--color", argument: nil, help: ["emit ANSI colours (--format ansi)"]),
+                privacy,
                 CommandOption(name: "--record", argument: "FILE", help: [
                     "write an asciicast v2 recording to FILE instead: the dashboard",
                     "played from --at through simulated time (no waiting)"]),

@@ -12,6 +12,8 @@ public struct DashboardOptions: Sendable, Equatable {
     public var extensionsDirectory: String?
     /// `--record-messages FILE`: every message the dashboard applies, written to FILE.
     public var recordMessages: String?
+    /// `--private`: start in the privacy mode (`P`).
+    public var isPrivate = false
 
     public init(configPath: String? = nil, theme: String? = nil, stateDirectory: String? = nil, debug: Bool = false,
                 extensionsDirectory: String? = nil, recordMessages: String? = nil) {

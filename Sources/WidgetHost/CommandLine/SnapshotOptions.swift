@@ -44,6 +44,8 @@ public struct SnapshotOptions: Sendable, Equatable {
     public var replayPath: String?
     /// `--describe` (with `--replay`): the recording's messages, one line each, not a frame.
     public var describe: Bool
+    /// `--private`: the privacy mode (`P`): what views mark `privacySensitive` is redacted.
+    public var isPrivate = false
 
     public init(configPath: String? = nil, theme: String? = nil, stateDirectory: String? = nil,
                 size: TerminalSize = SnapshotOptions.defaultSize, at: SnapshotTime? = nil,

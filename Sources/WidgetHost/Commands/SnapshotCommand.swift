@@ -37,6 +37,7 @@ enum SnapshotCommand {
         case .failure(let output): return output
         }
         defer { dashboard.close() }
+        if options.isPrivate { dashboard.press(.character("P")) }
         let wait = options.waitSeconds ?? 5
         let settled = await dashboard.settle(within: wait)
         if options.at == nil { dashboard.clock.advance(to: max(dashboard.clock.now, wallClock())) }

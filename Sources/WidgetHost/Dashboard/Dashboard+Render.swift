@@ -19,6 +19,7 @@ extension Dashboard {
                 drawPanel(panel, in: frame, focused: index == focus, zoomed: false, now: now, scroll: 0, into: &buffer)
             }
         }
+        if isPrivate { buffer.redactPrivate(glyphs: glyphs) }
         drawStatusBar(into: &buffer, now: now)
         if isHelpShown { drawHelp(into: &buffer) }
         return buffer
@@ -75,6 +76,8 @@ extension Dashboard {
         let height = Self.scrolledHeight(of: view, in: rect)
         var offscreen = CellBuffer(width: rect.width, height: height)
         view.draw(into: &offscreen, in: offscreen.bounds, glyphs: glyphs)
+        // Redacted before the copy: the copy keeps cells, not where private parts were drawn.
+        if isPrivate { offscreen.redactPrivate(glyphs: glyphs) }
         let top = min(scroll, max(0, height - rect.height))
         buffer.copy(offscreen, from: Rect(x: 0, y: top, width: rect.width, height: rect.height), toX: rect.x, y: rect.y, clip: rect)
     }
@@ -110,6 +113,7 @@ extension Dashboard {
         let separator = " \(glyphs.vertical) "
         var left = ""
         if isPaused { left += separator + "paused" }
+        if isPrivate { left += separator + "private" }
         if hiddenPanelCount > 0 {
             left += separator + "+\(hiddenPanelCount) panel\(hiddenPanelCount == 1 ? "" : "s"): enlarge the terminal"
         }
@@ -160,6 +164,7 @@ extension Dashboard {
         ("R", "reload every panel"),
         ("t", "next theme"),
         ("p", "pause / resume automatic reloads"),
+        ("P", "privacy mode: hide what widgets mark private"),
         ("?", "this help (any key closes)"),
         ("q, Ctrl-C", "quit"),
     ]

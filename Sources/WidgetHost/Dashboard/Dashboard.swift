@@ -26,6 +26,9 @@ struct Dashboard {
     private(set) var isHelpShown = false
     var scrollOffset = 0
     private(set) var isPaused = false
+    /// The privacy mode (`P`, `--private`): what views mark `privacySensitive` is drawn
+    /// redacted (WidgetKit's `redacted(reason: .privacy)`).
+    var isPrivate = false
     private(set) var size: TerminalSize
     /// Themes `t` cycles through, and the index of the one in use.
     private(set) var themes: [Theme]
@@ -181,6 +184,8 @@ struct Dashboard {
         case .character("p"):
             isPaused.toggle()
             timelines.setAutomaticReloadsPaused(isPaused, now: now)
+        case .character("P"):
+            isPrivate.toggle()
         case .resize:
             relayout()
         case .control("l"):

@@ -114,6 +114,7 @@ enum DashboardStartup {
                                   environment: environment.variables, configuration: SchedulerConfiguration(setup.config),
                                   clock: clock)
         dashboard.selectTheme(at: themes.index)
+        dashboard.isPrivate = options.isPrivate
         dashboard.sessionsNotice = sessions.notice
         dashboard.extensionsNotice = ExtensionSetup.notice(problems: extensionProblems.count, skipped: skippedExtensions)
         dashboard.notice = dashboard.standingNotice

@@ -28,8 +28,13 @@ enum LeaderboardView {
                 case .large, .extraLarge: body = table(board, entry: entry, limit: entry.maxRows, detailed: true, size: size)
                 }
             }
-        } else {
+        } else if context.isPlaceholder {
             body = redacted(columns: size.columns)
+        } else {
+            // A real entry without a board says so (the footer says why): only the placeholder
+            // is redacted, so a failed first fetch never looks like loading forever.
+            let missing = entry.isFetching && entry.fetchError == nil ? "fetching the board" : "no board yet"
+            body = .centered([.text(missing, role: .muted, alignment: .center)])
         }
         guard hasFooter else { return body }
         // The body's stack has a weight, so it takes what the footer leaves whatever it holds.
