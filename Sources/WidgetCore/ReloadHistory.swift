@@ -25,7 +25,7 @@ struct ReloadHistory {
         }
         lastStart = now
         if reason == .user { lastUserStart = now }
-        if reason == .widgetCenter {
+        if reason == .widgetCenter || reason == .outage {
             recentCenterStarts.removeAll { $0 <= now - minimumInterval }
             recentCenterStarts.append(now)
         }
@@ -46,7 +46,7 @@ struct ReloadHistory {
     ///   `TimelineScheduler.localReloadFloor`.
     func intervalFloor(for reason: ReloadReason, pausable: Bool, now: Date, minimumInterval: TimeInterval,
                        burst: Int = TimelineScheduler.centerBurst) -> Date? {
-        if reason == .widgetCenter {
+        if reason == .widgetCenter || reason == .outage {
             // Data a background session just delivered should show at once, even right after
             // the reload that fetched it, and several sessions may finish together: a burst
             // of `burst` WidgetCenter reloads per interval is allowed (`centerBurst`, or the

@@ -15,6 +15,10 @@ public enum ReloadReason: String, Sendable, Equatable {
     /// The widget's environment changed: the wall clock was set, the panel's size changed.
     /// Free of the budget and the minimum interval, but not the user's: a retry wait stays.
     case environment
+    /// `WidgetCenter` after a fetch failed (`reloadTimelines(ofKind:afterFailure: true)`): the
+    /// panel shows the failure. A `WidgetCenter` reload that brings nothing: free of the daily
+    /// budget, held to the `WidgetCenter` burst like any.
+    case outage
 }
 
 /// A timeline request the host must start now: call the instance's provider and answer with

@@ -4,6 +4,10 @@
 public struct Timeline<EntryType: TimelineEntry>: Sendable {
     public var entries: [EntryType]
     public var policy: TimelineReloadPolicy
+    /// The policy's reload tries a failed fetch again (a widget waiting out its backoff or a
+    /// server's Retry-After): a retry, free of the daily budget (DESIGN.md §3: outages spend
+    /// nothing). Beyond WidgetKit; false for every ordinary timeline.
+    public var policyRetriesFailure = false
 
     public init(entries: [EntryType], policy: TimelineReloadPolicy) {
         self.entries = entries
@@ -12,7 +16,9 @@ public struct Timeline<EntryType: TimelineEntry>: Sendable {
 
     /// The same timeline with its entry type erased, as the scheduler stores it.
     public var erased: AnyTimeline {
-        AnyTimeline(entries: entries.map { $0 as any TimelineEntry }, policy: policy)
+        var erased = AnyTimeline(entries: entries.map { $0 as any TimelineEntry }, policy: policy)
+        erased.policyRetriesFailure = policyRetriesFailure
+        return erased
     }
 }
 
@@ -20,6 +26,8 @@ public struct Timeline<EntryType: TimelineEntry>: Sendable {
 public struct AnyTimeline: Sendable {
     public var entries: [any TimelineEntry]
     public var policy: TimelineReloadPolicy
+    /// See `Timeline.policyRetriesFailure`.
+    public var policyRetriesFailure = false
 
     public init(entries: [any TimelineEntry], policy: TimelineReloadPolicy) {
         self.entries = entries

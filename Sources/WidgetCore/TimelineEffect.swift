@@ -55,12 +55,14 @@ public struct ProviderAnswer: Sendable, Equatable {
     }
 
     /// Answers are the same when they answer the same request the same way: the same
-    /// failure, or timelines with the same dates and policy (entries have no equality).
+    /// failure, or timelines with the same dates and policy, retrying or not (entries have no
+    /// equality).
     public static func == (a: Self, b: Self) -> Bool {
         guard a.request == b.request else { return false }
         switch (a.result, b.result) {
         case (.success(let x), .success(let y)):
             return x.entries.map(\.date) == y.entries.map(\.date) && x.policy == y.policy
+                && x.policyRetriesFailure == y.policyRetriesFailure
         case (.failure, .failure):
             return a.failure == b.failure
         default:

@@ -48,16 +48,18 @@ extension TimelineScheduler {
             i.nextIndex = i.entries.count
         }
 
+        // A policy that retries a failed fetch is a retry: free of the budget.
+        let policyReason: ReloadReason = timeline.policyRetriesFailure ? .retry : .policy
         switch timeline.policy {
         case .atEnd:
             if let last = i.entries.last, last.date > now {
-                scheduleSystemReload(i, at: last.date, reason: .policy, now: now)
+                scheduleSystemReload(i, at: last.date, reason: policyReason, now: now)
             } else {
-                scheduleSystemReload(i, at: now + configuration.minimumReloadInterval, reason: .policy, now: now)
+                scheduleSystemReload(i, at: now + configuration.minimumReloadInterval, reason: policyReason, now: now)
             }
         case .after(let date):
             let due = date > now ? date : now + configuration.minimumReloadInterval
-            scheduleSystemReload(i, at: due, reason: .policy, now: now)
+            scheduleSystemReload(i, at: due, reason: policyReason, now: now)
         case .never:
             i.reloadDue = nil
         }
@@ -103,6 +105,8 @@ extension TimelineScheduler {
             i.heldByBudgetUntil = nil
         case .environment:
             scheduleEnvironmentReload(i, now: now)
+        case .outage:
+            scheduleSystemReload(i, at: now, reason: .outage, now: now)
         default:
             scheduleSystemReload(i, at: now, reason: .widgetCenter, now: now)
         }
@@ -110,7 +114,8 @@ extension TimelineScheduler {
 
     /// Keeps the strongest reason of reloads asked for during a request.
     mutating func addFollowUp(_ i: Instance, _ reason: ReloadReason) {
-        func rank(_ r: ReloadReason?) -> Int { r == .user ? 3 : r == .environment ? 2 : r == nil ? 0 : 1 }
+        // An outage's reload is the weakest: any other reload asked for covers it.
+        func rank(_ r: ReloadReason?) -> Int { r == .user ? 4 : r == .environment ? 3 : r == nil ? 0 : r == .outage ? 1 : 2 }
         if rank(reason) > rank(i.followUp) { i.followUp = reason }
     }
 }

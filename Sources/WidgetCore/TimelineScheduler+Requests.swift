@@ -31,6 +31,21 @@ extension TimelineScheduler {
         for id in instances(ofKind: kind) { requestReload(id, userInitiated: userInitiated, now: now) }
     }
 
+    /// Asks for new timelines for every instance of `kind` after its fetch failed: a
+    /// `WidgetCenter` reload that spends no budget (`ReloadReason.outage`).
+    public mutating func requestOutageReload(ofKind kind: String, now: Date) {
+        makeUnique()
+        for id in instances(ofKind: kind) {
+            guard let i = instance(id) else { continue }
+            if i.inFlight != nil {
+                addFollowUp(i, .outage)
+            } else if i.reloadReason != .user || i.reloadDue == nil {
+                scheduleSystemReload(i, at: now, reason: .outage, now: now)
+            }
+            reschedule(id)
+        }
+    }
+
     /// Asks for new timelines for every instance.
     public mutating func requestReloadAll(userInitiated: Bool = false, now: Date) {
         makeUnique()
@@ -124,7 +139,7 @@ extension TimelineScheduler {
         switch reason {
         case .policy: return true
         case .widgetCenter: return !answersUser(now: now)
-        case .initial, .user, .retry, .environment: return false
+        case .initial, .user, .retry, .environment, .outage: return false
         }
     }
 

@@ -145,6 +145,7 @@ public struct TimelineState {
             switch request {
             case .all: scheduler.requestReloadAll(now: now)
             case .kind(let kind): scheduler.requestReload(ofKind: kind, now: now)
+            case .outage(let kind): scheduler.requestOutageReload(ofKind: kind, now: now)
             }
         }
         tick(now: now)

@@ -11,6 +11,8 @@ public final class WidgetCenter: Sendable {
     public enum Request: Sendable, Equatable, Hashable {
         case kind(String)
         case all
+        /// The kind's fetch failed: show it (free of the budget, `ReloadReason.outage`).
+        case outage(String)
     }
 
     /// One configured widget, as `currentConfigurations()` reports it: WidgetKit's
@@ -47,6 +49,13 @@ public final class WidgetCenter: Sendable {
     /// Asks for new timelines for every widget of `kind`.
     public func reloadTimelines(ofKind kind: String) {
         enqueue(.kind(kind))
+    }
+
+    /// Asks for new timelines for every widget of `kind` after its fetch failed and brought
+    /// nothing new but the failure (`afterFailure`): such a reload spends no budget, so an
+    /// outage costs nothing. A host extension; `afterFailure: false` is `reloadTimelines(ofKind:)`.
+    public func reloadTimelines(ofKind kind: String, afterFailure: Bool) {
+        enqueue(afterFailure ? .outage(kind) : .kind(kind))
     }
 
     /// Asks for new timelines for every widget.
@@ -89,6 +98,9 @@ public final class WidgetCenter: Sendable {
         let wake = state.withLock { s -> (@Sendable () -> Void)? in
             let wasEmpty = s.pending.isEmpty
             if s.pending.contains(.all) || s.pending.contains(request) { return nil }
+            // A kind's reload with data covers its outage reload: the stronger one stays.
+            if case .outage(let kind) = request, s.pending.contains(.kind(kind)) { return nil }
+            if case .kind(let kind) = request { s.pending.removeAll { $0 == .outage(kind) } }
             if request == .all { s.pending.removeAll() }
             s.pending.append(request)
             return wasEmpty ? s.wake : nil

@@ -43,6 +43,45 @@ struct TimelineBudgetTests {
         #expect(scheduler.status(of: hero)?.heldByBudgetUntil == nil)
     }
 
+    @Test("a two-hour outage spends nothing: each attempt's retry and the reload showing its failure are free (issue 26, item 4)")
+    func outageSpendsNothing() throws {
+        // Refresh 600, budget 40: before, each attempt cost a policy reload and a WidgetCenter
+        // reload, 2 × ~12 attempts = ~24 of 40 in two hours.
+        var scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 300, dailyReloadBudget: 40))
+        let id = scheduler.add(kind: "leaderboard", now: testEpoch)
+        var now = testEpoch
+        var attempts = 0
+        func answer(_ request: ReloadRequest, retrying: Bool) {
+            var next = timeline([], policy: .after(now + 600))
+            next.policyRetriesFailure = retrying
+            _ = scheduler.deliver(next, to: request.instance, generation: request.generation, now: now)
+        }
+        var request = try #require(scheduler.advance(to: now).reloads.first)
+        answer(request, retrying: true)
+        while now < at(7_200) {
+            // The attempt's download fails 10 s later: the failure is shown by an outage reload.
+            now = try #require(scheduler.nextWakeDate)
+            request = try #require(scheduler.advance(to: now).reloads.first)
+            #expect(request.reason == .retry)
+            answer(request, retrying: true)
+            attempts += 1
+            now += 10
+            scheduler.requestOutageReload(ofKind: "leaderboard", now: now)
+            let shown = scheduler.advance(to: now).reloads
+            #expect(shown.map(\.reason) == [.outage], "the failure shows at once")
+            if let shown = shown.first { answer(shown, retrying: true) }
+        }
+        #expect(attempts >= 11)
+        // The server is back: 40 policy reloads in a row run unheld.
+        for _ in 0..<40 {
+            now = try #require(scheduler.nextWakeDate)
+            let reloads = scheduler.advance(to: now).reloads
+            #expect(scheduler.status(of: id)?.heldByBudgetUntil == nil, "the budget is whole after the outage")
+            guard let next = reloads.first else { break }
+            answer(next, retrying: false)
+        }
+    }
+
     @Test("a seconds clock (computed locally) keeps ticking under any budget")
     func localClockIsExempt() {
         var scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 5, dailyReloadBudget: 5))

@@ -63,7 +63,7 @@ struct MessageLogFileTests {
             .resized(TerminalSize(columns: 80, rows: 24)), .quit, .suspend, .childExited,
             .key(.mouse(MouseEvent(.press, column: 3, row: 7))), .key(.mouse(MouseEvent(.wheelDown, column: 0, row: 0))),
             .pageRotationDue, .relevanceExpired, .linkOpened(failure: nil), .linkOpened(failure: "no xdg-open"),
-            .timelinesDue, .reloadsRequested([.kind("leaderboard"), .all]),
+            .timelinesDue, .reloadsRequested([.kind("leaderboard"), .all]), .reloadsRequested([.outage("http-json"), .kind("hero")]),
             .widgetsFound(BoundWidgets(widgets: [Catalog.builtin().definitions[0].widget(.none)])),
             .configChanged(reason: "SIGHUP"), .extensionsFound(notice: "1 extension skipped"), .extensionsFound(notice: nil),
             .configLoaded(config, Theme.mono), .panelsBuilt(panels), .configRejected(notice: "config not reloaded: x"),
@@ -80,14 +80,15 @@ struct MessageLogFileTests {
             }
         }
         return every + entries(at: date).enumerated().map { index, entries in
-            .providerAnswered(ProviderAnswer(request: request(index), result: .success(AnyTimeline(
-                entries: entries, policy: [.atEnd, .never, .after(date + 600)][index % 3]))))
+            var timeline = AnyTimeline(entries: entries, policy: [.atEnd, .never, .after(date + 600)][index % 3])
+            timeline.policyRetriesFailure = index % 3 == 2
+            return .providerAnswered(ProviderAnswer(request: request(index), result: .success(timeline)))
         }
     }
 
     static func request(_ index: Int) -> ReloadRequest {
         ReloadRequest(instance: WidgetInstanceID(rawValue: index + 1), generation: UInt64(index + 2),
-                      reason: [.initial, .policy, .widgetCenter, .user, .retry, .environment][index % 6])
+                      reason: [.initial, .policy, .widgetCenter, .user, .retry, .environment, .outage][index % 7])
     }
 
     /// One answer's entries per entry type, with the odd values a real run has (NaN from

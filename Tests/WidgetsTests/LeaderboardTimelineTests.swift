@@ -263,6 +263,43 @@ struct LeaderboardTimelineTests {
         task.cancel()
     }
 
+    @Test("a batch of failures only reloads as an outage (free); one with a 304 or a body as data (issue 26, item 4)")
+    @MainActor
+    func outageBatches() throws {
+        let dir = TemporaryStateDirectory()
+        let clock = ManualClock(now: at(0))
+        let manager = try BackgroundSessionManager.open(stateDirectory: dir.path + "/state", transport: FakeTransport(), clock: clock)
+        defer { manager.close() }
+        let center = WidgetCenter()
+        let store = LeaderboardStore(container: try WidgetContainer(kind: "leaderboard", stateDirectory: dir.path + "/state"))
+        let delegate = FetchSessionDelegate(LeaderboardSessionRecorder(store: store, center: center), now: { clock.now }, completion: {})
+        let session = manager.session(identifier: "leaderboard")
+        let task = session.downloadTask(with: URL(string: "http://127.0.0.1:9/leaderboard")!)
+        defer { task.cancel() }
+        delegate.urlSession(session, task: task, didCompleteWithError: .failed(reason: "connection refused", attempts: 1, retryAfter: nil))
+        delegate.urlSessionDidFinishEvents(forBackgroundURLSession: session)
+        #expect(center.takeRequests() == [.outage("leaderboard"), .outage("hero")])
+        delegate.urlSession(session, task: task, didCompleteWithError: .failed(reason: "connection refused", attempts: 1, retryAfter: nil))
+        delegate.urlSession(session, task: task, didCompleteWithError: .notModified(Validators(etag: "\"x\"")))
+        delegate.urlSessionDidFinishEvents(forBackgroundURLSession: session)
+        #expect(center.takeRequests() == [.kind("leaderboard"), .kind("hero")], "a 304 is an answer: the server is up")
+    }
+
+    @Test("waiting out a failure, the timeline's reload is a retry (free); a healthy one's is not")
+    @MainActor
+    func retryingTimeline() async throws {
+        let rig = try ProviderRig()
+        defer { rig.close() }
+        var state = fetchedState(at: at(-60))
+        state.failed("connection refused", at: at(-1))
+        LeaderboardStore(context: rig.context).save(state, session: "leaderboard")
+        let failing = try await rig.provider().timeline(in: largeContext)
+        #expect(failing.policyRetriesFailure, "\(failing.policy)")
+        LeaderboardStore(context: rig.context).save(fetchedState(at: at(-60)), session: "leaderboard")
+        let healthy = try await rig.provider().timeline(in: largeContext)
+        #expect(!healthy.policyRetriesFailure)
+    }
+
     @Test("while the server's Retry-After runs no automatic fetch starts; the footer says when")
     @MainActor
     func providerHonoursRetryAfter() async throws {

@@ -50,7 +50,13 @@ package struct MessageLog: Sendable {
         case .configLoaded(let config, let theme):
             return "configLoaded \(config.panels.count) panels, theme \(theme.name)"
         case .reloadsRequested(let requests):
-            return "reloadsRequested " + requests.map { if case .kind(let kind) = $0 { kind } else { "all" } }.joined(separator: ",")
+            return "reloadsRequested " + requests.map { request -> String in
+                switch request {
+                case .kind(let kind): kind
+                case .all: "all"
+                case .outage(let kind): "\(kind) (after a failure)"
+                }
+            }.joined(separator: ",")
         case .key(let key):
             return "key \(key)"
         case .widgetsFound(let widgets):

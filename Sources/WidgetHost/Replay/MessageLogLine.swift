@@ -15,7 +15,7 @@ struct MessageLogLine: Codable {
 
     enum CodingKeys: String, CodingKey {
         case date, type, key, columns, rows, instances, instance, generation, reason, codec, entries, policy, at, failure,
-             requests, kinds, notice, config, theme, panels, action, step
+             requests, kinds, notice, config, theme, panels, action, step, retries
     }
 
     // MARK: Writing
@@ -45,9 +45,8 @@ struct MessageLogLine: Codable {
             try encode(answer, into: &c, coding: MessageLogCoding.from(encoder.userInfo, codingPath: encoder.codingPath))
         case .reloadsRequested(let requests):
             try c.encode("reloadsRequested", forKey: .type)
-            // A kind's name, or null for "all".
-            try c.encode(requests.map { request -> String? in if case .kind(let kind) = request { kind } else { nil } },
-                         forKey: .requests)
+            // A kind's name, null for "all", {"outage": kind} for a reload after a failure.
+            try c.encode(requests.map(CodedRequest.init), forKey: .requests)
         case .widgetsFound(let widgets):
             try c.encode("widgetsFound", forKey: .type)
             try c.encode(widgets.widgets.map(\.kind), forKey: .kinds)
@@ -86,6 +85,7 @@ struct MessageLogLine: Codable {
         case .failure:
             try c.encode(answer.failure ?? "", forKey: .failure)
         case .success(let timeline):
+            if timeline.policyRetriesFailure { try c.encode(true, forKey: .retries) }
             switch timeline.policy {
             case .atEnd: try c.encode("atEnd", forKey: .policy)
             case .never: try c.encode("never", forKey: .policy)
@@ -148,7 +148,7 @@ struct MessageLogLine: Codable {
         case "providerAnswered":
             message = .providerAnswered(try Self.answer(from: c, coding: MessageLogCoding.from(decoder.userInfo, codingPath: decoder.codingPath)))
         case "reloadsRequested":
-            message = .reloadsRequested(try c.decode([String?].self, forKey: .requests).map { $0.map(WidgetCenter.Request.kind) ?? .all })
+            message = .reloadsRequested(try c.decode([CodedRequest].self, forKey: .requests).map(\.request))
         case "widgetsFound":
             let coding = try MessageLogCoding.from(decoder.userInfo, codingPath: decoder.codingPath)
             let widgets = try c.decode([String].self, forKey: .kinds).map { kind in
@@ -216,7 +216,9 @@ struct MessageLogLine: Codable {
                 entries.append(entry)
             }
         }
-        return ProviderAnswer(request: request, result: .success(AnyTimeline(entries: entries, policy: policy)))
+        var timeline = AnyTimeline(entries: entries, policy: policy)
+        timeline.policyRetriesFailure = try c.decodeIfPresent(Bool.self, forKey: .retries) ?? false
+        return ProviderAnswer(request: request, result: .success(timeline))
     }
 
     // MARK: Keys

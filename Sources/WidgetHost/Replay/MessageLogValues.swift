@@ -211,3 +211,36 @@ struct NoProvider: TimelineProvider {
     func snapshot(in context: Context) async -> MinuteEntry { placeholder(in: context) }
     func timeline(in context: Context) async throws -> Timeline<MinuteEntry> { Timeline(entries: [], policy: .never) }
 }
+
+/// A `WidgetCenter` request as a log writes it: a kind's name, null for every kind, or
+/// `{"outage": kind}` for a kind's reload after its fetch failed.
+struct CodedRequest: Codable {
+    var request: WidgetCenter.Request
+
+    init(_ request: WidgetCenter.Request) { self.request = request }
+
+    private enum Keys: String, CodingKey { case outage }
+
+    func encode(to encoder: any Encoder) throws {
+        switch request {
+        case .kind(let kind):
+            var c = encoder.singleValueContainer()
+            try c.encode(kind)
+        case .all:
+            var c = encoder.singleValueContainer()
+            try c.encodeNil()
+        case .outage(let kind):
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(kind, forKey: .outage)
+        }
+    }
+
+    init(from decoder: any Decoder) throws {
+        if let keyed = try? decoder.container(keyedBy: Keys.self), let kind = try keyed.decodeIfPresent(String.self, forKey: .outage) {
+            request = .outage(kind)
+            return
+        }
+        let c = try decoder.singleValueContainer()
+        request = c.decodeNil() ? .all : .kind(try c.decode(String.self))
+    }
+}

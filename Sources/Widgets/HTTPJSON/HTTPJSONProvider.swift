@@ -79,6 +79,6 @@ public struct HTTPJSONProvider: TimelineProvider {
         var entries = HTTPJSONEntry.timeline(fields: fields, stored: stored, isFetching: isFetching, error: error,
                                              from: date, until: next, retryAt: retryAt)
         if let link { for index in entries.indices { entries[index].url = link } }
-        return Timeline(entries: entries, policy: ProjectionDates.policy(from: date, last: entries.last?.date, nextFetch: next))
+        return ProjectionDates.timeline(entries, from: date, nextFetch: next, retrying: retryAt != nil)
     }
 }

@@ -129,7 +129,7 @@ public struct LeaderboardProvider: TimelineProvider {
         // where the next entry would have been: the projection never freezes.
         let next = retryAt ?? date + refresh
         let entries = LeaderboardEntry.timeline(state, from: date, until: next, maxRows: maxRows, retryAt: retryAt)
-        return Timeline(entries: entries, policy: ProjectionDates.policy(from: date, last: entries.last?.date, nextFetch: next))
+        return ProjectionDates.timeline(entries, from: date, nextFetch: next, retrying: retryAt != nil)
     }
 
     /// When the next fetch of `url` is due after `now`, or nil when it is due now.

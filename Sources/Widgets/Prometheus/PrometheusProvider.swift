@@ -61,6 +61,6 @@ struct PrometheusProvider: TimelineProvider {
         let next = retryAt ?? date + refresh
         let entries = PrometheusEntry.timeline(panel: panel, stored: stored, isFetching: isFetching, error: error,
                                                from: date, until: next, retryAt: retryAt)
-        return Timeline(entries: entries, policy: ProjectionDates.policy(from: date, last: entries.last?.date, nextFetch: next))
+        return ProjectionDates.timeline(entries, from: date, nextFetch: next, retrying: retryAt != nil)
     }
 }

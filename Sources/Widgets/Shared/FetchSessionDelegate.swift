@@ -1,5 +1,6 @@
 import BackgroundSessions
 import FoundationEssentials
+import Synchronization
 
 /// What a widget that fetches its data through a background session does with the session's
 /// events; `FetchSessionDelegate` turns the events into these calls.
@@ -13,9 +14,11 @@ protocol FetchSessionRecorder: Sendable {
     func received(_ body: Data?, session: String, url: URL, at date: Date)
     /// A task for `url` ended without a body (a 304, a failure, a cancel) at `date`.
     func ended(_ error: BackgroundTaskError, session: String, url: URL, at date: Date)
-    /// Every event of the batch has been delivered: reload the widgets through `WidgetCenter`,
-    /// then call `completion` — the WidgetKit order — or keep it until the data is saved.
-    func finishEvents(session: String, completion: @escaping @Sendable () -> Void)
+    /// Every event of the batch has been delivered: reload the widgets through `WidgetCenter`
+    /// (`afterFailure`: the batch brought only failures, so the reload shows an outage and
+    /// spends no budget), then call `completion` — the WidgetKit order — or keep it until the
+    /// data is saved.
+    func finishEvents(session: String, afterFailure: Bool, completion: @escaping @Sendable () -> Void)
 }
 
 /// The session delegate of the widgets that fetch by download (`leaderboard`, `http-json`):
@@ -25,6 +28,9 @@ final class FetchSessionDelegate: BackgroundSessionDelegate {
     private let recorder: any FetchSessionRecorder
     private let now: @Sendable () -> Date
     private let completion: @Sendable () -> Void
+    /// Per session, whether the batch being delivered brought anything but failures (a body,
+    /// a 304): a batch of failures only is an outage, whose reload spends no budget.
+    private let batches = Mutex<[String: Bool]>([:])
 
     init(_ recorder: any FetchSessionRecorder, now: @escaping @Sendable () -> Date, completion: @escaping @Sendable () -> Void) {
         self.recorder = recorder
@@ -36,15 +42,24 @@ final class FetchSessionDelegate: BackgroundSessionDelegate {
         let date = now()
         let body = FileManager.default.contents(atPath: location.path).flatMap { $0.count <= recorder.maximumBodyBytes ? $0 : nil }
         recorder.received(body, session: session.identifier, url: downloadTask.url, at: date)
+        batches.withLock { $0[session.identifier] = true }
     }
 
     func urlSession(_ session: BackgroundSession, task: BackgroundDownloadTask, didCompleteWithError error: BackgroundTaskError?) {
         guard let error else { return }
         recorder.ended(error, session: session.identifier, url: task.url, at: now())
+        let answered: Bool?
+        switch error {
+        case .notModified: answered = true
+        case .failed, .unavailable, .fileMissing: answered = false
+        case .cancelled: answered = nil
+        }
+        if let answered { batches.withLock { $0[session.identifier] = ($0[session.identifier] ?? false) || answered } }
     }
 
     func urlSessionDidFinishEvents(forBackgroundURLSession session: BackgroundSession) {
-        recorder.finishEvents(session: session.identifier, completion: completion)
+        let brought = batches.withLock { $0.removeValue(forKey: session.identifier) }
+        recorder.finishEvents(session: session.identifier, afterFailure: brought == false, completion: completion)
     }
 }
 

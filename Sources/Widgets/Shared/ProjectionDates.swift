@@ -49,4 +49,15 @@ public enum ProjectionDates {
         let end = self.next(after: last ?? start, from: start)
         return .after(min(next, max(end, start + 60)))
     }
+
+    /// The timeline of a projection from `start` reaching the next fetch at `next` (`policy`);
+    /// `retrying`: that fetch tries a failed one again (a backoff or a server's Retry-After),
+    /// so the reload that starts it is a retry and spends no budget — an outage costs nothing.
+    public static func timeline<Entry: TimelineEntry>(_ entries: [Entry], from start: Date, nextFetch next: Date,
+                                                      retrying: Bool) -> Timeline<Entry> {
+        let policy = policy(from: start, last: entries.last?.date, nextFetch: next)
+        var timeline = Timeline(entries: entries, policy: policy)
+        timeline.policyRetriesFailure = retrying && policy == .after(next)
+        return timeline
+    }
 }
