@@ -54,6 +54,10 @@ final class TerminalEffects: DashboardHost {
         case .configApplied(let config):
             terminal.setMouse(config.mouse)
             reloader.applied(config)
+        case .openEditor:
+            program.send(.editorOpened(reloader.openEditor()))
+        case .saveConfig(let file, let document, let overwrite):
+            program.send(.configSaved(reloader.save(document, to: file, overwrite: overwrite)))
         case .log(let line):
             log?.info(line)
         case .quit(let status):

@@ -1,0 +1,211 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
+import TerminalUI
+import Testing
+import WidgetCore
+import WidgetTestSupport
+@testable import WidgetHost
+
+/// 2026-11-30T10:00:00Z
+private let start = Date(timeIntervalSince1970: 1_796_032_800)
+
+private let threePanels = """
+    {"panels": [{"kind": "text", "family": "small", "title": "A", "options": {"text": "a"}},
+                {"kind": "text", "family": "small", "title": "B", "options": {"text": "b"}},
+                {"kind": "clock", "title": "C", "options": {"timeZone": "UTC"}}]}
+    """
+
+@MainActor
+private func open(_ path: String?, environment: HostEnvironment) async throws -> HeadlessDashboard {
+    let pilot = try HeadlessDashboard.open(catalog: .builtin(), configPath: path, size: TerminalSize(columns: 120, rows: 24),
+                                           now: start, environment: environment).get()
+    _ = await pilot.settle(within: 10)
+    return pilot
+}
+
+private func environment(_ directory: TemporaryDirectory) -> HostEnvironment {
+    HostEnvironment(variables: ["TZ": "UTC", "LANG": "C.UTF-8", "XDG_CONFIG_HOME": directory.path], homeDirectory: "/nonexistent")
+}
+
+private func contents(_ path: String) -> String? {
+    (try? ConfigFileReader.read(path)).map { String(decoding: $0, as: UTF8.self) }
+}
+
+@MainActor
+private extension HeadlessDashboard {
+    func type(_ keys: String) {
+        for key in keys { press(key == "\u{1B}" ? .escape : .character(key)) }
+    }
+
+    var statusBar: String { lines.last ?? "" }
+}
+
+@Suite("Edit mode", .serialized)
+@MainActor
+struct EditModePilotTests {
+    @Test("E L + Tab x u x s: the panel moved, grown, the clock removed (undone, removed again); the file written byte for byte")
+    func arrangeAndSave() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.write("config.json", threePanels)
+        let pilot = try await open(path, environment: environment(directory))
+        defer { pilot.close() }
+        pilot.type("E")
+        #expect(pilot.statusBar.hasPrefix(" widgethost │ EDIT │ A"))
+        #expect(pilot.statusBar.hasSuffix("HJKL move  +/- size  x remove  u undo  s save  Esc done"))
+        pilot.recordMessages()
+        pilot.type("L")
+        #expect(pilot.panelTitles == ["B", "A", "C"])
+        #expect(pilot.focus == 1, "the focus follows the panel")
+        #expect(pilot.statusBar.contains("EDIT* │ A"))
+        let built = pilot.recordedMessages.records.compactMap { record -> String? in
+            guard case .panelsBuilt = record.message else { return nil }
+            return MessageLog.describe(record.message)
+        }
+        #expect(built == ["panelsBuilt 3 panels, 0 built, 3 kept"], "moved panels keep running")
+        pilot.type("+")
+        pilot.press(.tab)
+        pilot.type("x")
+        #expect(pilot.panelTitles == ["B", "A"])
+        #expect(pilot.focus == 1, "the page's new last panel")
+        pilot.type("u")
+        #expect(pilot.panelTitles == ["B", "A", "C"])
+        #expect(pilot.focus == 2, "undo puts the focus back too")
+        pilot.type("x")
+        #expect(contents(path) == threePanels, "nothing is written before s")
+        pilot.type("s")
+        #expect(pilot.statusBar.contains("EDIT │") && pilot.statusBar.contains("saved \(path)"))
+        #expect(contents(path) == """
+            {
+              "panels": [
+                {
+                  "kind": "text",
+                  "family": "small",
+                  "title": "B",
+                  "options": {
+                    "text": "b"
+                  }
+                },
+                {
+                  "kind": "text",
+                  "family": "medium",
+                  "title": "A",
+                  "options": {
+                    "text": "a"
+                  }
+                }
+              ]
+            }
+
+            """)
+        #expect(contents(path + ".bak") == threePanels)
+        let check = CheckConfigCommand.run(path: path, environment: HostEnvironment(), catalog: .builtin())
+        #expect(check.exitCode == 0)
+        pilot.type("\u{1B}")
+        #expect(!pilot.statusBar.contains("EDIT"))
+        #expect(pilot.panelTitles == ["B", "A"])
+    }
+
+    @Test("Esc with unsaved edits asks save? y/n/c: c stays, n drops the edits, y saves and leaves")
+    func leaving() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.write("config.json", threePanels)
+        let pilot = try await open(path, environment: environment(directory))
+        defer { pilot.close() }
+        pilot.type("Ex\u{1B}")
+        #expect(pilot.statusBar.contains("save? y/n/c"))
+        pilot.type("q")
+        #expect(pilot.statusBar.contains("save? y/n/c"), "another key: the question stands")
+        #expect(pilot.quitStatus == nil)
+        pilot.type("c")
+        #expect(pilot.statusBar.contains("EDIT*") && !pilot.statusBar.contains("save?"))
+        pilot.type("\u{1B}n")
+        #expect(!pilot.statusBar.contains("EDIT"))
+        #expect(pilot.panelTitles == ["A", "B", "C"])
+        #expect(contents(path) == threePanels)
+        pilot.type("Ex\u{1B}y")
+        #expect(!pilot.statusBar.contains("EDIT"))
+        #expect(pilot.panelTitles == ["B", "C"])
+        #expect(contents(path)?.contains("\"title\": \"A\"") == false)
+    }
+
+    @Test("a file changed on disk meanwhile is never overwritten without asking: c keeps editing, o overwrites (its text the .bak)")
+    func changedOnDisk() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.write("config.json", threePanels)
+        let pilot = try await open(path, environment: environment(directory))
+        defer { pilot.close() }
+        pilot.type("Ex")
+        let theirs = #"{"panels": [{"kind": "clock", "title": "Theirs"}]}"#
+        directory.write("config.json", theirs)
+        pilot.send(.configChanged(reason: "config file changed: reloading"))
+        #expect(pilot.panelTitles == ["B", "C"], "not reloaded under the edit")
+        pilot.type("s")
+        #expect(pilot.statusBar.contains("the file changed on disk: o overwrite, r reload, c cancel"))
+        #expect(contents(path) == theirs)
+        pilot.type("c")
+        #expect(pilot.statusBar.contains("EDIT*"))
+        pilot.type("so")
+        #expect(contents(path)?.contains("\"title\": \"A\"") == false)
+        #expect(contents(path + ".bak") == theirs)
+    }
+
+    @Test("r takes the file's version: the edits go, the file is read again for editing")
+    func reloadFromDisk() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.write("config.json", threePanels)
+        let pilot = try await open(path, environment: environment(directory))
+        defer { pilot.close() }
+        pilot.type("Ex")
+        directory.write("config.json", #"{"panels": [{"kind": "clock", "title": "Theirs"}]}"#)
+        pilot.type("sr")
+        _ = await pilot.settle(within: 10)
+        #expect(pilot.panelTitles == ["Theirs"])
+        #expect(pilot.statusBar.contains("EDIT │ Theirs"))
+    }
+
+    @Test("the last panel cannot go (check-config would refuse the file); widget keys are off")
+    func refusedEdit() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.write("config.json", #"{"panels": [{"kind": "clock", "title": "Only"}]}"#)
+        let pilot = try await open(path, environment: environment(directory))
+        defer { pilot.close() }
+        pilot.type("Ex")
+        #expect(pilot.panelTitles == ["Only"])
+        #expect(pilot.statusBar.contains("cannot: panels: expected at least one panel"))
+        pilot.type("-")
+        #expect(pilot.statusBar.contains("Only: no smaller family"))
+    }
+
+    @Test("the default dashboard: s creates the config file; a directory that cannot be written keeps the edit")
+    func defaultDashboard() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let pilot = try await open(nil, environment: environment(directory))
+        defer { pilot.close() }
+        pilot.type("EJs")
+        let file = directory.path + "/widgethost/config.json"
+        let written = try #require(contents(file))
+        #expect(written.hasPrefix("{\n  \"panels\": [\n    {\n      \"kind\": \"hero\",\n"))
+        #expect(CheckConfigCommand.run(path: file, environment: HostEnvironment(), catalog: .builtin()).exitCode == 0)
+        #expect(pilot.statusBar.contains("saved \(file)"))
+
+        // Unwritable: root writes anywhere chmod allows nothing; sysfs refuses new files even to root.
+        let readOnly = geteuid() == 0 ? "/sys" : directory.makeDirectory("ro")
+        if geteuid() != 0 { chmod(readOnly, 0o555) }
+        defer { chmod(readOnly, 0o755) }
+        let stuck = try await open(nil, environment: HostEnvironment(variables: ["TZ": "UTC", "LANG": "C.UTF-8", "XDG_CONFIG_HOME": readOnly],
+                                                                     homeDirectory: "/nonexistent"))
+        defer { stuck.close() }
+        stuck.type("Exs")
+        #expect(stuck.statusBar.contains("EDIT* │"))
+        #expect(stuck.statusBar.contains("not saved: cannot create the directory \(readOnly)/widgethost"))
+        #expect(stuck.panelCount == 3, "the edit is kept in memory")
+    }
+}
