@@ -74,13 +74,14 @@ struct MessageLogFileTests {
             .editorOpened(.opened(editable(original: nil))), .editorOpened(.failed("cannot edit: x")),
             .configSaved(.saved(editable(original: Array("{\"panels\": []}\n".utf8)))), .configSaved(.changedOnDisk),
             .configSaved(.failed("cannot write /c.json: Permission denied")),
+            .galleryPreviewed(GalleryPreview(kind: "clock", family: .medium, entry: nil, failure: "no sample")),
         ]
         // Exhaustive over the cases (keeps `every` honest).
         for message in every {
             switch message {
             case .key, .resized, .quit, .suspend, .childExited, .pageRotationDue, .relevanceExpired, .providerAnswered,
                  .timelinesDue, .reloadsRequested, .widgetsFound, .configChanged, .extensionsFound, .configLoaded,
-                 .panelsBuilt, .configRejected, .clockSet, .actionFinished, .linkOpened, .editorOpened, .configSaved: break
+                 .panelsBuilt, .configRejected, .clockSet, .actionFinished, .linkOpened, .editorOpened, .configSaved, .galleryPreviewed: break
             }
         }
         return every + entries(at: date).enumerated().map { index, entries in

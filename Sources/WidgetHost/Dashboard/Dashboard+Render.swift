@@ -19,6 +19,7 @@ extension Dashboard {
                 drawPanel(panel, in: frame, focused: index == focus, now: now, scroll: 0, into: &buffer)
             }
         }
+        if let gallery = edit?.gallery { drawGallery(gallery, into: &buffer) }
         drawStatusBar(into: &buffer, now: now)
         if isHelpShown { drawHelp(into: &buffer) }
         return buffer
@@ -117,7 +118,7 @@ extension Dashboard {
         let message = editQuestion ?? flash ?? notice
         // Editing, the keys give way to what is said (a question, "saved PATH").
         let right = edit == nil ? (keys.isEmpty ? "" : keys + "  ") + "\(statusTime)  ? help  q quit "
-            : message == nil ? Self.editKeys : ""
+            : message != nil ? "" : edit?.gallery != nil ? Self.galleryKeys : Self.editKeys
         let rightWidth = DisplayWidth.of(right)
         buffer.write(right, x: row.maxX - rightWidth, y: row.y, style: CellStyle(.statusText), clip: row)
         let leftArea = Rect(x: 0, y: row.y, width: max(0, row.width - rightWidth - 1), height: 1)

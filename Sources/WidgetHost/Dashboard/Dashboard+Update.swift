@@ -56,6 +56,8 @@ extension Dashboard {
             editorOpened(opening)
         case .configSaved(let outcome):
             configSaved(outcome)
+        case .galleryPreviewed(let preview):
+            galleryPreviewed(preview)
         case .configLoaded(let config, let theme):
             timelines.updateConfiguration(SchedulerConfiguration(config))
             setPages(config.pages, rotateSeconds: config.rotateSeconds)  // the panels follow (.panelsBuilt)

@@ -57,6 +57,8 @@ package enum DashboardMessage: Equatable, Sendable {
     case editorOpened(EditorOpening)
     /// What came of `.saveConfig`.
     case configSaved(ConfigSaveOutcome)
+    /// A gallery preview's snapshot (`.previewGallery`).
+    case galleryPreviewed(GalleryPreview)
 }
 
 /// What `Dashboard.update(_:at:)` asks the host to do (bubbletea's `Cmd`). The timeline effects
@@ -107,4 +109,7 @@ package enum DashboardEffect: Equatable, Sendable {
     /// Save the edited document in place of the file (`overwrite`: even if it changed on
     /// disk); the host answers with `.configSaved`.
     case saveConfig(EditableConfig, ConfigDocument, overwrite: Bool)
+    /// Make the sample panel's provider and ask it for its snapshot (`isPreview`); the program
+    /// answers with `.galleryPreviewed`.
+    case previewGallery(GalleryRequest)
 }

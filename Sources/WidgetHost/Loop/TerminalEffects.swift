@@ -63,7 +63,7 @@ final class TerminalEffects: DashboardHost {
         case .quit(let status):
             quit(status: status)
         case .startProvider, .cancelProvider, .armTimelineWake, .publishWidgets, .runAction, .armRelevanceWake, .armPageRotation,
-             .buildPanels:
+             .buildPanels, .previewGallery:
             break  // the program's own
         }
     }

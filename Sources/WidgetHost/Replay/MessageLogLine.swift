@@ -16,7 +16,7 @@ struct MessageLogLine: Codable {
 
     enum CodingKeys: String, CodingKey {
         case date, type, key, columns, rows, instances, instance, generation, reason, codec, entries, policy, at, failure,
-             requests, kinds, notice, config, theme, panels, action, path, original, document, outcome
+             requests, kinds, notice, config, theme, panels, action, path, original, document, outcome, kind, family
     }
 
     // MARK: Writing
@@ -91,6 +91,9 @@ struct MessageLogLine: Codable {
                 try c.encode("failed", forKey: .outcome)
                 try c.encode(message, forKey: .failure)
             }
+        case .galleryPreviewed(let preview):
+            try c.encode("galleryPreviewed", forKey: .type)
+            try encode(preview, into: &c, coding: MessageLogCoding.from(encoder.userInfo, codingPath: encoder.codingPath))
         }
     }
 
@@ -195,6 +198,9 @@ struct MessageLogLine: Codable {
             case "changedOnDisk": message = .configSaved(.changedOnDisk)
             default: message = .configSaved(.failed(try c.decode(String.self, forKey: .failure)))
             }
+        case "galleryPreviewed":
+            message = .galleryPreviewed(try Self.galleryPreview(from: c,
+                                                                coding: MessageLogCoding.from(decoder.userInfo, codingPath: decoder.codingPath)))
         case "unrecorded":
             let reason = (try? c.decode(String.self, forKey: .reason)) ?? ""
             throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "a message the recorder could not write: \(reason.prefix(200))")
@@ -312,5 +318,42 @@ extension MessageLogLine {
         }
         return EditableConfig(path: try c.decode(String.self, forKey: .path),
                               original: try c.decodeIfPresent(String.self, forKey: .original).map { Array($0.utf8) }, document: document)
+    }
+
+    /// A gallery preview: the kind, the family, and its snapshot (by its kind's codec) or why none.
+    private func encode(_ preview: GalleryPreview, into c: inout KeyedEncodingContainer<CodingKeys>, coding: MessageLogCoding) throws {
+        try c.encode(preview.kind, forKey: .kind)
+        try c.encode(preview.family.rawValue, forKey: .family)
+        try c.encodeIfPresent(preview.failure, forKey: .failure)
+        guard let entry = preview.entry else { return }
+        guard let codec = coding.codec(for: entry) else {
+            throw EncodingError.invalidValue(preview.kind, .init(codingPath: c.codingPath,
+                                                                 debugDescription: "no codec for entries of type \(type(of: entry))"))
+        }
+        try c.encode(codec.name, forKey: .codec)
+        var list = c.nestedUnkeyedContainer(forKey: .entries)
+        try codec.encode(entry, to: list.superEncoder())
+    }
+
+    private static func galleryPreview(from c: KeyedDecodingContainer<CodingKeys>, coding: MessageLogCoding) throws -> GalleryPreview {
+        let name = try c.decode(String.self, forKey: .family)
+        guard let family = WidgetFamily(rawValue: name) else {
+            throw DecodingError.dataCorruptedError(forKey: .family, in: c, debugDescription: "unknown family '\(name.prefix(32))'")
+        }
+        var preview = GalleryPreview(kind: try c.decode(String.self, forKey: .kind), family: family, entry: nil,
+                                     failure: try c.decodeIfPresent(String.self, forKey: .failure))
+        if let codecName = try c.decodeIfPresent(String.self, forKey: .codec) {
+            guard let codec = coding.codec(named: codecName) else {
+                throw DecodingError.dataCorruptedError(forKey: .codec, in: c,
+                                                       debugDescription: "no widget kind reads entries of '\(codecName.prefix(64))'")
+            }
+            var list = try c.nestedUnkeyedContainer(forKey: .entries)
+            let entry = try codec.decode(from: list.superDecoder())
+            guard entry.date.timeIntervalSinceReferenceDate.isFinite else {
+                throw DecodingError.dataCorruptedError(in: list, debugDescription: "an entry's date is not finite")
+            }
+            preview.entry = entry
+        }
+        return preview
     }
 }

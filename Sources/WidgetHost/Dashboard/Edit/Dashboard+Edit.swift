@@ -11,7 +11,7 @@ import Widgets
 /// changed on disk is not reloaded under the edit (saving asks what to do).
 extension Dashboard {
     /// The keys edit mode lists in the status bar.
-    static let editKeys = "HJKL move  +/- size  x remove  u undo  s save  Esc done "
+    static let editKeys = "a add  HJKL move  +/- size  x remove  u undo  s save  Esc done "
 
     /// The status bar's word on edit mode: the question asked, else nil.
     var editQuestion: String? {
@@ -41,6 +41,10 @@ extension Dashboard {
         guard var session = edit else { return }
         if let prompt = session.prompt {
             answer(prompt, with: key)
+            return
+        }
+        if session.gallery != nil {
+            handleGallery(key)
             return
         }
         switch key {
@@ -81,8 +85,10 @@ extension Dashboard {
             }
         case .character(let digit) where pages.count > 1 && ("1"..."9").contains(digit):
             show(page: Int(String(digit))! - 1)
-        case .character("a"), .enter:
-            flash = "the gallery and the Edit Widget form are not there yet: use 'widgethost config add'"
+        case .character("a"):
+            openGallery()
+        case .enter:
+            flash = "the Edit Widget form is not there yet: edit the file, or 'widgethost config add'"
         case .resize:
             relayout()
         default:
@@ -169,7 +175,7 @@ extension Dashboard {
     }
 
     /// Takes `document` as the edit when it validates, and shows it; else says why not.
-    private mutating func applyEdit(_ document: ConfigDocument) -> Bool {
+    mutating func applyEdit(_ document: ConfigDocument) -> Bool {
         guard let config = validated(document) else { return false }
         edit?.take(document, focus: focus)
         show(config)

@@ -15,6 +15,8 @@ struct EditSession: Equatable, Sendable {
     var prompt: Prompt?
     /// Leave edit mode once the save asked for succeeds (`Esc`, then `y`).
     var leaveAfterSave = false
+    /// The gallery (`a`), when open.
+    var gallery: GalleryState?
 
     /// How many edits `u` can undo.
     static let undoLimit = 100
@@ -32,7 +34,7 @@ struct EditSession: Equatable, Sendable {
     }
 
     static func == (a: EditSession, b: EditSession) -> Bool {
-        a.file == b.file && a.document == b.document && a.prompt == b.prompt && a.leaveAfterSave == b.leaveAfterSave
+        a.file == b.file && a.document == b.document && a.prompt == b.prompt && a.leaveAfterSave == b.leaveAfterSave && a.gallery == b.gallery
             && a.undo.map(\.document) == b.undo.map(\.document) && a.undo.map(\.focus) == b.undo.map(\.focus)
     }
 
