@@ -208,4 +208,48 @@ struct EditModePilotTests {
         #expect(stuck.statusBar.contains("not saved: cannot create the directory \(readOnly)/widgethost"))
         #expect(stuck.panelCount == 3, "the edit is kept in memory")
     }
+
+    @Test("the gallery: a lists every kind, typing filters, the snapshot shows at the family chosen, Enter adds after the focus")
+    func gallery() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.write("config.json", threePanels)
+        let pilot = try await open(path, environment: environment(directory))
+        defer { pilot.close() }
+        pilot.type("Ea")
+        await pilot.settleProviders()
+        #expect(pilot.lines[0].hasPrefix("┌ Add a widget"))
+        #expect(pilot.lines.contains { $0.hasPrefix("│ mqtt ") }, "every kind is listed")
+        #expect(pilot.statusBar.hasSuffix("type to filter  ↑↓ kind  ←→ family  Enter add  Esc back"))
+        pilot.type("count")
+        await pilot.settleProviders()
+        #expect(pilot.lines[1].hasPrefix("│ filter: count▏") && pilot.lines[1].contains("┌ Countdown ──"))
+        #expect(pilot.lines.contains { $0.contains("to 31 Dec 23:59") }, "the snapshot, from the manifest's example")
+        #expect(pilot.lines.contains { $0.contains("← [small] medium →") })
+        pilot.press(.right)
+        await pilot.settleProviders()
+        #expect(pilot.lines.contains { $0.contains("← small [medium] →") })
+        pilot.press(.right)
+        #expect(pilot.lines.contains { $0.contains("← small [medium] →") }, "no family past the last")
+        pilot.press(.enter)
+        #expect(pilot.panelTitles == ["A", "Countdown", "B", "C"])
+        #expect(pilot.focus == 1)
+        #expect(pilot.statusBar.contains("added countdown (to: the manifest's example)"))
+        pilot.type("s")
+        #expect(contents(path)?.contains("""
+                {
+                  "kind": "countdown",
+                  "family": "medium",
+                  "options": {
+                    "to": "2026-12-31T23:59"
+                  }
+                },
+            """) == true)
+        pilot.type("a")
+        pilot.type("zzz")
+        #expect(pilot.lines.contains { $0.contains("no kind matches") })
+        pilot.press(.escape)
+        #expect(!pilot.lines[0].hasPrefix("┌ Add a widget"))
+        #expect(pilot.statusBar.contains("EDIT │"))
+    }
 }
