@@ -54,7 +54,7 @@ struct EditModePilotTests {
         defer { pilot.close() }
         pilot.type("E")
         #expect(pilot.statusBar.hasPrefix(" widgethost │ EDIT │ A"))
-        #expect(pilot.statusBar.hasSuffix("HJKL move  +/- size  x remove  u undo  s save  Esc done"))
+        #expect(pilot.statusBar.hasSuffix("a add  Enter options  HJKL move  +/- size  x remove  u undo  s save  Esc done"))
         pilot.recordMessages()
         pilot.type("L")
         #expect(pilot.panelTitles == ["B", "A", "C"])

@@ -20,6 +20,7 @@ extension Dashboard {
             }
         }
         if let gallery = edit?.gallery { drawGallery(gallery, into: &buffer) }
+        if let form = edit?.form { drawForm(form, into: &buffer) }
         drawStatusBar(into: &buffer, now: now)
         if isHelpShown { drawHelp(into: &buffer) }
         return buffer
@@ -118,7 +119,7 @@ extension Dashboard {
         let message = editQuestion ?? flash ?? notice
         // Editing, the keys give way to what is said (a question, "saved PATH").
         let right = edit == nil ? (keys.isEmpty ? "" : keys + "  ") + "\(statusTime)  ? help  q quit "
-            : message != nil ? "" : edit?.gallery != nil ? Self.galleryKeys : Self.editKeys
+            : message != nil ? "" : edit?.gallery != nil ? Self.galleryKeys : edit?.form != nil ? Self.formKeys : editKeysShown
         let rightWidth = DisplayWidth.of(right)
         buffer.write(right, x: row.maxX - rightWidth, y: row.y, style: CellStyle(.statusText), clip: row)
         let leftArea = Rect(x: 0, y: row.y, width: max(0, row.width - rightWidth - 1), height: 1)

@@ -10,8 +10,14 @@ import Widgets
 /// panels not changed keep running); widget action keys are off meanwhile, and a config file
 /// changed on disk is not reloaded under the edit (saving asks what to do).
 extension Dashboard {
-    /// The keys edit mode lists in the status bar.
-    static let editKeys = "a add  HJKL move  +/- size  x remove  u undo  s save  Esc done "
+    /// The keys edit mode lists in the status bar (the short list in a narrow terminal).
+    static let editKeys = "a add  Enter options  HJKL move  +/- size  x remove  u undo  s save  Esc done "
+    static let shortEditKeys = "a add  Enter options  s save  Esc done "
+
+    /// The edit keys that leave the status bar room for the rest.
+    var editKeysShown: String {
+        DisplayWidth.of(Self.editKeys) + 40 <= size.columns ? Self.editKeys : Self.shortEditKeys
+    }
 
     /// The status bar's word on edit mode: the question asked, else nil.
     var editQuestion: String? {
@@ -45,6 +51,10 @@ extension Dashboard {
         }
         if session.gallery != nil {
             handleGallery(key)
+            return
+        }
+        if session.form != nil {
+            handleForm(key)
             return
         }
         switch key {
@@ -88,7 +98,7 @@ extension Dashboard {
         case .character("a"):
             openGallery()
         case .enter:
-            flash = "the Edit Widget form is not there yet: edit the file, or 'widgethost config add'"
+            openForm()
         case .resize:
             relayout()
         default:

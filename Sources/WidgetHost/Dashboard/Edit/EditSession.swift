@@ -17,6 +17,8 @@ struct EditSession: Equatable, Sendable {
     var leaveAfterSave = false
     /// The gallery (`a`), when open.
     var gallery: GalleryState?
+    /// The Edit Widget form (`Enter`), when open.
+    var form: WidgetForm?
 
     /// How many edits `u` can undo.
     static let undoLimit = 100
@@ -34,7 +36,7 @@ struct EditSession: Equatable, Sendable {
     }
 
     static func == (a: EditSession, b: EditSession) -> Bool {
-        a.file == b.file && a.document == b.document && a.prompt == b.prompt && a.leaveAfterSave == b.leaveAfterSave && a.gallery == b.gallery
+        a.file == b.file && a.document == b.document && a.prompt == b.prompt && a.leaveAfterSave == b.leaveAfterSave && a.gallery == b.gallery && a.form == b.form
             && a.undo.map(\.document) == b.undo.map(\.document) && a.undo.map(\.focus) == b.undo.map(\.focus)
     }
 
