@@ -252,4 +252,57 @@ struct EditModePilotTests {
         #expect(!pilot.lines[0].hasPrefix("┌ Add a widget"))
         #expect(pilot.statusBar.contains("EDIT │"))
     }
+
+    @Test("the Edit Widget form: the zone picked, a wrong value's message under its field and not applied, then moved and saved: file and screen agree")
+    func form() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.write("config.json", threePanels)
+        let pilot = try await open(path, environment: environment(directory))
+        defer { pilot.close() }
+        pilot.type("E")
+        pilot.press(.tab)
+        pilot.press(.tab)
+        pilot.press(.enter)
+        #expect(pilot.lines[0].hasPrefix("┌ Edit Widget: C (clock)"))
+        #expect(pilot.lines[1].hasPrefix("│ ▸ timeZone  UTC▏"))
+        pilot.press(.control("u"))
+        #expect(pilot.lines[1].hasPrefix("│ ▸ timeZone  (default \"local\")"))
+        pilot.type("paris")
+        #expect(pilot.lines.contains { $0.hasPrefix("│     → Europe/Paris") }, "the picker, from the tz database")
+        #expect(pilot.lines.contains { $0.contains("⚠ expected a time zone name like 'Europe/Paris', 'UTC' or 'local', got \"paris\"") })
+        pilot.press(.right)
+        #expect(pilot.lines[1].hasPrefix("│ ▸ timeZone  Europe/Paris▏"))
+        #expect(!pilot.lines.contains { $0.contains("⚠") })
+        pilot.press(.down)
+        pilot.type("yes")
+        #expect(pilot.lines.contains { $0.hasPrefix("│     ⚠ expected true or false, got \"yes\"") })
+        pilot.press(.enter)
+        #expect(pilot.lines[0].hasPrefix("┌ Edit Widget"), "a form with a wrong value is not applied")
+        #expect(pilot.statusBar.contains("fix the fields marked first"))
+        pilot.press(.control("u"))
+        pilot.type(" ")
+        #expect(pilot.lines.contains { $0.hasPrefix("│ ▸ seconds   true▏") })
+        pilot.press(.enter)
+        #expect(!pilot.lines[0].hasPrefix("┌ Edit Widget"))
+        pilot.type("KKs")
+        await pilot.settleProviders()
+        #expect(pilot.panelTitles == ["C", "A", "B"])
+        #expect(pilot.lines.contains { $0.contains("CET") } && !pilot.lines.contains { $0.contains("UTC") }, "the screen shows the new zone")
+        #expect(contents(path)?.hasPrefix("""
+            {
+              "panels": [
+                {
+                  "kind": "clock",
+                  "title": "C",
+                  "options": {
+                    "timeZone": "Europe/Paris",
+                    "seconds": true
+                  }
+                },
+            """) == true)
+        pilot.press(.escape)
+        #expect(!pilot.statusBar.contains("EDIT"))
+        #expect(pilot.panelTitles == ["C", "A", "B"])
+    }
 }

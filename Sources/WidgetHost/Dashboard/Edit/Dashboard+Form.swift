@@ -5,7 +5,7 @@ import Widgets
 
 /// The Edit Widget form's keys and frame (`WidgetForm`).
 extension Dashboard {
-    static let formKeys = "↑↓ Tab field  type to edit  Space choice  ^U default  Enter apply  Esc cancel "
+    static let formKeys = "↑↓ field  type to edit  Space choice  → pick  ^U default  Enter apply  Esc cancel "
 
     /// `Enter` in edit mode: the focused panel's options in a form (a stack has none of its own).
     mutating func openForm() {
@@ -40,6 +40,10 @@ extension Dashboard {
             form.rows[form.selected].text.removeLast()
         case .control("u"):
             form.rows[form.selected].text = ""
+        case .right where form.rows[form.selected].spec.type == .timeZone:
+            // The picker: the first zone suggested for what is typed.
+            guard let zone = TimeZoneNames.suggestions(for: form.rows[form.selected].text).first else { return }
+            form.rows[form.selected].text = zone
         case .character(" ") where WidgetForm.nextChoice(after: form.rows[form.selected].text,
                                                           for: form.rows[form.selected].spec.type) != nil:
             let row = form.rows[form.selected]
@@ -113,6 +117,10 @@ extension Dashboard {
             lines[lines.count - 1].text += String(repeating: " ", count: max(1, nameWidth + 2 - DisplayWidth.of(lines[lines.count - 1].text)))
             lines.append((shown, style, -1, index))
             lines.append(("    " + row.spec.doc + " · " + row.spec.type.expectation, CellStyle(.muted), 0, index))
+            if chosen, row.spec.type == .timeZone {
+                let zones = TimeZoneNames.suggestions(for: row.text)
+                if !zones.isEmpty { lines.append(("    → " + zones.joined(separator: "  "), CellStyle(.accent), 0, index)) }
+            }
             if let problem = row.problem { lines.append(("    ⚠ " + problem, CellStyle(.negative, .bold), 0, index)) }
         }
         for problem in form.problems { lines.append(("⚠ " + problem, CellStyle(.negative, .bold), 0, -1)) }
