@@ -33,6 +33,20 @@ private func contents(_ path: String) -> String? {
     (try? ConfigFileReader.read(path)).map { String(decoding: $0, as: UTF8.self) }
 }
 
+/// Runs `body` with a pilot on `config` written as `config.json` in a fresh directory (nil: no
+/// file, the default dashboard), `XDG_CONFIG_HOME` that directory.
+@MainActor
+private func editing(_ config: String? = threePanels,
+                     _ body: (_ pilot: HeadlessDashboard, _ path: String, _ directory: TemporaryDirectory) async throws -> Void)
+    async throws {
+    let directory = TemporaryDirectory()
+    defer { directory.remove() }
+    let path = config.map { directory.write("config.json", $0) }
+    let pilot = try await open(path, environment: environment(directory))
+    defer { pilot.close() }
+    try await body(pilot, path ?? directory.path + "/widgethost/config.json", directory)
+}
+
 @MainActor
 private extension HeadlessDashboard {
     func type(_ keys: String) {
@@ -47,262 +61,239 @@ private extension HeadlessDashboard {
 struct EditModePilotTests {
     @Test("E L + Tab x u x s: the panel moved, grown, the clock removed (undone, removed again); the file written byte for byte")
     func arrangeAndSave() async throws {
-        let directory = TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.write("config.json", threePanels)
-        let pilot = try await open(path, environment: environment(directory))
-        defer { pilot.close() }
-        pilot.type("E")
-        #expect(pilot.statusBar.hasPrefix(" widgethost │ EDIT │ A"))
-        #expect(pilot.statusBar.hasSuffix("a add  Enter options  HJKL move  +/- size  x remove  u undo  s save  Esc done"))
-        pilot.recordMessages()
-        pilot.type("L")
-        #expect(pilot.panelTitles == ["B", "A", "C"])
-        #expect(pilot.focus == 1, "the focus follows the panel")
-        #expect(pilot.statusBar.contains("EDIT* │ A"))
-        let built = pilot.recordedMessages.records.compactMap { record -> String? in
-            guard case .panelsBuilt = record.message else { return nil }
-            return MessageLog.describe(record.message)
-        }
-        #expect(built == ["panelsBuilt 3 panels, 0 built, 3 kept"], "moved panels keep running")
-        pilot.type("+")
-        pilot.press(.tab)
-        pilot.type("x")
-        #expect(pilot.panelTitles == ["B", "A"])
-        #expect(pilot.focus == 1, "the page's new last panel")
-        pilot.type("u")
-        #expect(pilot.panelTitles == ["B", "A", "C"])
-        #expect(pilot.focus == 2, "undo puts the focus back too")
-        pilot.type("x")
-        #expect(contents(path) == threePanels, "nothing is written before s")
-        pilot.type("s")
-        #expect(pilot.statusBar.contains("EDIT │") && pilot.statusBar.contains("saved \(path)"))
-        #expect(contents(path) == """
-            {
-              "panels": [
-                {
-                  "kind": "text",
-                  "family": "small",
-                  "title": "B",
-                  "options": {
-                    "text": "b"
-                  }
-                },
-                {
-                  "kind": "text",
-                  "family": "medium",
-                  "title": "A",
-                  "options": {
-                    "text": "a"
-                  }
-                }
-              ]
+        try await editing { pilot, path, directory in
+            pilot.type("E")
+            #expect(pilot.statusBar.hasPrefix(" widgethost │ EDIT │ A"))
+            #expect(pilot.statusBar.hasSuffix("a add  Enter options  HJKL move  +/- size  x remove  u undo  s save  Esc done"))
+            pilot.recordMessages()
+            pilot.type("L")
+            #expect(pilot.panelTitles == ["B", "A", "C"])
+            #expect(pilot.focus == 1, "the focus follows the panel")
+            #expect(pilot.statusBar.contains("EDIT* │ A"))
+            let built = pilot.recordedMessages.records.compactMap { record -> String? in
+                guard case .panelsBuilt = record.message else { return nil }
+                return MessageLog.describe(record.message)
             }
+            #expect(built == ["panelsBuilt 3 panels, 0 built, 3 kept"], "moved panels keep running")
+            pilot.type("+")
+            pilot.press(.tab)
+            pilot.type("x")
+            #expect(pilot.panelTitles == ["B", "A"])
+            #expect(pilot.focus == 1, "the page's new last panel")
+            pilot.type("u")
+            #expect(pilot.panelTitles == ["B", "A", "C"])
+            #expect(pilot.focus == 2, "undo puts the focus back too")
+            pilot.type("x")
+            #expect(contents(path) == threePanels, "nothing is written before s")
+            pilot.type("s")
+            #expect(pilot.statusBar.contains("EDIT │") && pilot.statusBar.contains("saved \(path)"))
+            #expect(contents(path) == """
+                {
+                  "panels": [
+                    {
+                      "kind": "text",
+                      "family": "small",
+                      "title": "B",
+                      "options": {
+                        "text": "b"
+                      }
+                    },
+                    {
+                      "kind": "text",
+                      "family": "medium",
+                      "title": "A",
+                      "options": {
+                        "text": "a"
+                      }
+                    }
+                  ]
+                }
 
-            """)
-        #expect(contents(path + ".bak") == threePanels)
-        let check = CheckConfigCommand.run(path: path, environment: HostEnvironment(), catalog: .builtin())
-        #expect(check.exitCode == 0)
-        pilot.type("\u{1B}")
-        #expect(!pilot.statusBar.contains("EDIT"))
-        #expect(pilot.panelTitles == ["B", "A"])
+                """)
+            #expect(contents(path + ".bak") == threePanels)
+            let check = CheckConfigCommand.run(path: path, environment: HostEnvironment(), catalog: .builtin())
+            #expect(check.exitCode == 0)
+            pilot.type("\u{1B}")
+            #expect(!pilot.statusBar.contains("EDIT"))
+            #expect(pilot.panelTitles == ["B", "A"])
+        }
     }
 
     @Test("Esc with unsaved edits asks save? y/n/c: c stays, n drops the edits, y saves and leaves")
     func leaving() async throws {
-        let directory = TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.write("config.json", threePanels)
-        let pilot = try await open(path, environment: environment(directory))
-        defer { pilot.close() }
-        pilot.type("Ex\u{1B}")
-        #expect(pilot.statusBar.contains("save? y/n/c"))
-        pilot.type("q")
-        #expect(pilot.statusBar.contains("save? y/n/c"), "another key: the question stands")
-        #expect(pilot.quitStatus == nil)
-        pilot.type("c")
-        #expect(pilot.statusBar.contains("EDIT*") && !pilot.statusBar.contains("save?"))
-        pilot.type("\u{1B}n")
-        #expect(!pilot.statusBar.contains("EDIT"))
-        #expect(pilot.panelTitles == ["A", "B", "C"])
-        #expect(contents(path) == threePanels)
-        pilot.type("Ex\u{1B}y")
-        #expect(!pilot.statusBar.contains("EDIT"))
-        #expect(pilot.panelTitles == ["B", "C"])
-        #expect(contents(path)?.contains("\"title\": \"A\"") == false)
+        try await editing { pilot, path, directory in
+            pilot.type("Ex\u{1B}")
+            #expect(pilot.statusBar.contains("save? y/n/c"))
+            pilot.type("q")
+            #expect(pilot.statusBar.contains("save? y/n/c"), "another key: the question stands")
+            #expect(pilot.quitStatus == nil)
+            pilot.type("c")
+            #expect(pilot.statusBar.contains("EDIT*") && !pilot.statusBar.contains("save?"))
+            pilot.type("\u{1B}n")
+            #expect(!pilot.statusBar.contains("EDIT"))
+            #expect(pilot.panelTitles == ["A", "B", "C"])
+            #expect(contents(path) == threePanels)
+            pilot.type("Ex\u{1B}y")
+            #expect(!pilot.statusBar.contains("EDIT"))
+            #expect(pilot.panelTitles == ["B", "C"])
+            #expect(contents(path)?.contains("\"title\": \"A\"") == false)
+        }
     }
 
     @Test("a file changed on disk meanwhile is never overwritten without asking: c keeps editing, o overwrites (its text the .bak)")
     func changedOnDisk() async throws {
-        let directory = TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.write("config.json", threePanels)
-        let pilot = try await open(path, environment: environment(directory))
-        defer { pilot.close() }
-        pilot.type("Ex")
-        let theirs = #"{"panels": [{"kind": "clock", "title": "Theirs"}]}"#
-        directory.write("config.json", theirs)
-        pilot.send(.configChanged(reason: "config file changed: reloading"))
-        #expect(pilot.panelTitles == ["B", "C"], "not reloaded under the edit")
-        pilot.type("s")
-        #expect(pilot.statusBar.contains("the file changed on disk: o overwrite, r reload, c cancel"))
-        #expect(contents(path) == theirs)
-        pilot.type("c")
-        #expect(pilot.statusBar.contains("EDIT*"))
-        pilot.type("so")
-        #expect(contents(path)?.contains("\"title\": \"A\"") == false)
-        #expect(contents(path + ".bak") == theirs)
+        try await editing { pilot, path, directory in
+            pilot.type("Ex")
+            let theirs = #"{"panels": [{"kind": "clock", "title": "Theirs"}]}"#
+            directory.write("config.json", theirs)
+            pilot.send(.configChanged(reason: "config file changed: reloading"))
+            #expect(pilot.panelTitles == ["B", "C"], "not reloaded under the edit")
+            pilot.type("s")
+            #expect(pilot.statusBar.contains("the file changed on disk: o overwrite, r reload, c cancel"))
+            #expect(contents(path) == theirs)
+            pilot.type("c")
+            #expect(pilot.statusBar.contains("EDIT*"))
+            pilot.type("so")
+            #expect(contents(path)?.contains("\"title\": \"A\"") == false)
+            #expect(contents(path + ".bak") == theirs)
+        }
     }
 
     @Test("r takes the file's version: the edits go, the file is read again for editing")
     func reloadFromDisk() async throws {
-        let directory = TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.write("config.json", threePanels)
-        let pilot = try await open(path, environment: environment(directory))
-        defer { pilot.close() }
-        pilot.type("Ex")
-        directory.write("config.json", #"{"panels": [{"kind": "clock", "title": "Theirs"}]}"#)
-        pilot.type("sr")
-        _ = await pilot.settle(within: 10)
-        #expect(pilot.panelTitles == ["Theirs"])
-        #expect(pilot.statusBar.contains("EDIT │ Theirs"))
+        try await editing { pilot, path, directory in
+            pilot.type("Ex")
+            directory.write("config.json", #"{"panels": [{"kind": "clock", "title": "Theirs"}]}"#)
+            pilot.type("sr")
+            _ = await pilot.settle(within: 10)
+            #expect(pilot.panelTitles == ["Theirs"])
+            #expect(pilot.statusBar.contains("EDIT │ Theirs"))
+        }
     }
 
     @Test("the last panel cannot go (check-config would refuse the file); widget keys are off")
     func refusedEdit() async throws {
-        let directory = TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.write("config.json", #"{"panels": [{"kind": "clock", "title": "Only"}]}"#)
-        let pilot = try await open(path, environment: environment(directory))
-        defer { pilot.close() }
-        pilot.type("Ex")
-        #expect(pilot.panelTitles == ["Only"])
-        #expect(pilot.statusBar.contains("cannot: panels: expected at least one panel"))
-        pilot.type("-")
-        #expect(pilot.statusBar.contains("Only: no smaller family"))
+        try await editing(#"{"panels": [{"kind": "clock", "title": "Only"}]}"#) { pilot, path, directory in
+            pilot.type("Ex")
+            #expect(pilot.panelTitles == ["Only"])
+            #expect(pilot.statusBar.contains("cannot: panels: expected at least one panel"))
+            pilot.type("-")
+            #expect(pilot.statusBar.contains("Only: no smaller family"))
+        }
     }
 
     @Test("the default dashboard: s creates the config file; a directory that cannot be written keeps the edit")
     func defaultDashboard() async throws {
-        let directory = TemporaryDirectory()
-        defer { directory.remove() }
-        let pilot = try await open(nil, environment: environment(directory))
-        defer { pilot.close() }
-        pilot.type("EJs")
-        let file = directory.path + "/widgethost/config.json"
-        let written = try #require(contents(file))
-        #expect(written.hasPrefix("{\n  \"panels\": [\n    {\n      \"kind\": \"hero\",\n"))
-        #expect(CheckConfigCommand.run(path: file, environment: HostEnvironment(), catalog: .builtin()).exitCode == 0)
-        #expect(pilot.statusBar.contains("saved \(file)"))
+        try await editing(nil) { pilot, file, directory in
+            pilot.type("EJs")
+            let written = try #require(contents(file))
+            #expect(written.hasPrefix("{\n  \"panels\": [\n    {\n      \"kind\": \"hero\",\n"))
+            #expect(CheckConfigCommand.run(path: file, environment: HostEnvironment(), catalog: .builtin()).exitCode == 0)
+            #expect(pilot.statusBar.contains("saved \(file)"))
 
-        // Unwritable: root writes anywhere chmod allows nothing; sysfs refuses new files even to root.
-        let readOnly = geteuid() == 0 ? "/sys" : directory.makeDirectory("ro")
-        if geteuid() != 0 { chmod(readOnly, 0o555) }
-        defer { chmod(readOnly, 0o755) }
-        let stuck = try await open(nil, environment: HostEnvironment(variables: ["TZ": "UTC", "LANG": "C.UTF-8", "XDG_CONFIG_HOME": readOnly],
-                                                                     homeDirectory: "/nonexistent"))
-        defer { stuck.close() }
-        stuck.type("Exs")
-        #expect(stuck.statusBar.contains("EDIT* │"))
-        #expect(stuck.statusBar.contains("not saved: cannot create the directory \(readOnly)/widgethost"))
-        #expect(stuck.panelCount == 3, "the edit is kept in memory")
+            // Unwritable: root writes anywhere chmod allows nothing; sysfs refuses new files even to root.
+            let asRoot = geteuid() == 0
+            let readOnly = asRoot ? "/sys" : directory.makeDirectory("ro")
+            if !asRoot { chmod(readOnly, 0o555) }
+            defer { if !asRoot { chmod(readOnly, 0o755) } }
+            let stuck = try await open(nil, environment: HostEnvironment(variables: ["TZ": "UTC", "LANG": "C.UTF-8", "XDG_CONFIG_HOME": readOnly],
+                                                                         homeDirectory: "/nonexistent"))
+            defer { stuck.close() }
+            stuck.type("Exs")
+            #expect(stuck.statusBar.contains("EDIT* │"))
+            #expect(stuck.statusBar.contains("not saved: cannot create the directory \(readOnly)/widgethost"))
+            #expect(stuck.panelCount == 3, "the edit is kept in memory")
+        }
     }
 
     @Test("the gallery: a lists every kind, typing filters, the snapshot shows at the family chosen, Enter adds after the focus")
     func gallery() async throws {
-        let directory = TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.write("config.json", threePanels)
-        let pilot = try await open(path, environment: environment(directory))
-        defer { pilot.close() }
-        pilot.type("Ea")
-        await pilot.settleProviders()
-        #expect(pilot.lines[0].hasPrefix("┌ Add a widget"))
-        #expect(pilot.lines.contains { $0.hasPrefix("│ mqtt ") }, "every kind is listed")
-        #expect(pilot.statusBar.hasSuffix("type to filter  ↑↓ kind  ←→ family  Enter add  Esc back"))
-        pilot.type("count")
-        await pilot.settleProviders()
-        #expect(pilot.lines[1].hasPrefix("│ filter: count▏") && pilot.lines[1].contains("┌ Countdown ──"))
-        #expect(pilot.lines.contains { $0.contains("to 31 Dec 23:59") }, "the snapshot, from the manifest's example")
-        #expect(pilot.lines.contains { $0.contains("← [small] medium →") })
-        pilot.press(.right)
-        await pilot.settleProviders()
-        #expect(pilot.lines.contains { $0.contains("← small [medium] →") })
-        pilot.press(.right)
-        #expect(pilot.lines.contains { $0.contains("← small [medium] →") }, "no family past the last")
-        pilot.press(.enter)
-        #expect(pilot.panelTitles == ["A", "Countdown", "B", "C"])
-        #expect(pilot.focus == 1)
-        #expect(pilot.statusBar.contains("added countdown (to: the manifest's example)"))
-        pilot.type("s")
-        #expect(contents(path)?.contains("""
-                {
-                  "kind": "countdown",
-                  "family": "medium",
-                  "options": {
-                    "to": "2026-12-31T23:59"
-                  }
-                },
-            """) == true)
-        pilot.type("a")
-        pilot.type("zzz")
-        #expect(pilot.lines.contains { $0.contains("no kind matches") })
-        pilot.press(.escape)
-        #expect(!pilot.lines[0].hasPrefix("┌ Add a widget"))
-        #expect(pilot.statusBar.contains("EDIT │"))
+        try await editing { pilot, path, directory in
+            pilot.type("Ea")
+            await pilot.settleProviders()
+            #expect(pilot.lines[0].hasPrefix("┌ Add a widget"))
+            #expect(pilot.lines.contains { $0.hasPrefix("│ mqtt ") }, "every kind is listed")
+            #expect(pilot.statusBar.hasSuffix("type to filter  ↑↓ kind  ←→ family  Enter add  Esc back"))
+            pilot.type("count")
+            await pilot.settleProviders()
+            #expect(pilot.lines[1].hasPrefix("│ filter: count▏") && pilot.lines[1].contains("┌ Countdown ──"))
+            #expect(pilot.lines.contains { $0.contains("to 31 Dec 23:59") }, "the snapshot, from the manifest's example")
+            #expect(pilot.lines.contains { $0.contains("← [small] medium →") })
+            pilot.press(.right)
+            await pilot.settleProviders()
+            #expect(pilot.lines.contains { $0.contains("← small [medium] →") })
+            pilot.press(.right)
+            #expect(pilot.lines.contains { $0.contains("← small [medium] →") }, "no family past the last")
+            pilot.press(.enter)
+            #expect(pilot.panelTitles == ["A", "Countdown", "B", "C"])
+            #expect(pilot.focus == 1)
+            #expect(pilot.statusBar.contains("added countdown (to: the manifest's example)"))
+            pilot.type("s")
+            #expect(contents(path)?.contains("""
+                    {
+                      "kind": "countdown",
+                      "family": "medium",
+                      "options": {
+                        "to": "2026-12-31T23:59"
+                      }
+                    },
+                """) == true)
+            pilot.type("a")
+            pilot.type("zzz")
+            #expect(pilot.lines.contains { $0.contains("no kind matches") })
+            pilot.press(.escape)
+            #expect(!pilot.lines[0].hasPrefix("┌ Add a widget"))
+            #expect(pilot.statusBar.contains("EDIT │"))
+        }
     }
 
     @Test("the Edit Widget form: the zone picked, a wrong value's message under its field and not applied, then moved and saved: file and screen agree")
     func form() async throws {
-        let directory = TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.write("config.json", threePanels)
-        let pilot = try await open(path, environment: environment(directory))
-        defer { pilot.close() }
-        pilot.type("E")
-        pilot.press(.tab)
-        pilot.press(.tab)
-        pilot.press(.enter)
-        #expect(pilot.lines[0].hasPrefix("┌ Edit Widget: C (clock)"))
-        #expect(pilot.lines[1].hasPrefix("│ ▸ timeZone  UTC▏"))
-        pilot.press(.control("u"))
-        #expect(pilot.lines[1].hasPrefix("│ ▸ timeZone  (default \"local\")"))
-        pilot.type("paris")
-        #expect(pilot.lines.contains { $0.hasPrefix("│     → Europe/Paris") }, "the picker, from the tz database")
-        #expect(pilot.lines.contains { $0.contains("⚠ expected a time zone name like 'Europe/Paris', 'UTC' or 'local', got \"paris\"") })
-        pilot.press(.right)
-        #expect(pilot.lines[1].hasPrefix("│ ▸ timeZone  Europe/Paris▏"))
-        #expect(!pilot.lines.contains { $0.contains("⚠") })
-        pilot.press(.down)
-        pilot.type("yes")
-        #expect(pilot.lines.contains { $0.hasPrefix("│     ⚠ expected true or false, got \"yes\"") })
-        pilot.press(.enter)
-        #expect(pilot.lines[0].hasPrefix("┌ Edit Widget"), "a form with a wrong value is not applied")
-        #expect(pilot.statusBar.contains("fix the fields marked first"))
-        pilot.press(.control("u"))
-        pilot.type(" ")
-        #expect(pilot.lines.contains { $0.hasPrefix("│ ▸ seconds   true▏") })
-        pilot.press(.enter)
-        #expect(!pilot.lines[0].hasPrefix("┌ Edit Widget"))
-        pilot.type("KKs")
-        await pilot.settleProviders()
-        #expect(pilot.panelTitles == ["C", "A", "B"])
-        #expect(pilot.lines.contains { $0.contains("CET") } && !pilot.lines.contains { $0.contains("UTC") }, "the screen shows the new zone")
-        #expect(contents(path)?.hasPrefix("""
-            {
-              "panels": [
+        try await editing { pilot, path, directory in
+            pilot.type("E")
+            pilot.press(.tab)
+            pilot.press(.tab)
+            pilot.press(.enter)
+            #expect(pilot.lines[0].hasPrefix("┌ Edit Widget: C (clock)"))
+            #expect(pilot.lines[1].hasPrefix("│ ▸ timeZone  UTC▏"))
+            pilot.press(.control("u"))
+            #expect(pilot.lines[1].hasPrefix("│ ▸ timeZone  (default \"local\")"))
+            pilot.type("paris")
+            #expect(pilot.lines.contains { $0.hasPrefix("│     → Europe/Paris") }, "the picker, from the tz database")
+            #expect(pilot.lines.contains { $0.contains("⚠ expected a time zone name like 'Europe/Paris', 'UTC' or 'local', got \"paris\"") })
+            pilot.press(.right)
+            #expect(pilot.lines[1].hasPrefix("│ ▸ timeZone  Europe/Paris▏"))
+            #expect(!pilot.lines.contains { $0.contains("⚠") })
+            pilot.press(.down)
+            pilot.type("yes")
+            #expect(pilot.lines.contains { $0.hasPrefix("│     ⚠ expected true or false, got \"yes\"") })
+            pilot.press(.enter)
+            #expect(pilot.lines[0].hasPrefix("┌ Edit Widget"), "a form with a wrong value is not applied")
+            #expect(pilot.statusBar.contains("fix the fields marked first"))
+            pilot.press(.control("u"))
+            pilot.type(" ")
+            #expect(pilot.lines.contains { $0.hasPrefix("│ ▸ seconds   true▏") })
+            pilot.press(.enter)
+            #expect(!pilot.lines[0].hasPrefix("┌ Edit Widget"))
+            pilot.type("KKs")
+            await pilot.settleProviders()
+            #expect(pilot.panelTitles == ["C", "A", "B"])
+            #expect(pilot.lines.contains { $0.contains("CET") } && !pilot.lines.contains { $0.contains("UTC") }, "the screen shows the new zone")
+            #expect(contents(path)?.hasPrefix("""
                 {
-                  "kind": "clock",
-                  "title": "C",
-                  "options": {
-                    "timeZone": "Europe/Paris",
-                    "seconds": true
-                  }
-                },
-            """) == true)
-        pilot.press(.escape)
-        #expect(!pilot.statusBar.contains("EDIT"))
-        #expect(pilot.panelTitles == ["C", "A", "B"])
+                  "panels": [
+                    {
+                      "kind": "clock",
+                      "title": "C",
+                      "options": {
+                        "timeZone": "Europe/Paris",
+                        "seconds": true
+                      }
+                    },
+                """) == true)
+            pilot.press(.escape)
+            #expect(!pilot.statusBar.contains("EDIT"))
+            #expect(pilot.panelTitles == ["C", "A", "B"])
+        }
     }
 }
