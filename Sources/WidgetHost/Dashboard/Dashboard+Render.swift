@@ -119,7 +119,7 @@ extension Dashboard {
         let message = editQuestion ?? flash ?? notice
         // Editing, the keys give way to what is said (a question, "saved PATH").
         let right = edit == nil ? (keys.isEmpty ? "" : keys + "  ") + "\(statusTime)  ? help  q quit "
-            : message != nil ? "" : edit?.gallery != nil ? Self.galleryKeys : edit?.form != nil ? Self.formKeys : editKeysShown
+            : message != nil ? "" : editKeysShown
         let rightWidth = DisplayWidth.of(right)
         buffer.write(right, x: row.maxX - rightWidth, y: row.y, style: CellStyle(.statusText), clip: row)
         let leftArea = Rect(x: 0, y: row.y, width: max(0, row.width - rightWidth - 1), height: 1)
@@ -162,7 +162,7 @@ extension Dashboard {
         ("r", "reload the focused panel"),
         ("R", "reload every panel"),
         ("t", "next theme"),
-        ("E", "edit mode: arrange, resize, remove, save"),
+        ("E", "edit mode: add, arrange, resize, remove, options, save"),
         ("p", "pause / resume automatic reloads"),
         ("?", "this help (any key closes)"),
         ("q, Ctrl-C", "quit"),

@@ -14,9 +14,12 @@ extension Dashboard {
     static let editKeys = "a add  Enter options  HJKL move  +/- size  x remove  u undo  s save  Esc done "
     static let shortEditKeys = "a add  Enter options  s save  Esc done "
 
-    /// The edit keys that leave the status bar room for the rest.
+    /// The keys of what is open (edit mode, the gallery, the form), the short list when the
+    /// long one would leave the status bar no room for the rest.
     var editKeysShown: String {
-        DisplayWidth.of(Self.editKeys) + 40 <= size.columns ? Self.editKeys : Self.shortEditKeys
+        let (long, short) = edit?.gallery != nil ? (Self.galleryKeys, "Enter add  Esc back ")
+            : edit?.form != nil ? (Self.formKeys, "Enter apply  Esc cancel ") : (Self.editKeys, Self.shortEditKeys)
+        return DisplayWidth.of(long) + 30 <= size.columns ? long : short
     }
 
     /// The status bar's word on edit mode: the question asked, else nil.

@@ -5,7 +5,7 @@ import Widgets
 
 /// The Edit Widget form's keys and frame (`WidgetForm`).
 extension Dashboard {
-    static let formKeys = "↑↓ field  type to edit  Space choice  → pick  ^U default  Enter apply  Esc cancel "
+    static let formKeys = "↑↓ field  Space choice  → pick  ^U default  Enter apply  Esc cancel "
 
     /// `Enter` in edit mode: the focused panel's options in a form (a stack has none of its own).
     mutating func openForm() {
