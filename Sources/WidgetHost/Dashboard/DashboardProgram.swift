@@ -39,6 +39,8 @@ final class DashboardProgram {
     private var pageRotation: ClockTimer?
     /// The gallery's snapshot call (`.previewGallery`), waited for by `settle`.
     private var galleryTask: Task<Void, Never>?
+    /// Where provider calls run (and the gallery's snapshots).
+    private let providerExecutor: (any TaskExecutor)?
     /// Sees every message as it is applied, in order (the message log, tests).
     var onMessage: (DashboardMessage) -> Void = { _ in }
     /// Replaying a `MessageLog`: the effects that bring messages are left out, and answers
@@ -61,6 +63,7 @@ final class DashboardProgram {
         self.center = center
         self.host = host
         calls = ProviderCallRunner(providerExecutor: providerExecutor)
+        self.providerExecutor = providerExecutor
         let taker = MailTaker()
         mailbox = LoopMailbox(signal: wakeLoop ?? { Task { @MainActor in taker.program?.takeMail() } })
         taker.program = self
@@ -128,7 +131,7 @@ final class DashboardProgram {
         case .runAction(let action):
             ActionRunner.run(action, clock: clock) { [mailbox] message in mailbox.post(.message(message)) }
         case .previewGallery(let request):
-            galleryTask = GalleryPreviewer.start(request, widgets: dashboard.panelFactory?.widgets) { [mailbox] preview in
+            galleryTask = GalleryPreviewer.start(request, widgets: dashboard.panelFactory?.widgets, executor: providerExecutor) { [mailbox] preview in
                 mailbox.post(.message(.galleryPreviewed(preview)))
             }
         default:
