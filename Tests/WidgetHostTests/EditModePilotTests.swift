@@ -64,7 +64,7 @@ struct EditModePilotTests {
         try await editing { pilot, path, directory in
             pilot.type("E")
             #expect(pilot.statusBar.hasPrefix(" widgethost │ EDIT │ A"))
-            #expect(pilot.statusBar.hasSuffix("a add  Enter options  HJKL move  +/- size  x remove  u undo  s save  Esc done"))
+            #expect(pilot.statusBar.hasSuffix("a add  n page  Enter options  HJKL move  +/- size  x remove  u undo  s save  Esc done"))
             pilot.recordMessages()
             pilot.type("L")
             #expect(pilot.panelTitles == ["B", "A", "C"])
@@ -169,6 +169,13 @@ struct EditModePilotTests {
             #expect(pilot.panelTitles == ["Theirs"])
             #expect(pilot.statusBar.contains("EDIT │ Theirs"))
         }
+    }
+
+    @Test("E is the host's: no widget action may take it")
+    func reservedKey() {
+        let manifest = WidgetManifest(kind: "bad", displayName: "Bad", description: "", defaultFamily: .small,
+                                      actions: [WidgetAction(key: "E", title: "edit")])
+        #expect(manifest.problems.contains { $0.contains("'E' is one of the host's own keys") })
     }
 
     @Test("the last panel cannot go (check-config would refuse the file); widget keys are off")
@@ -294,6 +301,43 @@ struct EditModePilotTests {
             pilot.press(.escape)
             #expect(!pilot.statusBar.contains("EDIT"))
             #expect(pilot.panelTitles == ["C", "A", "B"])
+        }
+    }
+
+    @Test("n: a new page with the widget chosen in the gallery; the config gets pages, page 1 holding the panels it had")
+    func newPage() async throws {
+        try await editing { pilot, path, _ in
+            pilot.type("En")
+            #expect(pilot.lines[0].hasPrefix("┌ A new page's widget"))
+            pilot.type("clock")
+            pilot.press(.enter)
+            #expect(pilot.panelTitles == ["A", "B", "C", "Clock"])
+            #expect(pilot.focus == 3)
+            #expect(pilot.lines[0].hasPrefix("┌ Clock"), "the new page is shown")
+            #expect(pilot.statusBar.contains(" 1 Page 1  2 Page 2  │ EDIT* │ Clock │ added clock on Page 2"))
+            pilot.type("s")
+            #expect(contents(path)?.hasPrefix("""
+                {
+                  "pages": [
+                    {
+                      "title": "Page 1",
+                      "panels": [
+                """) == true)
+            #expect(contents(path)?.hasSuffix("""
+                    {
+                      "title": "Page 2",
+                      "panels": [
+                        {
+                          "kind": "clock"
+                        }
+                      ]
+                    }
+                  ]
+                }
+
+                """) == true)
+            pilot.type("1")
+            #expect(pilot.lines[0].hasPrefix("┌ A"))
         }
     }
 }

@@ -59,8 +59,8 @@ public enum HelpText {
           [ ]                 flip through the focused stack
           1-9                 go to page N (a config with pages)
           o                   open the focused panel's link ($BROWSER or xdg-open)
-          E                   edit mode: a add from the gallery, Enter the panel's options,
-                              H J K L move it, + - its size, x remove, u undo,
+          E                   edit mode: a add from the gallery, n a new page, Enter the
+                              panel's options, H J K L move it, + - its size, x remove, u undo,
                               s save to the config file, Esc leave
           ?                   show the keys (with the focused panel's own)
           q                   quit

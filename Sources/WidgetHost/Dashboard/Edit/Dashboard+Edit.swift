@@ -11,7 +11,7 @@ import Widgets
 /// changed on disk is not reloaded under the edit (saving asks what to do).
 extension Dashboard {
     /// The keys edit mode lists in the status bar (the short list in a narrow terminal).
-    static let editKeys = "a add  Enter options  HJKL move  +/- size  x remove  u undo  s save  Esc done "
+    static let editKeys = "a add  n page  Enter options  HJKL move  +/- size  x remove  u undo  s save  Esc done "
     static let shortEditKeys = "a add  Enter options  s save  Esc done "
 
     /// The keys of what is open (edit mode, the gallery, the form), the short list when the
@@ -100,6 +100,12 @@ extension Dashboard {
             show(page: Int(String(digit))! - 1)
         case .character("a"):
             openGallery()
+        case .character("n"):
+            guard (edit?.document.pages.count ?? 0) < ConfigValidator.maximumPages else {
+                flash = "at most \(ConfigValidator.maximumPages) pages"
+                return
+            }
+            openGallery(newPage: true)
         case .enter:
             openForm()
         case .resize:

@@ -8,10 +8,10 @@ import Widgets
 extension Dashboard {
     static let galleryKeys = "type to filter  ↑↓ kind  ←→ family  Enter add  Esc back "
 
-    /// `a` in edit mode: the gallery, every kind listed, the first previewed.
-    mutating func openGallery() {
+    /// `a` in edit mode (`n`: for a new page): the gallery, every kind listed, the first previewed.
+    mutating func openGallery(newPage: Bool = false) {
         let kinds = panelFactory?.widgets.widgets.map(\.kind) ?? []
-        edit?.gallery = GalleryState(kinds: kinds)
+        edit?.gallery = GalleryState(kinds: kinds, onNewPage: newPage)
         requestPreview()
     }
 
@@ -99,14 +99,18 @@ extension Dashboard {
         let value = ConfigEditCommand.panelValue(kind: choice.kind, family: gallery.family == nil ? nil : choice.family,
                                                  options: sample, validator: editValidator())
         var document = session.document
-        let place = document.location(ofPanel: focus) ?? (page: 0, offset: -1)
+        var place = document.location(ofPanel: focus) ?? (page: 0, offset: -1)
+        let title = "Page \(document.pages.count + 1)"
+        if gallery.onNewPage { place = (document.addPage(title: title), -1) }
         let index = document.insert(value, page: place.page, offset: place.offset + 1)
         session.gallery = nil
         edit = session
         guard applyEdit(document) else { return }
+        if gallery.onNewPage { show(page: place.page) }
         focus = index
         let examples = sample.map(\.name).joined(separator: ", ")
-        flash = "added \(choice.kind)" + (examples.isEmpty ? "" : " (\(examples): the manifest's example)")
+        flash = "added \(choice.kind)" + (gallery.onNewPage ? " on \(title)" : "")
+            + (examples.isEmpty ? "" : " (\(examples): the manifest's example)")
     }
 
     // MARK: Drawing
@@ -127,7 +131,7 @@ extension Dashboard {
         guard area.width >= Self.galleryListWidth + 10, area.height >= 6 else { return }
         buffer.fill(area, with: .blank(CellStyle(.foreground)))
         let list = Rect(x: area.x, y: area.y, width: Self.galleryListWidth, height: area.height)
-        Box(title: "Add a widget", focused: true, glyphs: glyphs).draw(into: &buffer, in: list)
+        Box(title: gallery.onNewPage ? "A new page's widget" : "Add a widget", focused: true, glyphs: glyphs).draw(into: &buffer, in: list)
         let inner = Box.inner(of: list).inset(left: 1, right: 1)
         buffer.write("filter: " + gallery.filter + "▏", x: inner.x, y: inner.y, style: CellStyle(.accent), clip: inner)
         let matches = gallery.matches

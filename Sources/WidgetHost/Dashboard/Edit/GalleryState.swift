@@ -5,7 +5,8 @@ import Widgets
 
 /// The gallery of edit mode (`a`, DESIGN.md §10): every kind the host can build, filtered by
 /// what is typed, one chosen, shown from its provider's `snapshot` (sample data, `isPreview`)
-/// at a family `←` `→` step through; `Enter` adds it after the focused panel.
+/// at a family `←` `→` step through; `Enter` adds it after the focused panel (or, opened by `n`,
+/// as the first panel of a new page).
 struct GalleryState: Equatable, Sendable {
     /// Every kind, in the catalogue's order.
     var kinds: [String]
@@ -17,6 +18,8 @@ struct GalleryState: Equatable, Sendable {
     var family: WidgetFamily?
     /// The snapshot shown, once its provider answered.
     var preview: GalleryPreview?
+    /// Opened by `n`: the kind added is the first panel of a new page.
+    var onNewPage = false
 
     /// The kinds listed.
     var matches: [String] {
