@@ -27,9 +27,9 @@ struct EditModeEndToEndTests {
         try tmux.sendText("countdown")
         tmux.waitFor(description: "the countdown's snapshot") { anyRow($0, containsAll: "filter: countdown", "┌ Countdown") }
         try tmux.sendKeys("Enter")
-        tmux.waitFor(description: "the countdown added") { ($0.last ?? "").contains("added countdown") }
-        try tmux.sendKeys("Enter")
-        tmux.waitFor(description: "its form") { anyRow($0, containsAll: "Edit Widget: Countdown (countdown)") }
+        tmux.waitFor(description: "the countdown added, its form open (its date has no default)") {
+            anyRow($0, containsAll: "Edit Widget: Countdown (countdown)")
+        }
         try tmux.sendKeys("C-u")
         try tmux.sendText("2030-01-01T00:00")
         try tmux.sendKeys("Tab")

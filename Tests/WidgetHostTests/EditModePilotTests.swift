@@ -235,6 +235,8 @@ struct EditModePilotTests {
             #expect(pilot.panelTitles == ["A", "Countdown", "B", "C"])
             #expect(pilot.focus == 1)
             #expect(pilot.statusBar.contains("added countdown (to: the manifest's example)"))
+            #expect(pilot.lines[0].hasPrefix("┌ Edit Widget: Countdown (countdown)"), "then its form: 'to' has no default")
+            pilot.press(.escape)
             pilot.type("s")
             #expect(contents(path)?.contains("""
                     {

@@ -8,10 +8,12 @@ extension Dashboard {
     static let formKeys = "↑↓ field  Space choice  → pick  ^U default  Enter apply  Esc cancel "
 
     /// `Enter` in edit mode: the focused panel's options in a form (a stack has none of its own).
+    ///
+    /// Read from the document, not the panels shown: a panel just added is built after this.
     mutating func openForm() {
-        guard let session = edit, let panel = focusedPanel, let config = panel.config else { return }
-        guard !panel.isStack, let manifest = panelFactory?.widgets.widget(kind: config.kind)?.manifest,
-              let value = session.document.panels[safe: focus] else {
+        guard let session = edit, case .object(let object)? = session.document.panels[safe: focus],
+              case .string(let kind)? = object["kind"] else { return }
+        guard let manifest = panelFactory?.widgets.widget(kind: kind)?.manifest else {
             flash = "a stack has no options of its own: edit its widgets in the file"
             return
         }
@@ -19,7 +21,7 @@ extension Dashboard {
             flash = "\(manifest.displayName) has no options"
             return
         }
-        edit?.form = WidgetForm(panel: focus, panelValue: value, manifest: manifest)
+        edit?.form = WidgetForm(panel: focus, panelValue: .object(object), manifest: manifest)
         checkForm()
     }
 
@@ -96,7 +98,7 @@ extension Dashboard {
         let area = panelArea
         guard area.width >= 30, area.height >= 6 else { return }
         buffer.fill(area, with: .blank(CellStyle(.foreground)))
-        let title = focusedPanel.map { "Edit Widget: \($0.title) (\(form.kind))" } ?? "Edit Widget"
+        let title = "Edit Widget: \(form.title) (\(form.kind))"
         Box(title: title, focused: true, glyphs: glyphs).draw(into: &buffer, in: area)
         let inner = Box.inner(of: area).inset(left: 1, right: 1)
         let nameWidth = min(24, (form.rows.map { DisplayWidth.of($0.spec.name) }.max() ?? 0) + 2)

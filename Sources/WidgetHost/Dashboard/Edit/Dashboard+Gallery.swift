@@ -92,7 +92,8 @@ extension Dashboard {
         emit(.previewGallery(GalleryRequest(panel: panel, size: CellSize(columns: max(0, box.columns - 2), rows: max(0, box.rows - 2)))))
     }
 
-    /// `Enter`: the chosen kind, with its sample options, after the focused panel.
+    /// `Enter`: the chosen kind, with its sample options, after the focused panel; then its form
+    /// when it has options without a default.
     private mutating func addFromGallery() {
         guard var session = edit, let gallery = session.gallery, let choice = galleryChoice(gallery) else { return }
         let sample = GalleryState.sampleOptions(of: choice.manifest)
@@ -111,6 +112,8 @@ extension Dashboard {
         let examples = sample.map(\.name).joined(separator: ", ")
         flash = "added \(choice.kind)" + (gallery.onNewPage ? " on \(title)" : "")
             + (examples.isEmpty ? "" : " (\(examples): the manifest's example)")
+        // Options it cannot do without are set in its form at once (Esc keeps the examples).
+        if !sample.isEmpty { openForm() }
     }
 
     // MARK: Drawing

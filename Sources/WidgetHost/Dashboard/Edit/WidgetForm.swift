@@ -20,6 +20,8 @@ struct WidgetForm: Equatable, Sendable {
     /// The panel edited, page after page.
     var panel: Int
     var kind: String
+    /// The panel's title as the dashboard shows it.
+    var title: String
     var rows: [Row]
     var selected = 0
     /// Problems of the panel's options as a whole (`give 'command' or 'argv'`).
@@ -30,7 +32,13 @@ struct WidgetForm: Equatable, Sendable {
         self.panel = panel
         kind = manifest.kind
         var given = JSONObject()
-        if case .object(let object) = panelValue, case .object(let options)? = object["options"] { given = options }
+        var titled: String?
+        if case .object(let object) = panelValue {
+            if case .object(let options)? = object["options"] { given = options }
+            if case .string(let text)? = object["title"] { titled = text }
+        }
+        let label = given[manifest.titleOption ?? ""].flatMap { if case .string(let text) = $0 { text } else { nil } }
+        title = titled ?? label ?? manifest.displayName
         rows = manifest.options.map { spec in
             Row(spec: spec, text: given[spec.name].map(Self.text(of:)) ?? "")
         }
