@@ -171,6 +171,17 @@ struct EditModePilotTests {
         }
     }
 
+    @Test("a file made invalid on disk cannot be edited: E says why and stays out of edit mode")
+    func invalidOnDisk() async throws {
+        try await editing { pilot, _, directory in
+            directory.write("config.json", #"{"panels": [{"kind": "clok"}]}"#)
+            pilot.type("E")
+            #expect(!pilot.statusBar.contains("EDIT"))
+            #expect(pilot.statusBar.contains("cannot edit: \(directory.path)/config.json: panels"))
+            #expect(pilot.panelTitles == ["A", "B", "C"])
+        }
+    }
+
     @Test("E is the host's: no widget action may take it")
     func reservedKey() {
         let manifest = WidgetManifest(kind: "bad", displayName: "Bad", description: "", defaultFamily: .small,

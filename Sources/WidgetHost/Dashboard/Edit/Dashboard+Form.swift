@@ -14,7 +14,8 @@ extension Dashboard {
         guard let session = edit, case .object(let object)? = session.document.panels[safe: focus],
               case .string(let kind)? = object["kind"] else { return }
         guard let manifest = panelFactory?.widgets.widget(kind: kind)?.manifest else {
-            flash = "a stack has no options of its own: edit its widgets in the file"
+            flash = kind == BuiltinWidgets.stack.manifest.kind ? "a stack has no options of its own: edit its widgets in the file"
+                : "no widget kind '\(kind)' to edit"
             return
         }
         guard !manifest.options.isEmpty else {
