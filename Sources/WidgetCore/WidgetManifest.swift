@@ -94,7 +94,7 @@ public struct WidgetAction: Sendable, Equatable {
     }
 
     /// The host's own keys, which no action may take (`r` may be titled, see above).
-    public static let reservedKeys: Set<String> = ["q", "?", "h", "j", "k", "l", "r", "R", "t", "p", "P", "[", "]", "o",
+    public static let reservedKeys: Set<String> = ["q", "?", "h", "j", "k", "l", "r", "R", "t", "p", "P", "[", "]", "o", "E",
                                                    "1", "2", "3", "4", "5", "6", "7", "8", "9"]
     /// The one reserved key an action may name: the panel's reload.
     public static let reloadKey = "r"

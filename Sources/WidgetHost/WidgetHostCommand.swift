@@ -141,6 +141,10 @@ public enum WidgetHostCommand {
             return SessionsCommand.run(options, environment: environment)
         case .reload(let options):
             return ReloadCommand.run(options, environment: environment)
+        case .config(let options):
+            var output = ConfigEditCommand.run(options, environment: environment, validator: catalog.validator())
+            output.standardError = skipped + output.standardError
+            return output
         case .dashboard(let options):
             return MainActor.assumeIsolated {
                 let runner = DashboardRunner(options: options, io: io, catalog: catalog, center: .shared,

@@ -1,6 +1,7 @@
 import Extensions
 import FoundationEssentials
 import TerminalUI
+import JSONTree
 import Testing
 import WidgetCore
 import WidgetTestSupport
@@ -70,13 +71,17 @@ struct MessageLogFileTests {
             .configRejected(notice: nil), .clockSet(step: -3600.5),
             .actionFinished(WidgetInstanceID(rawValue: 2), action: WidgetAction(key: "+", title: "heal the hero"), failure: "timed out"),
             .providerAnswered(ProviderAnswer(request: request(9), result: .failure(WidgetActionError("no such file")))),
+            .editorOpened(.opened(editable(original: nil))), .editorOpened(.failed("cannot edit: x")),
+            .configSaved(.saved(editable(original: Array("{\"panels\": []}\n".utf8)))), .configSaved(.changedOnDisk),
+            .configSaved(.failed("cannot write /c.json: Permission denied")),
+            .galleryPreviewed(GalleryPreview(kind: "clock", family: .medium, entry: nil, failure: "no sample")),
         ]
         // Exhaustive over the cases (keeps `every` honest).
         for message in every {
             switch message {
             case .key, .resized, .quit, .suspend, .childExited, .pageRotationDue, .relevanceExpired, .providerAnswered,
                  .timelinesDue, .reloadsRequested, .widgetsFound, .configChanged, .extensionsFound, .configLoaded,
-                 .panelsBuilt, .configRejected, .clockSet, .actionFinished, .linkOpened: break
+                 .panelsBuilt, .configRejected, .clockSet, .actionFinished, .linkOpened, .editorOpened, .configSaved, .galleryPreviewed: break
             }
         }
         return every + entries(at: date).enumerated().map { index, entries in
@@ -84,6 +89,12 @@ struct MessageLogFileTests {
             timeline.policyRetriesFailure = index % 3 == 2
             return .providerAnswered(ProviderAnswer(request: request(index), result: .success(timeline)))
         }
+    }
+
+    static func editable(original: [UInt8]?) -> EditableConfig {
+        let panel = JSONValue.object(JSONObject(members: [("kind", .string("clock")), ("title", .string("é \u{1B}"))]))
+        return EditableConfig(path: "/home/me/.config/widgethost/config.json", original: original,
+                              document: ConfigDocument(.object(JSONObject(members: [("panels", .array([panel]))])))!)
     }
 
     static func request(_ index: Int) -> ReloadRequest {

@@ -42,6 +42,7 @@ public enum CommandLineParser {
         case .widgets: return try parseWidgets(rest)
         case .sessions: return try parseSessions(rest)
         case .reload: return try parseReload(rest)
+        case .config: return try parseConfig(rest)
         case .help: return try parseHelp(rest)
         }
     }
@@ -254,7 +255,7 @@ public enum CommandLineParser {
     }
 
     /// `--family`, `--count` and `--option`, common to `preview` and `extension run`.
-    private static func parseShared(_ name: String, _ scanner: inout ArgumentScanner, family: inout WidgetFamily?,
+    static func parseShared(_ name: String, _ scanner: inout ArgumentScanner, family: inout WidgetFamily?,
                                     count: inout Int?, assignments: inout [OptionAssignment], command: String) throws(UsageError) {
         switch name {
         case "--family":

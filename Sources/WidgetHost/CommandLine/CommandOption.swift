@@ -104,6 +104,16 @@ struct CommandOption: Sendable {
                 CommandOption(name: "--all", argument: nil, help: ["reload every panel"]),
                 CommandOption(name: "--state-dir", argument: "DIR", help: ["the dashboard's state directory (default $XDG_STATE_HOME/widgethost)"]),
             ]
+        case .config?:
+            return [
+                CommandOption(name: "--config", argument: "PATH", help: ["the file to edit (lookup as for the dashboard; created", "from the default dashboard when missing)"]),
+                CommandOption(name: "--family", argument: "FAMILY", help: ["add: small, medium, large or extraLarge (default: the kind's)"]),
+                CommandOption(name: "--option", argument: "NAME=VALUE",
+                              help: ["add: set a widget option; repeat for several options;", "text as it is (no quotes), lists and objects as JSON"],
+                              repeatable: true),
+                CommandOption(name: "--page", argument: "N", help: ["add: on page N (default the last)"]),
+                extensionsDirectory,
+            ]
         case .checkConfig?, .widgets?:
             return [extensionsDirectory]
         case .themes?, .help?:

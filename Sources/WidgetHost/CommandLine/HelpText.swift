@@ -19,6 +19,7 @@ public enum HelpText {
         case .widgets?: return widgets
         case .sessions?: return sessions
         case .reload?: return reload
+        case .config?: return config
         }
     }
 
@@ -41,6 +42,8 @@ public enum HelpText {
           widgets           list widget kinds, their families and options
           sessions          list background sessions in the state directory
           reload KIND...    reload panels of a running dashboard (or --all)
+          config add KIND | config remove N
+                            add or remove a panel in the config file
           help [COMMAND]    show the help of a command
 
         \(CommandOption.helpBlock(CommandOption.options(of: nil), extra: [help, ("--version", "print the version")]))
@@ -56,6 +59,9 @@ public enum HelpText {
           [ ]                 flip through the focused stack
           1-9                 go to page N (a config with pages)
           o                   open the focused panel's link ($BROWSER or xdg-open)
+          E                   edit mode: a add from the gallery, n a new page, Enter the
+                              panel's options, H J K L move it, + - its size, x remove, u undo,
+                              s save to the config file, Esc leave
           ?                   show the keys (with the focused panel's own)
           q                   quit
         A widget may have keys of its own on its focused panel (hero +, text e): the status
@@ -163,6 +169,22 @@ public enum HelpText {
         Exit status: 0 asked, 2 bad usage, 1 no dashboard running or no such panel.
 
         \(CommandOption.helpBlock(CommandOption.options(of: .reload), extra: [help]))
+        """
+
+    static let config = """
+        \(CommandOption.usage("Usage: widgethost config add KIND", CommandOption.options(of: .config)))\
+               widgethost config remove N [--config PATH]
+
+        Edit the config file as edit mode does (E on the dashboard): add a panel of KIND at the
+        end of a page, or remove panel N (1 is the first, page after page). With no config file
+        yet, it is created from the default dashboard. The file is checked as check-config
+        checks it before it is written; it is replaced atomically, the old one kept as
+        config.json.bak, in a stable key order. A running dashboard reloads it.
+
+        Exit status: 0 written; 2 bad usage or a change check-config refuses (its errors are
+        listed, nothing is written); 1 the file could not be written.
+
+        \(CommandOption.helpBlock(CommandOption.options(of: .config), extra: [help]))
         """
 
     static let sessions = """

@@ -21,6 +21,8 @@ public enum HostCommand: Sendable, Equatable {
     case sessions(SessionsOptions)
     /// `widgethost reload [KIND ...] [--all] [--state-dir DIR]`
     case reload(ReloadOptions)
+    /// `widgethost config add KIND ... | remove N [--config PATH]`
+    case config(ConfigEditOptions)
     /// `--help` (nil: the main help) or `help [COMMAND]`. With the command's
     /// `--extensions-dir DIR`, its kinds are listed too; with a KIND (`preview KIND --help`,
     /// `extension run NAME/KIND --help`), only that kind's options.

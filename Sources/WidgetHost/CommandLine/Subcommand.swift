@@ -10,6 +10,8 @@ public enum Subcommand: String, Sendable, CaseIterable {
     case sessions
     /// `reload KIND ... | --all`: `WidgetCenter` from a shell, through the control socket.
     case reload
+    /// `config add KIND ... | remove N`: edit the config file from a shell.
+    case config
     case help
 
     /// As typed before `--help`: `extension run` for `extensionRun`, else the name.

@@ -20,6 +20,8 @@ extension Dashboard {
             }
         }
         if isPrivate { buffer.redactPrivate(glyphs: glyphs) }
+        if let gallery = edit?.gallery { drawGallery(gallery, into: &buffer) }
+        if let form = edit?.form { drawForm(form, into: &buffer) }
         drawStatusBar(into: &buffer, now: now)
         if isHelpShown { drawHelp(into: &buffer) }
         return buffer
@@ -111,7 +113,7 @@ extension Dashboard {
         let row = Rect(x: 0, y: size.rows - 1, width: size.columns, height: 1)
         buffer.fill(row, with: .blank(CellStyle(.statusBar)))
         let separator = " \(glyphs.vertical) "
-        var left = ""
+        var left = edit.map { separator + ($0.isDirty ? "EDIT*" : "EDIT") } ?? ""
         if isPaused { left += separator + "paused" }
         if isPrivate { left += separator + "private" }
         if hiddenPanelCount > 0 {
@@ -120,7 +122,10 @@ extension Dashboard {
         if let panel = focusedPanel { left += separator + panel.displayTitle }
         if isZoomed { left += " (zoomed, Esc back)" }
         let keys = focusedActions.map { "\($0.action.key) \($0.action.title)" }.joined(separator: "  ")
-        let right = (keys.isEmpty ? "" : keys + "  ") + "\(statusTime)  ? help  q quit "
+        let message = editQuestion ?? flash ?? notice
+        // Editing, the keys give way to what is said (a question, "saved PATH").
+        let right = edit == nil ? (keys.isEmpty ? "" : keys + "  ") + "\(statusTime)  ? help  q quit "
+            : message != nil ? "" : editKeysShown
         let rightWidth = DisplayWidth.of(right)
         buffer.write(right, x: row.maxX - rightWidth, y: row.y, style: CellStyle(.statusText), clip: row)
         let leftArea = Rect(x: 0, y: row.y, width: max(0, row.width - rightWidth - 1), height: 1)
@@ -134,7 +139,7 @@ extension Dashboard {
         }
         x = buffer.write(DisplayWidth.truncate(left, toWidth: max(0, leftArea.maxX - x), ellipsis: glyphs.ellipsis),
                          x: x, y: row.y, style: bold, clip: leftArea)
-        if let message = flash ?? notice, x + 4 < leftArea.maxX {
+        if let message, x + 4 < leftArea.maxX {
             x = buffer.write(separator, x: x, y: row.y, style: CellStyle(.statusText), clip: leftArea)
             let text = DisplayWidth.truncate(message, toWidth: leftArea.maxX - x, ellipsis: glyphs.ellipsis)
             buffer.write(text, x: x, y: row.y, style: CellStyle(.warning, .bold), clip: leftArea)
@@ -163,6 +168,7 @@ extension Dashboard {
         ("r", "reload the focused panel"),
         ("R", "reload every panel"),
         ("t", "next theme"),
+        ("E", "edit mode: add, arrange, resize, remove, options, save"),
         ("p", "pause / resume automatic reloads"),
         ("P", "privacy mode: hide what widgets mark private"),
         ("?", "this help (any key closes)"),

@@ -50,7 +50,14 @@ extension Dashboard {
         case .reloadsRequested(let requests):
             timelines.apply(requests, now: now)
         case .configChanged(let reason):
-            emit(.reloadConfig(reason: reason))
+            // Not under an edit: saving asks about a file changed meanwhile, leaving reads it.
+            if edit == nil { emit(.reloadConfig(reason: reason)) }
+        case .editorOpened(let opening):
+            editorOpened(opening)
+        case .configSaved(let outcome):
+            configSaved(outcome)
+        case .galleryPreviewed(let preview):
+            galleryPreviewed(preview)
         case .configLoaded(let config, let theme):
             timelines.updateConfiguration(SchedulerConfiguration(config))
             setPages(config.pages, rotateSeconds: config.rotateSeconds)  // the panels follow (.panelsBuilt)

@@ -64,6 +64,8 @@ struct Dashboard {
     var lastClick: (date: Date, panel: Int)?
     /// A word for the status bar until the next key ("this panel has no link").
     var flash: String?
+    /// Edit mode (`E`, Dashboard+Edit): the config being edited; nil when not editing.
+    var edit: EditSession?
 
     /// Actions running or failed, by the member performing them.
     var actionStates: [WidgetInstanceID: PanelActionState] = [:]
@@ -142,6 +144,11 @@ struct Dashboard {
             emit(.present)
             return
         }
+        if edit != nil, key != .ctrlC {
+            handleEdit(key)
+            emit(.present)
+            return
+        }
         switch key {
         case .character("q"), .ctrlC:
             emit(.quit(status: 0))
@@ -196,6 +203,8 @@ struct Dashboard {
             openLink()
         case .character(let digit) where pages.count > 1 && ("1"..."9").contains(digit):
             show(page: Int(String(digit))! - 1)
+        case .character("E"):
+            emit(.openEditor)
         case .character(let character):
             // The focused panel's own keys come after every global one, so they never shadow it.
             if let panel = focusedPanel { clearFailedActions(of: panel) }
@@ -231,7 +240,7 @@ struct Dashboard {
         selectTheme(at: index)
     }
 
-    private mutating func moveFocus(by step: Int) {
+    mutating func moveFocus(by step: Int) {
         let shown = panelFrames.count  // panels that do not fit are not focused
         guard shown > 0 else { return }
         let first = pageRange.lowerBound
@@ -242,7 +251,7 @@ struct Dashboard {
     enum Direction { case up, down, left, right }
 
     /// Moves focus to the nearest panel in `direction`, by the panels' centres.
-    private mutating func moveFocus(_ direction: Direction) {
+    mutating func moveFocus(_ direction: Direction) {
         let first = pageRange.lowerBound
         guard panelFrames.indices.contains(focus - first) else { return }
         let from = panelFrames[focus - first]

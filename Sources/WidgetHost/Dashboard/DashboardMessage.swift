@@ -54,6 +54,12 @@ package enum DashboardMessage: Equatable, Sendable {
     case linkOpened(failure: String?)
     /// An action ended; `failure` says why it failed.
     case actionFinished(WidgetInstanceID, action: WidgetAction, failure: String?)
+    /// The config file read for edit mode (`.openEditor`), or why it cannot be edited.
+    case editorOpened(EditorOpening)
+    /// What came of `.saveConfig`.
+    case configSaved(ConfigSaveOutcome)
+    /// A gallery preview's snapshot (`.previewGallery`).
+    case galleryPreviewed(GalleryPreview)
 }
 
 /// What `Dashboard.update(_:at:)` asks the host to do (bubbletea's `Cmd`). The timeline effects
@@ -99,4 +105,12 @@ package enum DashboardEffect: Equatable, Sendable {
     case configApplied(DashboardConfig)
     case log(String)
     case quit(status: Int32)
+    /// Read the config file for edit mode; the host answers with `.editorOpened`.
+    case openEditor
+    /// Save the edited document in place of the file (`overwrite`: even if it changed on
+    /// disk); the host answers with `.configSaved`.
+    case saveConfig(EditableConfig, ConfigDocument, overwrite: Bool)
+    /// Make the sample panel's provider and ask it for its snapshot (`isPreview`); the program
+    /// answers with `.galleryPreviewed`.
+    case previewGallery(GalleryRequest)
 }

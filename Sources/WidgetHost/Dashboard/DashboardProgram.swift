@@ -37,6 +37,10 @@ final class DashboardProgram {
     private var timelineWake: ClockTimer?
     private var relevanceWake: ClockTimer?
     private var pageRotation: ClockTimer?
+    /// The gallery's snapshot call (`.previewGallery`), waited for by `settle`.
+    private var galleryTask: Task<Void, Never>?
+    /// Where provider calls run (and the gallery's snapshots).
+    private let providerExecutor: (any TaskExecutor)?
     /// Sees every message as it is applied, in order (the message log, tests).
     var onMessage: (DashboardMessage) -> Void = { _ in }
     /// Replaying a `MessageLog`: the effects that bring messages are left out, and answers
@@ -59,6 +63,7 @@ final class DashboardProgram {
         self.center = center
         self.host = host
         calls = ProviderCallRunner(providerExecutor: providerExecutor)
+        self.providerExecutor = providerExecutor
         let taker = MailTaker()
         mailbox = LoopMailbox(signal: wakeLoop ?? { Task { @MainActor in taker.program?.takeMail() } })
         taker.program = self
@@ -125,6 +130,10 @@ final class DashboardProgram {
             receive(.panelsBuilt(factory.prepare(config, reusing: dashboard.panels)))
         case .runAction(let action):
             ActionRunner.run(action, clock: clock) { [mailbox] message in mailbox.post(.message(message)) }
+        case .previewGallery(let request):
+            galleryTask = GalleryPreviewer.start(request, widgets: dashboard.panelFactory?.widgets, executor: providerExecutor) { [mailbox] preview in
+                mailbox.post(.message(.galleryPreviewed(preview)))
+            }
         default:
             host.perform(effect, in: self)
         }
@@ -149,6 +158,10 @@ final class DashboardProgram {
         // on the loop, or by a task waited for here).
         while true {
             let given = calls.answersGivenCount
+            if let task = galleryTask {
+                galleryTask = nil
+                await task.value
+            }
             takeMail()
             await calls.waitForRunningCalls(of: ids)
             if calls.answersGivenCount == given { return }

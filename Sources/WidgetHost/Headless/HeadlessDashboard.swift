@@ -243,9 +243,12 @@ final class HeadlessEffects: DashboardHost {
             program.send(.actionFinished(member, action: action, failure: "no terminal to run it in"))
         case .reloadConfig(let reason): reloader.load(reason: reason).forEach(program.send)
         case .configApplied(let config): reloader.applied(config)
+        case .openEditor: program.send(.editorOpened(reloader.openEditor()))
+        case .saveConfig(let file, let document, let overwrite):
+            program.send(.configSaved(reloader.save(document, to: file, overwrite: overwrite)))
         case .quit(let status): quitStatus = status
         case .suspend, .reapChildren, .log, .startProvider, .cancelProvider, .armTimelineWake, .publishWidgets, .runAction,
-             .armRelevanceWake, .armPageRotation, .buildPanels: break
+             .armRelevanceWake, .armPageRotation, .buildPanels, .previewGallery: break
         }
     }
 }

@@ -43,15 +43,25 @@ extension DashboardSetup {
     /// For the default dashboard: starts the bundled leaderboard server in this process on
     /// 127.0.0.1:8787, or a free port when that one is taken, and points the leaderboard at it.
     /// Its access log goes to `log`. Returns the running service (nil when not needed).
+    ///
+    /// A config file whose leaderboard reads the bundled server's address (the default
+    /// dashboard saved by edit mode or `config add`, the examples) gets it too, on 8787 only:
+    /// when the port is taken, whoever holds it answers and nothing is started.
     mutating func startBundledServer(log: (@Sendable (String) -> Void)?, catalog: Catalog) -> Result<LeaderboardService?, CommandOutput> {
-        guard isDefaultDashboard else { return .success(nil) }
+        let readsBundledBoard = config.panels.flatMap(\.members).contains {
+            $0.kind == "leaderboard" && $0.options.string("url") == DashboardBuilder.defaultLeaderboardURL
+        }
+        guard isDefaultDashboard || readsBundledBoard else { return .success(nil) }
         var configuration = LeaderboardServiceConfiguration(host: "127.0.0.1", port: 8787)
-        configuration.fallbackToFreePort = true
+        configuration.fallbackToFreePort = isDefaultDashboard
         configuration.accessLogLinesPerSecond = 20   // the host log is a file: bound what clients can add to it
         let service = LeaderboardService(configuration: configuration, log: log)
         do {
-            let port = try service.start()
-            config = DashboardBuilder.defaultConfig(leaderboardURL: "http://127.0.0.1:\(port)/leaderboard", catalog: catalog)
+            let port: UInt16
+            do { port = try service.start() } catch where !isDefaultDashboard { return .success(nil) }
+            if isDefaultDashboard {
+                config = DashboardBuilder.defaultConfig(leaderboardURL: "http://127.0.0.1:\(port)/leaderboard", catalog: catalog)
+            }
             return .success(service)
         } catch {
             return .failure(CommandOutput(exitCode: 1, standardError: "widgethost: cannot start the bundled leaderboard server: \(error)\n"))

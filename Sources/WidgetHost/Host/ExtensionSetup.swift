@@ -42,6 +42,7 @@ struct ExtensionSetup {
         case .snapshot(let options): directory = options.extensionsDirectory
         case .preview(let options): directory = options.extensionsDirectory
         case .help(_, let given, _): directory = given
+        case .config(let options): directory = options.extensionsDirectory
         }
         return discover(catalog: catalog, explicitDirectory: directory, environment: environment)
     }

@@ -11,7 +11,7 @@ import TerminalUI
 @MainActor
 final class ConfigReloader {
     /// The config file; nil for the default dashboard (nothing to reload).
-    let path: String?
+    private(set) var path: String?
     var catalog: Catalog
     /// The widgets panels are built from; extension kinds change when a reload finds the
     /// extensions again (`rediscovery`).
@@ -19,7 +19,7 @@ final class ConfigReloader {
     /// Finds extensions again before each reload reads the config (issue 15); nil in tests.
     var rediscovery: ExtensionRediscovery?
     private let themeOverride: String?
-    private let environment: HostEnvironment
+    let environment: HostEnvironment
     private let log: HostLog?
     /// Called with each config once it is in use (the dashboard's sessions and extensions).
     var onApplied: (DashboardConfig) -> Void = { _ in }
@@ -68,6 +68,9 @@ final class ConfigReloader {
             return .configRejected(notice: "config not reloaded: \(error)")
         }
     }
+
+    /// Reads the config from `newPath` from now on (a default dashboard saved by edit mode).
+    func adopt(path newPath: String) { path = newPath }
 
     /// A reloaded config is in use (its panels are built).
     func applied(_ config: DashboardConfig) {

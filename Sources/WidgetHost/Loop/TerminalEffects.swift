@@ -54,12 +54,16 @@ final class TerminalEffects: DashboardHost {
         case .configApplied(let config):
             terminal.setMouse(config.mouse)
             reloader.applied(config)
+        case .openEditor:
+            program.send(.editorOpened(reloader.openEditor()))
+        case .saveConfig(let file, let document, let overwrite):
+            program.send(.configSaved(reloader.save(document, to: file, overwrite: overwrite)))
         case .log(let line):
             log?.info(line)
         case .quit(let status):
             quit(status: status)
         case .startProvider, .cancelProvider, .armTimelineWake, .publishWidgets, .runAction, .armRelevanceWake, .armPageRotation,
-             .buildPanels:
+             .buildPanels, .previewGallery:
             break  // the program's own
         }
     }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import JSONTree
 import TerminalUI
 import WidgetCore
 import Widgets
@@ -15,7 +16,7 @@ struct MessageLogLine: Codable {
 
     enum CodingKeys: String, CodingKey {
         case date, type, key, columns, rows, instances, instance, generation, reason, codec, entries, policy, at, failure,
-             requests, kinds, notice, config, theme, panels, action, step, retries
+             requests, kinds, notice, config, theme, panels, action, step, retries, path, original, document, outcome, kind, family
     }
 
     // MARK: Writing
@@ -74,6 +75,26 @@ struct MessageLogLine: Codable {
         case .linkOpened(let failure):
             try c.encode("linkOpened", forKey: .type)
             try c.encodeIfPresent(failure, forKey: .failure)
+        case .editorOpened(let opening):
+            try c.encode("editorOpened", forKey: .type)
+            switch opening {
+            case .opened(let file): try encode(file, into: &c)
+            case .failed(let message): try c.encode(message, forKey: .failure)
+            }
+        case .configSaved(let outcome):
+            try c.encode("configSaved", forKey: .type)
+            switch outcome {
+            case .saved(let file):
+                try c.encode("saved", forKey: .outcome)
+                try encode(file, into: &c)
+            case .changedOnDisk: try c.encode("changedOnDisk", forKey: .outcome)
+            case .failed(let message):
+                try c.encode("failed", forKey: .outcome)
+                try c.encode(message, forKey: .failure)
+            }
+        case .galleryPreviewed(let preview):
+            try c.encode("galleryPreviewed", forKey: .type)
+            try encode(preview, into: &c, coding: MessageLogCoding.from(encoder.userInfo, codingPath: encoder.codingPath))
         }
     }
 
@@ -173,6 +194,21 @@ struct MessageLogLine: Codable {
                                       failure: try c.decodeIfPresent(String.self, forKey: .failure))
         case "linkOpened":
             message = .linkOpened(failure: try c.decodeIfPresent(String.self, forKey: .failure))
+        case "editorOpened":
+            if let failure = try c.decodeIfPresent(String.self, forKey: .failure) {
+                message = .editorOpened(.failed(failure))
+            } else {
+                message = .editorOpened(.opened(try Self.editableConfig(from: c)))
+            }
+        case "configSaved":
+            switch try c.decode(String.self, forKey: .outcome) {
+            case "saved": message = .configSaved(.saved(try Self.editableConfig(from: c)))
+            case "changedOnDisk": message = .configSaved(.changedOnDisk)
+            default: message = .configSaved(.failed(try c.decode(String.self, forKey: .failure)))
+            }
+        case "galleryPreviewed":
+            message = .galleryPreviewed(try Self.galleryPreview(from: c,
+                                                                coding: MessageLogCoding.from(decoder.userInfo, codingPath: decoder.codingPath)))
         case "unrecorded":
             let reason = (try? c.decode(String.self, forKey: .reason)) ?? ""
             throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "a message the recorder could not write: \(reason.prefix(200))")
@@ -273,4 +309,61 @@ struct MessageLogLine: Codable {
 /// A recorded provider failure: its text as the panel showed it (`TimelineDriver.describe`).
 struct RecordedFailure: Error, CustomStringConvertible, Sendable {
     var description: String
+}
+
+extension MessageLogLine {
+    // MARK: Edit mode
+
+    /// A config opened for editing: its path, the file's text when read, its document's text.
+    private func encode(_ file: EditableConfig, into c: inout KeyedEncodingContainer<CodingKeys>) throws {
+        try c.encode(file.path, forKey: .path)
+        try c.encodeIfPresent(file.original.map { String(decoding: $0, as: UTF8.self) }, forKey: .original)
+        try c.encode(file.document.value.jsonText, forKey: .document)
+    }
+
+    private static func editableConfig(from c: KeyedDecodingContainer<CodingKeys>) throws -> EditableConfig {
+        let text = try c.decode(String.self, forKey: .document)
+        guard let value = try? JSONParser().parse(Array(text.utf8)), let document = ConfigDocument(value) else {
+            throw DecodingError.dataCorruptedError(forKey: .document, in: c, debugDescription: "not a config document")
+        }
+        return EditableConfig(path: try c.decode(String.self, forKey: .path),
+                              original: try c.decodeIfPresent(String.self, forKey: .original).map { Array($0.utf8) }, document: document)
+    }
+
+    /// A gallery preview: the kind, the family, and its snapshot (by its kind's codec) or why none.
+    private func encode(_ preview: GalleryPreview, into c: inout KeyedEncodingContainer<CodingKeys>, coding: MessageLogCoding) throws {
+        try c.encode(preview.kind, forKey: .kind)
+        try c.encode(preview.family.rawValue, forKey: .family)
+        try c.encodeIfPresent(preview.failure, forKey: .failure)
+        guard let entry = preview.entry else { return }
+        guard let codec = coding.codec(for: entry) else {
+            throw EncodingError.invalidValue(preview.kind, .init(codingPath: c.codingPath,
+                                                                 debugDescription: "no codec for entries of type \(type(of: entry))"))
+        }
+        try c.encode(codec.name, forKey: .codec)
+        var list = c.nestedUnkeyedContainer(forKey: .entries)
+        try codec.encode(entry, to: list.superEncoder())
+    }
+
+    private static func galleryPreview(from c: KeyedDecodingContainer<CodingKeys>, coding: MessageLogCoding) throws -> GalleryPreview {
+        let name = try c.decode(String.self, forKey: .family)
+        guard let family = WidgetFamily(rawValue: name) else {
+            throw DecodingError.dataCorruptedError(forKey: .family, in: c, debugDescription: "unknown family '\(name.prefix(32))'")
+        }
+        var preview = GalleryPreview(kind: try c.decode(String.self, forKey: .kind), family: family, entry: nil,
+                                     failure: try c.decodeIfPresent(String.self, forKey: .failure))
+        if let codecName = try c.decodeIfPresent(String.self, forKey: .codec) {
+            guard let codec = coding.codec(named: codecName) else {
+                throw DecodingError.dataCorruptedError(forKey: .codec, in: c,
+                                                       debugDescription: "no widget kind reads entries of '\(codecName.prefix(64))'")
+            }
+            var list = try c.nestedUnkeyedContainer(forKey: .entries)
+            let entry = try codec.decode(from: list.superDecoder())
+            guard entry.date.timeIntervalSinceReferenceDate.isFinite else {
+                throw DecodingError.dataCorruptedError(in: list, debugDescription: "an entry's date is not finite")
+            }
+            preview.entry = entry
+        }
+        return preview
+    }
 }
