@@ -19,7 +19,7 @@ public struct ConfigFormatter: Sendable {
     static let rootOrder = ["theme", "minimumReloadSeconds", "dailyReloadBudget", "rotateSeconds", "mouse",
                             "grid", "columns", "rows", "panels", "pages"]
     static let pageOrder = ["title", "grid", "columns", "rows", "panels"]
-    static let panelOrder = ["kind", "family", "title", "area", "options", "panels"]
+    static let panelOrder = ["kind", "family", "title", "area", "options", "smartRotate", "panels"]
 
     /// - Parameter manifests: the kinds whose options are put in their declared order.
     public init(manifests: [WidgetManifest]) {
