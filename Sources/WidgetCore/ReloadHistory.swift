@@ -16,6 +16,8 @@ struct ReloadHistory {
     private(set) var lastUserStart: Date?
     /// Starts of the reloads counted against the daily budget within the last 24 hours.
     private(set) var budgetedStarts: [Date] = []
+    /// The start of the last push reload (the push budget: one per `TimelineScheduler.pushInterval`).
+    private(set) var lastPushStart: Date?
 
     /// Records a reload for `reason` starting at `now`.
     mutating func recordStart(_ reason: ReloadReason, budgeted: Bool, now: Date, minimumInterval: TimeInterval) {
@@ -25,6 +27,7 @@ struct ReloadHistory {
         }
         lastStart = now
         if reason == .user { lastUserStart = now }
+        if reason == .push { lastPushStart = now }
         if reason == .widgetCenter || reason == .outage {
             recentCenterStarts.removeAll { $0 <= now - minimumInterval }
             recentCenterStarts.append(now)
@@ -37,6 +40,7 @@ struct ReloadHistory {
         recentCenterStarts = recentCenterStarts.map { $0 + step }
         lastUserStart = lastUserStart.map { $0 + step }
         budgetedStarts = budgetedStarts.map { $0 + step }
+        lastPushStart = lastPushStart.map { $0 + step }
     }
 
     /// The earliest a system reload for `reason` may start by the minimum interval (or the
@@ -46,6 +50,9 @@ struct ReloadHistory {
     ///   `TimelineScheduler.localReloadFloor`.
     func intervalFloor(for reason: ReloadReason, pausable: Bool, now: Date, minimumInterval: TimeInterval,
                        burst: Int = TimelineScheduler.centerBurst) -> Date? {
+        // The user is waiting for an answer; a push has its own rate.
+        if reason == .answer { return nil }
+        if reason == .push { return lastPushStart.map { $0 + TimelineScheduler.pushInterval } }
         if reason == .widgetCenter || reason == .outage {
             // Data a background session just delivered should show at once, even right after
             // the reload that fetched it, and several sessions may finish together: a burst

@@ -15,10 +15,16 @@ public enum ReloadReason: String, Sendable, Equatable {
     /// The widget's environment changed: the wall clock was set, the panel's size changed.
     /// Free of the budget and the minimum interval, but not the user's: a retry wait stays.
     case environment
-    /// `WidgetCenter` after a fetch failed (`reloadTimelines(ofKind:afterFailure: true)`): the
-    /// panel shows the failure. A `WidgetCenter` reload that brings nothing: free of the daily
-    /// budget, held to the `WidgetCenter` burst like any.
+    /// `WidgetCenter` after a fetch failed (`WidgetCenter.Cause.outage`): the panel shows the
+    /// failure. Free of the daily budget, held to the `WidgetCenter` burst like any.
     case outage
+    /// `WidgetCenter` with the data a user's reload fetched (`WidgetCenter.Cause.answer`):
+    /// free of the budget and of every interval — the user is waiting — and not itself the
+    /// user's (the provider is not asked to fetch again).
+    case answer
+    /// `WidgetCenter` for a push (`WidgetCenter.Cause.push`): the push budget (one a second per
+    /// instance, `TimelineScheduler.pushInterval`), never the daily one.
+    case push
 }
 
 /// A timeline request the host must start now: call the instance's provider and answer with

@@ -16,10 +16,6 @@ public struct SchedulerConfiguration: Sendable, Equatable {
     public var retryMaxDelay: TimeInterval
     /// Seed for the retry jitter, so runs (and tests) are reproducible.
     public var jitterSeed: UInt64
-    /// `WidgetCenter` reloads this long after a user reload (of any panel) answer the user:
-    /// they bring the data the user asked for, so the daily budget neither counts nor defers
-    /// them (seconds; long enough for a fetch that waits out a 300 s `Retry-After`).
-    public var userAnswerWindow: TimeInterval
 
     public init(
         minimumReloadInterval: TimeInterval = 5,
@@ -27,8 +23,7 @@ public struct SchedulerConfiguration: Sendable, Equatable {
         requestTimeout: TimeInterval = 30,
         retryBaseDelay: TimeInterval = 5,
         retryMaxDelay: TimeInterval = 600,
-        jitterSeed: UInt64 = 0x5EED,
-        userAnswerWindow: TimeInterval = 330
+        jitterSeed: UInt64 = 0x5EED
     ) {
         self.minimumReloadInterval = max(0.001, minimumReloadInterval)
         self.dailyReloadBudget = dailyReloadBudget.map { max(1, $0) }
@@ -36,6 +31,5 @@ public struct SchedulerConfiguration: Sendable, Equatable {
         self.retryBaseDelay = max(0.001, retryBaseDelay)
         self.retryMaxDelay = max(self.retryBaseDelay, retryMaxDelay)
         self.jitterSeed = jitterSeed
-        self.userAnswerWindow = max(0, userAnswerWindow)
     }
 }

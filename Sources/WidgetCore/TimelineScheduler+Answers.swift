@@ -105,8 +105,8 @@ extension TimelineScheduler {
             i.heldByBudgetUntil = nil
         case .environment:
             scheduleEnvironmentReload(i, now: now)
-        case .outage:
-            scheduleSystemReload(i, at: now, reason: .outage, now: now)
+        case .outage, .answer, .push:
+            scheduleSystemReload(i, at: now, reason: reason, now: now)
         default:
             scheduleSystemReload(i, at: now, reason: .widgetCenter, now: now)
         }
@@ -114,8 +114,18 @@ extension TimelineScheduler {
 
     /// Keeps the strongest reason of reloads asked for during a request.
     mutating func addFollowUp(_ i: Instance, _ reason: ReloadReason) {
-        // An outage's reload is the weakest: any other reload asked for covers it.
-        func rank(_ r: ReloadReason?) -> Int { r == .user ? 4 : r == .environment ? 3 : r == nil ? 0 : r == .outage ? 1 : 2 }
+        // The user's first; an outage's reload is the weakest: any other reload covers it.
+        func rank(_ r: ReloadReason?) -> Int {
+            switch r {
+            case nil: 0
+            case .outage?: 1
+            case .push?: 2
+            case .answer?: 4
+            case .environment?: 5
+            case .user?: 6
+            default: 3
+            }
+        }
         if rank(reason) > rank(i.followUp) { i.followUp = reason }
     }
 }

@@ -27,7 +27,6 @@ extension TimelineScheduler {
             i.lastFailure?.date += step
             i.lastSuccess = moved(i.lastSuccess)
         }
-        lastUserReloadAnywhere = moved(lastUserReloadAnywhere)
         for id in allInstances { reschedule(id) }
     }
 }

@@ -31,16 +31,26 @@ extension TimelineScheduler {
         for id in instances(ofKind: kind) { requestReload(id, userInitiated: userInitiated, now: now) }
     }
 
-    /// Asks for new timelines for every instance of `kind` after its fetch failed: a
-    /// `WidgetCenter` reload that spends no budget (`ReloadReason.outage`).
-    public mutating func requestOutageReload(ofKind kind: String, now: Date) {
+    /// Asks for new timelines for every instance of `kind` for `cause`: the user's (as `r`),
+    /// an answer to the user, a push, an outage (`WidgetCenter.Cause`; DESIGN.md §3: the budget
+    /// follows the request).
+    public mutating func requestReload(ofKind kind: String, cause: WidgetCenter.Cause, now: Date) {
         makeUnique()
+        let reason: ReloadReason
+        switch cause {
+        case .user:
+            for id in instances(ofKind: kind) { requestReload(id, userInitiated: true, now: now) }
+            return
+        case .answer: reason = .answer
+        case .push: reason = .push
+        case .outage: reason = .outage
+        }
         for id in instances(ofKind: kind) {
             guard let i = instance(id) else { continue }
             if i.inFlight != nil {
-                addFollowUp(i, .outage)
+                addFollowUp(i, reason)
             } else if i.reloadReason != .user || i.reloadDue == nil {
-                scheduleSystemReload(i, at: now, reason: .outage, now: now)
+                scheduleSystemReload(i, at: now, reason: reason, now: now)
             }
             reschedule(id)
         }
@@ -132,22 +142,15 @@ extension TimelineScheduler {
     }
 
     /// Whether a reload for `reason` is counted against (and so held back by) the daily
-    /// budget: only policy reloads and `WidgetCenter` reloads that do not answer a user
-    /// reload, of instances that do network work.
+    /// budget: only policy reloads and the system's own `WidgetCenter` reloads, of instances
+    /// that do network work. What a user asked for (their reload, an action, the data either
+    /// fetched), a push, a retry, an outage and the environment never are: the exemption
+    /// follows the request, not a window of time after a key.
     func countsAgainstBudget(_ i: Instance, reason: ReloadReason, now: Date) -> Bool {
         guard i.pausable else { return false }
         switch reason {
-        case .policy: return true
-        case .widgetCenter: return !answersUser(now: now)
-        case .initial, .user, .retry, .environment, .outage: return false
+        case .policy, .widgetCenter: return true
+        case .initial, .user, .retry, .environment, .outage, .answer, .push: return false
         }
-    }
-
-    /// True within `userAnswerWindow` of the last user reload of any instance: a
-    /// `WidgetCenter` reload then brings data the user asked for (the leaderboard's board,
-    /// and the hero cards that read it).
-    private func answersUser(now: Date) -> Bool {
-        guard let last = lastUserReloadAnywhere else { return false }
-        return now >= last && now.timeIntervalSince(last) <= configuration.userAnswerWindow
     }
 }

@@ -20,10 +20,11 @@ import FoundationEssentials
 /// - system-initiated reloads keep the minimum interval (policy reloads from the last reload of
 ///   any kind, or `localReloadFloor` for instances computed locally; `WidgetCenter` reloads
 ///   may come in a burst of `centerBurst`, then one per interval) and the daily budget; user-initiated ones are exempt, and cut a retry wait short;
-/// - the daily budget counts only policy reloads and `WidgetCenter` reloads that do not answer
-///   a user reload (those within `userAnswerWindow` of one); retries, environment reloads
-///   (clock set, panel resized) and instances computed locally (`pausable: false`: clocks)
-///   are free of it. A reload the budget holds back is reported in `Status.heldByBudgetUntil`.
+/// - the daily budget counts only policy reloads and the system's own `WidgetCenter` reloads;
+///   what a user asked for (`r`, an action, and the reloads that bring the data they fetched,
+///   `WidgetCenter.Cause.answer`), pushes (their own budget, `pushInterval`), retries, outages,
+///   environment reloads (clock set, panel resized) and instances computed locally
+///   (`pausable: false`: clocks) are free of it. A reload the budget holds back is reported in `Status.heldByBudgetUntil`.
 ///
 /// Every event costs O(log n) in the number of instances: one deadline per instance lives in
 /// a priority queue keyed by (date, insertion order); superseded deadlines are skipped lazily.
@@ -77,8 +78,6 @@ public struct TimelineScheduler {
     /// within one kind (WidgetKit's scores are the provider's own scale), so two panels of one
     /// kind compare by their scores, and stacks compare kinds fairly.
     var kindMaximumRelevance: [String: Float] = [:]
-    /// The last user reload of any instance: `WidgetCenter` reloads soon after answer it.
-    var lastUserReloadAnywhere: Date?
     /// Shared by copies of this scheduler until one changes: then that one copies the records.
     private var owner = Owner()
 
@@ -87,6 +86,9 @@ public struct TimelineScheduler {
     /// Least time between policy reloads of an instance computed locally (`pausable: false`),
     /// which `minimumReloadInterval` does not hold back.
     public static let localReloadFloor: TimeInterval = 1
+    /// The push budget: push reloads of one instance at most this often (a burst coalesces into
+    /// one now and one after this), never counted against the daily budget.
+    public static let pushInterval: TimeInterval = 1
 
     public init(configuration: SchedulerConfiguration = .init()) {
         self.configuration = configuration
@@ -223,7 +225,7 @@ public struct TimelineScheduler {
     }
 
     func mayStart(_ i: Instance) -> Bool {
-        !automaticReloadsPaused || !i.pausable || i.reloadReason == .user || i.reloadReason == .initial
+        !automaticReloadsPaused || !i.pausable || i.reloadReason == .user || i.reloadReason == .initial || i.reloadReason == .answer
     }
 
     private mutating func start(_ i: Instance, id: WidgetInstanceID, now: Date) -> ReloadRequest {
@@ -232,7 +234,6 @@ public struct TimelineScheduler {
         i.inFlight = InFlight(generation: i.generation, deadline: now + i.requestTimeout, isUserInitiated: isUser)
         i.history.recordStart(i.reloadReason, budgeted: countsAgainstBudget(i, reason: i.reloadReason, now: now),
                               now: now, minimumInterval: configuration.minimumReloadInterval)
-        if isUser { lastUserReloadAnywhere = now }
         i.reloadDue = nil
         i.heldByBudgetUntil = nil
         return ReloadRequest(instance: id, generation: i.generation, reason: i.reloadReason)

@@ -145,7 +145,7 @@ public struct TimelineState {
             switch request {
             case .all: scheduler.requestReloadAll(now: now)
             case .kind(let kind): scheduler.requestReload(ofKind: kind, now: now)
-            case .outage(let kind): scheduler.requestOutageReload(ofKind: kind, now: now)
+            case .caused(let kind, let cause): scheduler.requestReload(ofKind: kind, cause: cause, now: now)
             }
         }
         tick(now: now)

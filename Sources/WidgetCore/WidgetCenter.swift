@@ -11,8 +11,50 @@ public final class WidgetCenter: Sendable {
     public enum Request: Sendable, Equatable, Hashable {
         case kind(String)
         case all
-        /// The kind's fetch failed: show it (free of the budget, `ReloadReason.outage`).
-        case outage(String)
+        /// A kind's reload with a reason the system's reloads do not have (`Cause`).
+        case caused(String, Cause)
+
+        /// The kind a request names; nil for `.all`.
+        public var kind: String? {
+            switch self {
+            case .kind(let kind), .caused(let kind, _): kind
+            case .all: nil
+            }
+        }
+
+        /// Of two requests for one kind the one kept: the user's, then an answer to them, then
+        /// the system's, a push, an outage.
+        var strength: Int {
+            switch self {
+            case .all, .kind: 3
+            case .caused(_, let cause): cause.strength
+            }
+        }
+    }
+
+    /// Why a reload is asked for beyond the system's own (DESIGN.md §3: the budget follows the
+    /// request). Host extensions of WidgetKit's `reloadTimelines(ofKind:)`.
+    public enum Cause: String, Sendable, Equatable, Hashable, CaseIterable {
+        /// The user acted on a panel (an action such as the hero's heal): as their `r` on every
+        /// panel of the kind — fetches at once, free of the budget.
+        case user
+        /// The data a user's reload fetched (its download's events): shown at once and free of
+        /// the budget, however long the fetch took; the provider is not asked to fetch again.
+        case answer
+        /// A push (a server-sent event, an MQTT message): its own budget, one reload a second
+        /// per panel, never the daily one.
+        case push
+        /// A fetch failed and brought only its failure: shown, free of the budget.
+        case outage
+
+        var strength: Int {
+            switch self {
+            case .user: 5
+            case .answer: 4
+            case .push: 2
+            case .outage: 1
+            }
+        }
     }
 
     /// One configured widget, as `currentConfigurations()` reports it: WidgetKit's
@@ -51,11 +93,10 @@ public final class WidgetCenter: Sendable {
         enqueue(.kind(kind))
     }
 
-    /// Asks for new timelines for every widget of `kind` after its fetch failed and brought
-    /// nothing new but the failure (`afterFailure`): such a reload spends no budget, so an
-    /// outage costs nothing. A host extension; `afterFailure: false` is `reloadTimelines(ofKind:)`.
-    public func reloadTimelines(ofKind kind: String, afterFailure: Bool) {
-        enqueue(afterFailure ? .outage(kind) : .kind(kind))
+    /// Asks for new timelines for every widget of `kind` for `cause` (nil: the system's own
+    /// reason, `reloadTimelines(ofKind:)`).
+    public func reloadTimelines(ofKind kind: String, cause: Cause?) {
+        enqueue(cause.map { .caused(kind, $0) } ?? .kind(kind))
     }
 
     /// Asks for new timelines for every widget.
@@ -97,11 +138,16 @@ public final class WidgetCenter: Sendable {
     private func enqueue(_ request: Request) {
         let wake = state.withLock { s -> (@Sendable () -> Void)? in
             let wasEmpty = s.pending.isEmpty
-            if s.pending.contains(.all) || s.pending.contains(request) { return nil }
-            // A kind's reload with data covers its outage reload: the stronger one stays.
-            if case .outage(let kind) = request, s.pending.contains(.kind(kind)) { return nil }
-            if case .kind(let kind) = request { s.pending.removeAll { $0 == .outage(kind) } }
-            if request == .all { s.pending.removeAll() }
+            if s.pending.contains(request) { return nil }
+            // `all` covers every request as strong as the system's; a stronger one (the user's,
+            // an answer to them) stays beside it.
+            if s.pending.contains(.all), request.strength <= Request.all.strength { return nil }
+            // One request per kind: the stronger stays (the user's over the system's over an outage).
+            if let kind = request.kind, let index = s.pending.firstIndex(where: { $0.kind == kind }) {
+                if s.pending[index].strength < request.strength { s.pending[index] = request }
+                return nil
+            }
+            if request == .all { s.pending.removeAll { $0.strength <= Request.all.strength } }
             s.pending.append(request)
             return wasEmpty ? s.wake : nil
         }

@@ -18,7 +18,7 @@ private func step(_ scheduler: inout TimelineScheduler, to now: Date, policy: (R
 
 @Suite("TimelineScheduler: the daily budget never hides what the user asked for")
 struct TimelineBudgetTests {
-    @Test("a WidgetCenter reload answering a user reload is neither counted nor deferred, on every panel")
+    @Test("a WidgetCenter reload answering a user reload is neither counted nor deferred, on every panel, however long the fetch took (issue 26, item 2)")
     func userAnswerIsFree() {
         var scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 5, dailyReloadBudget: 2))
         let board = scheduler.add(kind: "leaderboard", now: testEpoch)
@@ -31,16 +31,44 @@ struct TimelineBudgetTests {
         #expect(scheduler.advance(to: at(1_300)).reloads.isEmpty)
         #expect(scheduler.status(of: hero)?.heldByBudgetUntil != nil, "the footer can say why")
 
-        // r on the leaderboard: its fetch comes back 40 s later as WidgetCenter reloads of both kinds.
+        // r on the leaderboard: its fetch waits out a server's Retry-After and comes back 10
+        // minutes later (before, only within 330 s of the r was it free) as WidgetCenter
+        // reloads of both kinds, carrying the user's cause.
         scheduler.requestReload(board, userInitiated: true, now: at(1_310))
-        let user = step(&scheduler, to: at(1_310)) { _ in .after(at(1_910)) }
+        let user = step(&scheduler, to: at(1_310)) { _ in .after(at(4_000)) }
         #expect(user.map(\.reason) == [.user])
-        scheduler.requestReload(ofKind: "leaderboard", now: at(1_350))
-        scheduler.requestReload(ofKind: "hero", now: at(1_350))
-        let answers = step(&scheduler, to: at(1_350)) { _ in .never }
+        scheduler.requestReload(ofKind: "leaderboard", cause: .answer, now: at(1_910))
+        scheduler.requestReload(ofKind: "hero", cause: .answer, now: at(1_910))
+        let answers = step(&scheduler, to: at(1_910)) { _ in .never }
         #expect(answers.map(\.instance) == [board, hero], "the new board shows at once on both panels")
-        #expect(answers.allSatisfy { $0.reason == .widgetCenter })
+        #expect(answers.allSatisfy { $0.reason == .answer })
         #expect(scheduler.status(of: hero)?.heldByBudgetUntil == nil)
+        // The system's own WidgetCenter reload soon after an r is counted: the r is no window.
+        scheduler.requestReload(ofKind: "hero", now: at(1_920))
+        let held = scheduler.advance(to: at(1_920)).reloads
+        #expect(held.isEmpty && scheduler.status(of: hero)?.heldByBudgetUntil != nil)
+    }
+
+    @Test("a push reloads at once under any daily budget, one a second per panel: a burst coalesces (issue 26, item 3)")
+    func pushHasItsOwnBudget() throws {
+        var scheduler = TimelineScheduler(configuration: .init(minimumReloadInterval: 300, dailyReloadBudget: 1))
+        let id = scheduler.add(kind: "board", now: testEpoch)
+        step(&scheduler, to: testEpoch) { _ in .after(at(600)) }
+        step(&scheduler, to: at(600)) { _ in .never }  // the budget of 1 is spent
+        scheduler.requestReload(ofKind: "board", now: at(700))
+        let system = scheduler.advance(to: at(700)).reloads
+        #expect(system.isEmpty, "the system's WidgetCenter reload is held by the spent budget")
+        scheduler.requestReload(ofKind: "board", cause: .push, now: at(701))
+        let first = step(&scheduler, to: at(701)) { _ in .never }
+        #expect(first.map(\.reason) == [.push], "a push shows at once, budget or not")
+        scheduler.requestReload(ofKind: "board", cause: .push, now: at(701.2))
+        scheduler.requestReload(ofKind: "board", cause: .push, now: at(701.4))
+        let burst = scheduler.advance(to: at(701.5)).reloads
+        #expect(burst.isEmpty, "a burst waits for the push interval")
+        let next = try #require(scheduler.nextWakeDate)
+        #expect(next == at(702), "one more a second after the last")
+        let coalesced = step(&scheduler, to: next) { _ in .never }
+        #expect(coalesced.map(\.reason) == [.push] && scheduler.status(of: id)?.heldByBudgetUntil == nil)
     }
 
     @Test("a two-hour outage spends nothing: each attempt's retry and the reload showing its failure are free (issue 26, item 4)")
@@ -66,7 +94,7 @@ struct TimelineBudgetTests {
             answer(request, retrying: true)
             attempts += 1
             now += 10
-            scheduler.requestOutageReload(ofKind: "leaderboard", now: now)
+            scheduler.requestReload(ofKind: "leaderboard", cause: .outage, now: now)
             let shown = scheduler.advance(to: now).reloads
             #expect(shown.map(\.reason) == [.outage], "the failure shows at once")
             if let shown = shown.first { answer(shown, retrying: true) }

@@ -64,7 +64,8 @@ struct MessageLogFileTests {
             .resized(TerminalSize(columns: 80, rows: 24)), .quit, .suspend, .childExited,
             .key(.mouse(MouseEvent(.press, column: 3, row: 7))), .key(.mouse(MouseEvent(.wheelDown, column: 0, row: 0))),
             .pageRotationDue, .relevanceExpired, .linkOpened(failure: nil), .linkOpened(failure: "no xdg-open"),
-            .timelinesDue, .reloadsRequested([.kind("leaderboard"), .all]), .reloadsRequested([.outage("http-json"), .kind("hero")]),
+            .timelinesDue, .reloadsRequested([.kind("leaderboard"), .all]), .reloadsRequested([.caused("http-json", .outage), .kind("hero"), .caused("leaderboard", .answer),
+                                                                    .caused("mqtt", .push), .caused("leaderboard", .user)]),
             .widgetsFound(BoundWidgets(widgets: [Catalog.builtin().definitions[0].widget(.none)])),
             .configChanged(reason: "SIGHUP"), .extensionsFound(notice: "1 extension skipped"), .extensionsFound(notice: nil),
             .configLoaded(config, Theme.mono), .panelsBuilt(panels), .configRejected(notice: "config not reloaded: x"),
@@ -99,7 +100,7 @@ struct MessageLogFileTests {
 
     static func request(_ index: Int) -> ReloadRequest {
         ReloadRequest(instance: WidgetInstanceID(rawValue: index + 1), generation: UInt64(index + 2),
-                      reason: [.initial, .policy, .widgetCenter, .user, .retry, .environment, .outage][index % 7])
+                      reason: [.initial, .policy, .widgetCenter, .user, .retry, .environment, .outage, .answer, .push][index % 9])
     }
 
     /// One answer's entries per entry type, with the odd values a real run has (NaN from

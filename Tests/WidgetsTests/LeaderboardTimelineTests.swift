@@ -236,7 +236,7 @@ struct LeaderboardTimelineTests {
         let store = LeaderboardStore(container: try WidgetContainer(kind: "leaderboard", stateDirectory: dir.path + "/state"))
         store.save(fetchedState(at: at(-60)), session: "leaderboard")
         let completions = Counter()
-        let delegate = FetchSessionDelegate(LeaderboardSessionRecorder(store: store, center: center),
+        let delegate = FetchSessionDelegate(LeaderboardSessionRecorder(store: store, center: center), intents: FetchIntents(),
                                             now: { clock.now }, completion: { completions.next() })
         let session = manager.session(identifier: "leaderboard")
         let task = session.downloadTask(with: URL(string: "http://127.0.0.1:9/leaderboard")!)
@@ -272,17 +272,51 @@ struct LeaderboardTimelineTests {
         defer { manager.close() }
         let center = WidgetCenter()
         let store = LeaderboardStore(container: try WidgetContainer(kind: "leaderboard", stateDirectory: dir.path + "/state"))
-        let delegate = FetchSessionDelegate(LeaderboardSessionRecorder(store: store, center: center), now: { clock.now }, completion: {})
+        let delegate = FetchSessionDelegate(LeaderboardSessionRecorder(store: store, center: center), intents: FetchIntents(),
+                                            now: { clock.now }, completion: {})
         let session = manager.session(identifier: "leaderboard")
         let task = session.downloadTask(with: URL(string: "http://127.0.0.1:9/leaderboard")!)
         defer { task.cancel() }
         delegate.urlSession(session, task: task, didCompleteWithError: .failed(reason: "connection refused", attempts: 1, retryAfter: nil))
         delegate.urlSessionDidFinishEvents(forBackgroundURLSession: session)
-        #expect(center.takeRequests() == [.outage("leaderboard"), .outage("hero")])
+        #expect(center.takeRequests() == [.caused("leaderboard", .outage), .caused("hero", .outage)])
         delegate.urlSession(session, task: task, didCompleteWithError: .failed(reason: "connection refused", attempts: 1, retryAfter: nil))
         delegate.urlSession(session, task: task, didCompleteWithError: .notModified(Validators(etag: "\"x\"")))
         delegate.urlSessionDidFinishEvents(forBackgroundURLSession: session)
         #expect(center.takeRequests() == [.kind("leaderboard"), .kind("hero")], "a 304 is an answer: the server is up")
+    }
+
+    @Test("the user's r marks the download it starts or joins: the batch reloads as the answer to them, however late; a system fetch's does not (issue 26, item 2)")
+    @MainActor
+    func userIntentFollowsTheDownload() async throws {
+        let rig = try ProviderRig()
+        defer { rig.close() }
+        LeaderboardStore(context: rig.context).save(fetchedState(at: at(-60)), session: "leaderboard")
+        let user = TimelineProviderContext(family: .large, size: CellSize(columns: 52, rows: 21), isUserInitiated: true)
+        _ = try await rig.provider().timeline(in: user)
+        #expect(rig.transport.startedRequests.count == 1)
+        let intents = rig.context.fetchIntents
+        #expect(intents.take("leaderboard") == .answer)
+        // A push marks its download too; the user's mark wins over it.
+        intents.mark("leaderboard", .answer)
+        intents.mark("leaderboard", .push)
+        #expect(intents.take("leaderboard") == .answer && intents.take("leaderboard") == nil)
+        // The delegate hands the mark to the batch's reloads.
+        let center = WidgetCenter()
+        let store = LeaderboardStore(context: rig.context)
+        let clock = rig.clock
+        let delegate = FetchSessionDelegate(LeaderboardSessionRecorder(store: store, center: center), intents: intents,
+                                            now: { clock.now }, completion: {})
+        let session = rig.manager.session(identifier: "leaderboard")
+        let task = session.downloadTask(with: URL(string: "http://127.0.0.1:9/leaderboard")!)
+        defer { task.cancel() }
+        intents.mark("leaderboard", .answer)
+        delegate.urlSession(session, task: task, didCompleteWithError: .notModified(Validators(etag: "\"x\"")))
+        delegate.urlSessionDidFinishEvents(forBackgroundURLSession: session)
+        #expect(center.takeRequests() == [.caused("leaderboard", .answer), .caused("hero", .answer)])
+        delegate.urlSession(session, task: task, didCompleteWithError: .notModified(Validators(etag: "\"x\"")))
+        delegate.urlSessionDidFinishEvents(forBackgroundURLSession: session)
+        #expect(center.takeRequests() == [.kind("leaderboard"), .kind("hero")], "the next batch is the system's")
     }
 
     @Test("waiting out a failure, the timeline's reload is a retry (free); a healthy one's is not")

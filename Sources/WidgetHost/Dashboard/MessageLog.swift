@@ -54,7 +54,7 @@ package struct MessageLog: Sendable {
                 switch request {
                 case .kind(let kind): kind
                 case .all: "all"
-                case .outage(let kind): "\(kind) (after a failure)"
+                case .caused(let kind, let cause): "\(kind) (\(cause.rawValue))"
                 }
             }.joined(separator: ",")
         case .key(let key):

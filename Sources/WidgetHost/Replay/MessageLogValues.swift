@@ -213,13 +213,13 @@ struct NoProvider: TimelineProvider {
 }
 
 /// A `WidgetCenter` request as a log writes it: a kind's name, null for every kind, or
-/// `{"outage": kind}` for a kind's reload after its fetch failed.
+/// `{"kind": kind, "cause": "user" | "answer" | "push" | "outage"}` for a kind's reload with a cause.
 struct CodedRequest: Codable {
     var request: WidgetCenter.Request
 
     init(_ request: WidgetCenter.Request) { self.request = request }
 
-    private enum Keys: String, CodingKey { case outage }
+    private enum Keys: String, CodingKey { case kind, cause }
 
     func encode(to encoder: any Encoder) throws {
         switch request {
@@ -229,15 +229,20 @@ struct CodedRequest: Codable {
         case .all:
             var c = encoder.singleValueContainer()
             try c.encodeNil()
-        case .outage(let kind):
+        case .caused(let kind, let cause):
             var c = encoder.container(keyedBy: Keys.self)
-            try c.encode(kind, forKey: .outage)
+            try c.encode(kind, forKey: .kind)
+            try c.encode(cause.rawValue, forKey: .cause)
         }
     }
 
     init(from decoder: any Decoder) throws {
-        if let keyed = try? decoder.container(keyedBy: Keys.self), let kind = try keyed.decodeIfPresent(String.self, forKey: .outage) {
-            request = .outage(kind)
+        if let keyed = try? decoder.container(keyedBy: Keys.self) {
+            let name = try keyed.decode(String.self, forKey: .cause)
+            guard let cause = WidgetCenter.Cause(rawValue: name) else {
+                throw DecodingError.dataCorruptedError(forKey: .cause, in: keyed, debugDescription: "unknown cause '\(name.prefix(32))'")
+            }
+            request = .caused(try keyed.decode(String.self, forKey: .kind), cause)
             return
         }
         let c = try decoder.singleValueContainer()

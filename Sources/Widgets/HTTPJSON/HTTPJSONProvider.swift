@@ -74,6 +74,8 @@ public struct HTTPJSONProvider: TimelineProvider {
             } else if state.consecutiveFailures > 0 || state.retryAfterUntil != nil {
                 retryAt = wait
             }
+            // The user waits for this fetch: the reload that shows it is theirs (free).
+            if context.isUserInitiated, isFetching { host.fetchIntents.mark(identifier, .answer) }
         }
         let next = retryAt ?? date + refresh
         var entries = HTTPJSONEntry.timeline(fields: fields, stored: stored, isFetching: isFetching, error: error,

@@ -41,8 +41,8 @@ struct HTTPJSONSessionRecorder: FetchSessionRecorder {
         store.update(session: session, url: url) { $0.record(error, of: url, at: date, haveData: haveBody) }
     }
 
-    func finishEvents(session: String, afterFailure: Bool, completion: @escaping @Sendable () -> Void) {
-        center.reloadTimelines(ofKind: HTTPJSONWidget.kind, afterFailure: afterFailure)
+    func finishEvents(session: String, cause: WidgetCenter.Cause?, completion: @escaping @Sendable () -> Void) {
+        center.reloadTimelines(ofKind: HTTPJSONWidget.kind, cause: cause)
         completion()
     }
 }

@@ -40,7 +40,7 @@ public enum HTTPJSONWidget {
         .onBackgroundSessionEvents(matching: { $0.hasPrefix(identifierPrefix) }) { identifier, completion in
             guard let manager = context.sessions else { return completion() }
             let recorder = HTTPJSONSessionRecorder(store: HTTPJSONStore(context: context), center: context.center)
-            let delegate = FetchSessionDelegate(recorder, now: context.now, completion: completion)
+            let delegate = FetchSessionDelegate(recorder, intents: context.fetchIntents, now: context.now, completion: completion)
             _ = manager.session(identifier: identifier, delegate: delegate)
         }
     }

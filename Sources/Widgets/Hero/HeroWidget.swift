@@ -43,7 +43,8 @@ public enum HeroWidget {
         } catch let error as HTTPPostError where error.status == 404 {
             throw WidgetActionError("the server has no hero named \(name)")
         }
-        context.center.reloadTimelines(ofKind: LeaderboardWidget.kind)
+        // The user acted: the leaderboard fetches as for their `r` (free), and shows the board.
+        context.center.reloadTimelines(ofKind: LeaderboardWidget.kind, cause: .user)
     }
 
     /// `http://host:port/heroes/Power%20Panda/heal` for a board at `http://host:port/leaderboard`

@@ -122,6 +122,8 @@ public struct LeaderboardProvider: TimelineProvider {
             } else if state.consecutiveFailures > 0 || state.retryAfterUntil != nil {
                 retryAt = wait
             }
+            // The user waits for this fetch: the reloads that show it are theirs (free).
+            if context.isUserInitiated, state.isFetching { host.fetchIntents.mark(session, .answer) }
         }
         // Ask again when the next fetch is due: after the backoff or Retry-After when waiting.
         // The entries thin out to reach it (`ProjectionDates`), so no reload counted against

@@ -42,9 +42,9 @@ struct LeaderboardSessionRecorder: FetchSessionRecorder {
     /// Reloads the widgets, then calls the completion — unless a state of this batch could not
     /// be saved: then the completion waits (in the store) until it is, so the journal keeps the
     /// events and a crash in between re-delivers them rather than losing the board.
-    func finishEvents(session: String, afterFailure: Bool, completion: @escaping @Sendable () -> Void) {
-        center.reloadTimelines(ofKind: LeaderboardWidget.kind, afterFailure: afterFailure)
-        center.reloadTimelines(ofKind: HeroWidget.kind, afterFailure: afterFailure)
+    func finishEvents(session: String, cause: WidgetCenter.Cause?, completion: @escaping @Sendable () -> Void) {
+        center.reloadTimelines(ofKind: LeaderboardWidget.kind, cause: cause)
+        center.reloadTimelines(ofKind: HeroWidget.kind, cause: cause)
         if !store.holdUntilSaved(session: session, completion: completion) { completion() }
     }
 }

@@ -46,7 +46,7 @@ public enum LeaderboardWidget {
         .onBackgroundSessionEvents(matching: { registry.contains($0) }) { identifier, completion in
             guard let manager = context.sessions else { return completion() }
             let recorder = LeaderboardSessionRecorder(store: LeaderboardStore(context: context), center: context.center)
-            let delegate = FetchSessionDelegate(recorder, now: context.now, completion: completion)
+            let delegate = FetchSessionDelegate(recorder, intents: context.fetchIntents, now: context.now, completion: completion)
             _ = manager.session(identifier: identifier, delegate: delegate)
         }
         .resumingBackgroundTasks { session, _ in registry.url(for: session) }
@@ -63,6 +63,8 @@ extension LeaderboardWidget {
         guard let center = context.push else { return nil }
         return center.subscribe(url: push.absoluteString, key: pushKey(push: push, url: url, session: session), onEvent: {
             guard let manager = context.sessions, context.sessionsUnavailableReason == nil else { return }
+            // The reload showing what the push brought is a push's: its own budget, not the day's.
+            context.fetchIntents.mark(session, .push)
             _ = manager.session(identifier: session).downloadTask(with: url, taskDescription: "board")
         }, onStatus: {
             context.center.reloadTimelines(ofKind: kind)

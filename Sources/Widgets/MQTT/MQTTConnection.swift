@@ -16,7 +16,7 @@ final class MQTTConnection: Sendable {
         }
         let center = context.center
         let client = MQTTClient(panel: panel, settings: settings, now: context.now) {
-            center.reloadTimelines(ofKind: MQTTWidget.kind)
+            center.reloadTimelines(ofKind: MQTTWidget.kind, cause: .push)
         }
         lease = push.watch(client)
         self.client = lease == nil ? nil : client

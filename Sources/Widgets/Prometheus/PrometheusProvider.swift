@@ -57,6 +57,8 @@ struct PrometheusProvider: TimelineProvider {
             } else if state.consecutiveFailures > 0 || state.retryAfterUntil != nil {
                 retryAt = wait
             }
+            // The user waits for this fetch: the reload that shows it is theirs (free).
+            if context.isUserInitiated, isFetching { host.fetchIntents.mark(PrometheusWidget.session, .answer) }
         }
         let next = retryAt ?? date + refresh
         let entries = PrometheusEntry.timeline(panel: panel, stored: stored, isFetching: isFetching, error: error,

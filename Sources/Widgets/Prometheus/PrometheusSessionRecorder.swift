@@ -50,8 +50,8 @@ struct PrometheusSessionRecorder: FetchSessionRecorder {
         store.update(session: session, url: key) { $0.record(error, of: key, at: date, haveData: haveBody) }
     }
 
-    func finishEvents(session: String, afterFailure: Bool, completion: @escaping @Sendable () -> Void) {
-        center.reloadTimelines(ofKind: PrometheusWidget.kind, afterFailure: afterFailure)
+    func finishEvents(session: String, cause: WidgetCenter.Cause?, completion: @escaping @Sendable () -> Void) {
+        center.reloadTimelines(ofKind: PrometheusWidget.kind, cause: cause)
         completion()
     }
 }

@@ -33,7 +33,7 @@ public enum PrometheusWidget {
         .onBackgroundSessionEvents(matching: { $0 == session }) { identifier, completion in
             guard let manager = context.sessions else { return completion() }
             let recorder = PrometheusSessionRecorder(store: store(context), center: context.center)
-            let delegate = FetchSessionDelegate(recorder, now: context.now, completion: completion)
+            let delegate = FetchSessionDelegate(recorder, intents: context.fetchIntents, now: context.now, completion: completion)
             _ = manager.session(identifier: identifier, delegate: delegate)
         }
     }

@@ -1,6 +1,7 @@
 import BackgroundSessions
 import FoundationEssentials
 import Synchronization
+import WidgetCore
 
 /// What a widget that fetches its data through a background session does with the session's
 /// events; `FetchSessionDelegate` turns the events into these calls.
@@ -15,10 +16,10 @@ protocol FetchSessionRecorder: Sendable {
     /// A task for `url` ended without a body (a 304, a failure, a cancel) at `date`.
     func ended(_ error: BackgroundTaskError, session: String, url: URL, at date: Date)
     /// Every event of the batch has been delivered: reload the widgets through `WidgetCenter`
-    /// (`afterFailure`: the batch brought only failures, so the reload shows an outage and
-    /// spends no budget), then call `completion` — the WidgetKit order — or keep it until the
-    /// data is saved.
-    func finishEvents(session: String, afterFailure: Bool, completion: @escaping @Sendable () -> Void)
+    /// for `cause` (nil: the system's; `.outage`: the batch brought only failures; `.answer`:
+    /// a user awaited it; `.push`: a push started it), then call `completion` — the WidgetKit
+    /// order — or keep it until the data is saved.
+    func finishEvents(session: String, cause: WidgetCenter.Cause?, completion: @escaping @Sendable () -> Void)
 }
 
 /// The session delegate of the widgets that fetch by download (`leaderboard`, `http-json`):
@@ -31,9 +32,13 @@ final class FetchSessionDelegate: BackgroundSessionDelegate {
     /// Per session, whether the batch being delivered brought anything but failures (a body,
     /// a 304): a batch of failures only is an outage, whose reload spends no budget.
     private let batches = Mutex<[String: Bool]>([:])
+    /// Who awaits each session's download (a user, a push).
+    private let intents: FetchIntents
 
-    init(_ recorder: any FetchSessionRecorder, now: @escaping @Sendable () -> Date, completion: @escaping @Sendable () -> Void) {
+    init(_ recorder: any FetchSessionRecorder, intents: FetchIntents, now: @escaping @Sendable () -> Date,
+         completion: @escaping @Sendable () -> Void) {
         self.recorder = recorder
+        self.intents = intents
         self.now = now
         self.completion = completion
     }
@@ -59,7 +64,8 @@ final class FetchSessionDelegate: BackgroundSessionDelegate {
 
     func urlSessionDidFinishEvents(forBackgroundURLSession session: BackgroundSession) {
         let brought = batches.withLock { $0.removeValue(forKey: session.identifier) }
-        recorder.finishEvents(session: session.identifier, afterFailure: brought == false, completion: completion)
+        let awaited = intents.take(session.identifier)
+        recorder.finishEvents(session: session.identifier, cause: brought == false ? .outage : awaited, completion: completion)
     }
 }
 
