@@ -109,6 +109,20 @@ struct TimelineMessageTests {
         #expect(run.text.contains("answer 2"))
     }
 
+    @Test("a real resize asks the provider again at the new size, as the environment's reload (free of the budget, not the user's)")
+    func resizeAsksAgain() async {
+        let run = Recorded()
+        await run.running.settle()
+        var state = run.state
+        let effects = state.update(.resized(TerminalSize(columns: 60, rows: 12)), at: run.clock.now)
+        let calls = effects.compactMap { if case .startProvider(let call) = $0, call.request.instance == run.id { call } else { nil } }
+        #expect(calls.map(\.request.reason) == [.environment])
+        #expect(calls.first?.context.size == CellSize(columns: 58, rows: 9), "the panel's inside at 60x12")
+        #expect(calls.first?.context.isUserInitiated == false)
+        let same = state.update(.resized(TerminalSize(columns: 60, rows: 12)), at: run.clock.now)
+        #expect(!same.contains { if case .startProvider = $0 { true } else { false } }, "the same size asks nothing")
+    }
+
     @Test("zoom asks the widget again at the largest family it supports and the zoomed size, free; Esc asks at its own again (issue 26, item 7)")
     func zoomAsksAtTheZoomedFamily() async {
         let run = Recorded()
