@@ -45,6 +45,11 @@ public enum WidgetHostCommand {
                 finish(output)
             }
             dispatchMain()
+        case .extensionTest(let options):
+            Task { @MainActor in
+                finish(await ExtensionTestCommand.run(options, environment: environment, io: io, started: HeadlessSignals.stopOnSignals))
+            }
+            dispatchMain()
         default:
             finish(run(arguments: arguments, io: io, catalog: catalog))
         }
@@ -135,6 +140,10 @@ public enum WidgetHostCommand {
             return CommandOutput(exitCode: 1, standardError: "widgethost snapshot: run it from the command line\n")
         case .extensionRun:
             return CommandOutput(exitCode: 1, standardError: "widgethost extension run: run it from the command line\n")
+        case .extensionTest:
+            return CommandOutput(exitCode: 1, standardError: "widgethost extension test: run it from the command line\n")
+        case .extensionNew(let options):
+            return ExtensionNewCommand.run(options, environment: environment)
         case .themes:
             return ThemesCommand.run(environment: environment, color: isatty(1) != 0)
         case .sessions(let options):
