@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import BackgroundSessions
+import ExtensionProtocol
 import FoundationEssentials
 import HostProcesses
 import JSONTree
@@ -352,7 +353,7 @@ public final class ExtensionHost: Sendable {
             ("protocol", .integer(state.manifest.protocolVersion)),
             ("host", RPCMessage.object([("name", .string("widgethost")), ("version", .string(runtime.hostVersion))])),
         ])
-        _ = connection.send("initialize", params: initialize) { [weak self, weak connection] result in
+        _ = connection.send(HostMethod.initialize.rawValue, params: initialize) { [weak self, weak connection] result in
             switch result {
             case .success(let value):
                 guard case .object(let answer) = value, case .integer(let version)? = answer["protocol"],
@@ -384,7 +385,7 @@ public final class ExtensionHost: Sendable {
                 }
             },
             incoming: { [self] method, params, id throws(ExtensionConnection.ProtocolViolation) in
-                if method == "download" { return try download(params, id: id) }
+                if method == ExtensionMethod.download.rawValue { return try download(params, id: id) }
                 return try runtime.incoming(extension: name, kinds: kinds, method: method, params: params, id: id)
             },
             log: runtime.log,

@@ -1,3 +1,4 @@
+import ExtensionProtocol
 import JSONTree
 import WidgetCore
 
@@ -5,7 +6,7 @@ import WidgetCore
 /// escape theirs).
 enum RPCMessage {
     /// JSON-RPC's "method not found".
-    static let methodNotFound = -32601
+    static let methodNotFound = RPCErrorCode.methodNotFound
 
     static func request(id: Int, method: String, params: JSONValue?) -> String {
         var members: [(key: String, value: JSONValue)] = [("jsonrpc", .string("2.0")), ("id", .integer(id)), ("method", .string(method))]
