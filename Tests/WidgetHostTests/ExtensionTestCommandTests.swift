@@ -182,6 +182,21 @@ struct ExtensionNewCommandTests {
         #expect(output.standardOutput.contains("PASS  action hello 'c'"), "\(output.standardOutput)")
     }
 
+    @Test("a Swift extension: written against the SDK, built with swift build, passes extension test")
+    func swiftScaffoldPasses() async throws {
+        let bench = try Workbench()
+        defer { bench.close() }
+        let directory = bench.scratch.path + "/ext"
+        let written = bench.new(["swifty", "--language", "swift", "--extensions-dir", directory])
+        #expect(written.exitCode == 0, "\(written.standardError)")
+        #expect(written.standardOutput.contains("build it:  swift build --package-path \(directory)/swifty"))
+        let built = try Subprocess.run(["swift", "build", "--package-path", directory + "/swifty"], timeout: TestTimeScale.scaled(.seconds(600)))
+        try #require(built.status == 0, "\(built.standardOutput)\(built.standardError)")
+        let output = await bench.test([directory + "/swifty"])
+        #expect(output.exitCode == 0, "\(output.standardOutput)")
+        #expect(output.standardOutput.contains("PASS  action hello 'c'"), "\(output.standardOutput)")
+    }
+
     @Test("never overwrites: an existing NAME is refused and left as it was")
     func refusesOverwrite() throws {
         let bench = try Workbench()

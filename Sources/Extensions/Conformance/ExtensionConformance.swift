@@ -1,3 +1,4 @@
+import ExtensionProtocol
 import FoundationEssentials
 import JSONTree
 import Synchronization
@@ -95,7 +96,7 @@ public struct ExtensionConformance: Sendable {
         let context = TimelineProviderContext(family: family, size: size, isUserInitiated: userInitiated)
         let before = host.status
         do {
-            let result = try await host.request("timeline", params: parameters(kind, context), userInitiated: true)
+            let result = try await host.request(HostMethod.timeline.rawValue, params: parameters(kind, context), userInitiated: true)
             let timeline = try ExtensionTimelineDecoder.decode(result)
             let policy = Self.describe(timeline.policy)
             let detail = "\(timeline.entries.count) \(timeline.entries.count == 1 ? "entry" : "entries"), policy \(policy)"
@@ -115,7 +116,7 @@ public struct ExtensionConformance: Sendable {
                                               isPreview: true)
         let before = host.status
         do {
-            let result = try await host.request("snapshot", params: parameters(kind, context), userInitiated: true)
+            let result = try await host.request(HostMethod.snapshot.rawValue, params: parameters(kind, context), userInitiated: true)
             _ = try ExtensionTimelineDecoder.decodeSnapshot(result)
             return ConformanceCheck(name: name, passed: true, detail: "one entry", rule: ConformanceRule.snapshot)
         } catch .remote(code: RPCMessage.methodNotFound, _) {
@@ -155,7 +156,7 @@ public struct ExtensionConformance: Sendable {
         ])
         let before = host.status
         do {
-            let result = try await host.request("action", params: params, userInitiated: true)
+            let result = try await host.request(HostMethod.action.rawValue, params: params, userInitiated: true)
             guard case .object = result else {
                 return ConformanceCheck(name: name, passed: false, detail: "answered \(result.shortDescription), not {}",
                                         rule: ConformanceRule.action)

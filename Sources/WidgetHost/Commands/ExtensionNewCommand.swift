@@ -9,10 +9,27 @@ import Glibc
 enum ExtensionNewCommand {
     static let prefix = "widgethost extension new: "
 
+    /// Where this widgethost's sources hold the Swift SDK (it was built from them).
+    static let builtSDK: String = {
+        var path = #filePath
+        for _ in 0..<4 { path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) }
+        return path + "/SDK"
+    }()
+
     static func run(_ options: ExtensionNewOptions, environment: HostEnvironment) -> CommandOutput {
-        let files = ExtensionTemplate.files(for: options.language, name: options.name)
-        guard !files.isEmpty else {
-            return CommandOutput(exitCode: 2, standardError: prefix + "--language \(options.language.rawValue) is not available in this version\n")
+        var files = ExtensionTemplate.files(for: options.language, name: options.name)
+        if options.language == .swift {
+            // The package depends on the SDK by path: $WIDGETHOST_SDK, else the one this
+            // widgethost was built from.
+            let sdk = environment.variables["WIDGETHOST_SDK"] ?? builtSDK
+            guard access(sdk + "/Package.swift", F_OK) == 0 else {
+                return failure("the Swift SDK is not at \(sdk) (no Package.swift): set WIDGETHOST_SDK to the SDK folder of the WidgetHost sources")
+            }
+            files = files.map { file in
+                var file = file
+                file.text = file.text.replacing("SDK_PATH", with: sdk)
+                return file
+            }
         }
         let parent = options.extensionsDirectory ?? "."
         if let problem = makeDirectories(parent) {
@@ -25,6 +42,9 @@ enum ExtensionNewCommand {
             return failure("cannot create \(folder): \(String(cString: strerror(code)))")
         }
         for file in files {
+            if let slash = file.path.lastIndex(of: "/"), let problem = makeDirectories(folder + "/" + file.path[..<slash]) {
+                return failure("cannot create \(folder)/\(file.path[..<slash]): \(problem)")
+            }
             if let problem = write(file.text, to: folder + "/" + file.path, mode: file.executable ? 0o755 : 0o644) {
                 return failure("cannot write \(folder)/\(file.path): \(problem)")
             }
@@ -32,7 +52,8 @@ enum ExtensionNewCommand {
         let test = options.extensionsDirectory.map { "widgethost extension test \(options.name) --extensions-dir \($0)" }
             ?? "widgethost extension test \(options.name)"
         let directory = options.extensionsDirectory ?? "."
-        let text = "wrote \(folder)/: " + files.map(\.path).joined(separator: ", ") + "\n"
+        let build = options.language == .swift ? "build it:  swift build --package-path \(folder)\n" : ""
+        let text = "wrote \(folder)/: " + files.map(\.path).joined(separator: ", ") + "\n" + build
             + "check it:  \(test)\n"
             + "see it:    widgethost extension run \(options.name)/hello --extensions-dir \(directory)\n"
             + "the protocol: docs/extensions.md\n"
