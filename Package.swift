@@ -123,7 +123,8 @@ let package = Package(
                     dependencies: ["DateTime", "Extensions", "HostProcesses", "WidgetCore", "JSONTree", "TerminalUI", "Widgets", "BackgroundSessions",
                                    "WidgetTestSupport"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "SwiftSDKTests", dependencies: ["WidgetHostSDK", "ExtensionProtocol", "TerminalUI", "WidgetCore", "JSONTree"]),
+        .testTarget(name: "SwiftSDKTests", dependencies: ["WidgetHostSDK", "ExtensionProtocol", "TerminalUI", "WidgetCore", "JSONTree",
+                                                       "WidgetTestSupport"]),
         .testTarget(name: "LeaderboardServerTests", dependencies: ["LeaderboardServer", "WidgetTestSupport"]),
         // Real binaries in tmux. Depending on the executable targets makes `swift test` build
         // them first; the tests run the binaries, they do not import their modules.

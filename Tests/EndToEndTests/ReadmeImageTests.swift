@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import FoundationEssentials
 import Testing
 import WidgetTestSupport
 
@@ -23,22 +19,9 @@ struct ReadmeImageTests {
         let run = try Subprocess.run(["sh", repository + "/docs/images/make.sh", widgethost, made],
                                      timeout: TestTimeScale.scaled(.seconds(120)))
         try #require(run.status == 0, "make.sh failed: \(run.standardError)")
-        let fresh = try #require(read(made))
-        let committed = try #require(read(repository + "/docs/images/dashboard.svg"))
+        let fresh = try FileContents.text(at: made)
+        let committed = try FileContents.text(at: repository + "/docs/images/dashboard.svg")
         #expect(fresh.hasPrefix("<?xml") && fresh.contains("Ranger Leaderboard"))
         #expect(fresh == committed, "docs/images/dashboard.svg is out of date: run docs/images/make.sh and commit it")
-    }
-
-    private func read(_ path: String) -> String? {
-        guard let file = fopen(path, "r") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = fread(&chunk, 1, chunk.count, file)
-            if count <= 0 { break }
-            bytes += chunk[..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
