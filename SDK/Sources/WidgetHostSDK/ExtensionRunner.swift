@@ -29,7 +29,7 @@ struct ExtensionRunner: Sendable {
                 Channel.shared.answer(id, result: [:])
                 exit(0)
             case let known?:
-                Task { [self] in await handle(known, params: params, id: id) }
+                Task(executorPreference: JobThread.shared) { [self] in await handle(known, params: params, id: id) }
             case nil:
                 Channel.shared.answer(id, code: RPCErrorCode.methodNotFound, message: "unknown method")
             }

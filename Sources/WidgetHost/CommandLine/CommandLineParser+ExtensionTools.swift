@@ -14,14 +14,14 @@ extension CommandLineParser {
             case .option("--extensions-dir"):
                 options.extensionsDirectory = try path(scanner.value(), for: "--extensions-dir", scanner)
             case .option(let name):
-                throw scanner.fail("unknown option '\(String(name.prefix(64)))' for extension test")
+                throw scanner.fail("unknown option '\(String(name.prefix(64)))' for extension test (it takes --extensions-dir)")
             case .positional(let argument):
                 guard target == nil else { throw scanner.fail("unexpected argument '\(String(argument.prefix(64)))'") }
                 guard !argument.isEmpty else { throw scanner.fail("NAME|PATH is empty") }
                 target = argument
             }
         }
-        guard let target else { throw scanner.fail("extension test: missing the extension's NAME or folder PATH") }
+        guard let target else { throw scanner.fail("test: missing the extension's NAME or folder PATH") }
         options.target = target
         return .extensionTest(options)
     }
@@ -44,15 +44,15 @@ extension CommandLineParser {
                 }
                 options.language = language
             case .option(let option):
-                throw scanner.fail("unknown option '\(String(option.prefix(64)))' for extension new")
+                throw scanner.fail("unknown option '\(String(option.prefix(64)))' for extension new (it takes --language and --extensions-dir)")
             case .positional(let argument):
                 guard name == nil else { throw scanner.fail("unexpected argument '\(String(argument.prefix(64)))'") }
                 name = argument
             }
         }
-        guard let name else { throw scanner.fail("extension new: missing the NAME of the new extension") }
+        guard let name else { throw scanner.fail("new: missing the NAME of the new extension") }
         guard ExtensionManifestParser.isValidName(name) else {
-            throw scanner.fail("extension new: '\(String(name.prefix(64)))' is not a valid name: 1–40 letters, digits, '-', '_', '.', starting with a letter or digit")
+            throw scanner.fail("new: '\(String(name.prefix(64)))' is not a valid name: 1–40 letters, digits, '-', '_', '.', starting with a letter or digit")
         }
         options.name = name
         return .extensionNew(options)

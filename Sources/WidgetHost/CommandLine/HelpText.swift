@@ -137,7 +137,8 @@ public enum HelpText {
         \(CommandOption.usage("Usage: widgethost extension new NAME", CommandOption.extensionNew))\
 
         Write a working extension folder NAME/ (in the current directory, or in DIR) that
-        passes 'widgethost extension test' as written. An existing NAME is never overwritten.
+        passes 'widgethost extension test' as written (swift: once 'swift build' has run in
+        it). An existing NAME is never overwritten.
         Exit status: 0 written, 2 bad usage, 1 NAME exists or a file could not be written.
 
         \(CommandOption.helpBlock(CommandOption.extensionNew, extra: []))
