@@ -35,21 +35,18 @@ public enum WidgetHostCommand {
                                          now: Date(timeIntervalSince1970: io.clock.wallNow), io: io, extensions: extensions.runtime)
             }
         case .extensionRun(let options):
-            Task { @MainActor in
+            runExtensionCommand {
                 // --debug lines go out as they happen (a hang shows where it hangs).
-                let output = await ExtensionRunCommand.run(options, environment: environment, catalog: catalog,
-                                                           now: Date(timeIntervalSince1970: io.clock.wallNow), io: io,
-                                                           started: HeadlessSignals.stopOnSignals) { line in
+                await ExtensionRunCommand.run(options, environment: environment, catalog: catalog,
+                                              now: Date(timeIntervalSince1970: io.clock.wallNow), io: io,
+                                              started: HeadlessSignals.stopOnSignals) { line in
                     write(CommandOutput(exitCode: 0, standardError: line).inert().standardError, to: 2)
                 }
-                finish(output)
             }
-            dispatchMain()
         case .extensionTest(let options):
-            Task { @MainActor in
-                finish(await ExtensionTestCommand.run(options, environment: environment, io: io, started: HeadlessSignals.stopOnSignals))
+            runExtensionCommand {
+                await ExtensionTestCommand.run(options, environment: environment, io: io, started: HeadlessSignals.stopOnSignals)
             }
-            dispatchMain()
         default:
             finish(run(arguments: arguments, io: io, catalog: catalog))
         }
@@ -68,6 +65,13 @@ public enum WidgetHostCommand {
             output.standardError = extensions.problemText(prefix: "widgethost: extension skipped: ") + output.standardError
             finish(output)
         }
+        dispatchMain()
+    }
+
+    /// `extension run` and `extension test`: they discover their own extensions; `command` runs
+    /// on the main actor with the loop turning for the extension's answers.
+    private static func runExtensionCommand(_ command: @escaping @MainActor () async -> CommandOutput) -> Never {
+        Task { @MainActor in finish(await command()) }
         dispatchMain()
     }
 
