@@ -48,7 +48,7 @@ public struct ExtensionConformance: Sendable {
         guard let first = kinds.first, let firstSize = first.sizes.first else { return checks }
         // The first request launches it: `initialize` goes out first.
         let opening = await timelineCheck(first, family: firstSize.family, size: firstSize.size)
-        let initialized = await initializeCheck()
+        let initialized = await initializeCheck(after: opening)
         checks.append(initialized)
         if !initialized.passed, case .launchFailed? = opening.error { return checks }
         checks.append(opening.check)
@@ -70,19 +70,32 @@ public struct ExtensionConformance: Sendable {
     // MARK: The checks
 
     /// Whether the first process answered `initialize` with `{"protocol": 1}` (waited for up
-    /// to `requestSeconds` after the first timeline's answer).
-    func initializeCheck() async -> ConformanceCheck {
+    /// to `requestSeconds` after the first timeline's answer, `opening`).
+    func initializeCheck(after opening: Outcome) async -> ConformanceCheck {
         let name = "initialize"
-        let answered = await waitUntil(seconds: Double(host.manifest.limits.requestSeconds)) {
-            host.state.withLock { $0.initializeAnswers > 0 || $0.connection == nil }
+        if case .launchFailed(let reason)? = opening.error {
+            return ConformanceCheck(name: name, passed: false, detail: "cannot start it: \(reason)", rule: ConformanceRule.launch)
         }
-        if answered, host.state.withLock({ $0.initializeAnswers > 0 }) {
+        let seconds = host.manifest.limits.requestSeconds
+        _ = await waitUntil(seconds: Double(seconds)) { host.state.withLock { $0.initializeAnswers > 0 || $0.connection == nil } }
+        if host.state.withLock({ $0.initializeAnswers > 0 }) {
             return ConformanceCheck(name: name, passed: true, detail: "answered {\"protocol\": 1}", rule: ConformanceRule.initialize)
         }
-        let reason = host.status.lastFailure ?? "no answer within \(host.manifest.limits.requestSeconds) s"
-        let launch = reason.hasPrefix("cannot") || host.status.launches == 0 || !host.status.isRunning && reason.contains("exist")
-        return ConformanceCheck(name: name, passed: false, detail: reason,
-                                rule: reason.contains("initialize") || !launch ? ConformanceRule.initialize : ConformanceRule.launch)
+        guard let reason = host.status.lastFailure else {
+            return ConformanceCheck(name: name, passed: false, detail: "no answer within \(seconds) s", rule: ConformanceRule.initialize)
+        }
+        if reason.contains("initialize") {
+            return ConformanceCheck(name: name, passed: false, detail: reason, rule: ConformanceRule.initialize)
+        }
+        return ConformanceCheck(name: name, passed: false, detail: "it stopped before answering: \(reason)" + stderrTail(),
+                                rule: ConformanceRule.crash)
+    }
+
+    /// `; its last stderr lines: | …` (up to 3), or "".
+    func stderrTail() -> String {
+        let lines = log.all.filter { $0.hasPrefix("\(host.name) stderr: ") }.suffix(3)
+            .map { " | " + $0.dropFirst(host.name.count + " stderr: ".count) }.joined()
+        return lines.isEmpty ? "" : "; its last stderr lines:" + lines
     }
 
     struct Outcome {
@@ -219,10 +232,7 @@ public struct ExtensionConformance: Sendable {
         case .stopped(let reason), .failed(let reason), .restarting(let reason, _), .removed(let reason):
             let violated = reason.contains("initialize") ? ConformanceRule.initialize
                 : status.protocolErrors > before.protocolErrors ? ConformanceRule.channel : ConformanceRule.crash
-            let stderr = log.all.filter { $0.hasPrefix("\(host.name) stderr: ") }.suffix(3)
-                .map { " | " + $0.dropFirst(host.name.count + " stderr: ".count) }.joined()
-            return ConformanceCheck(name: name, passed: false,
-                                    detail: "it stopped: \(reason)" + (stderr.isEmpty ? "" : "; its last stderr lines:" + stderr), rule: violated)
+            return ConformanceCheck(name: name, passed: false, detail: "it stopped: \(reason)" + stderrTail(), rule: violated)
         case .cancelled:
             return ConformanceCheck(name: name, passed: false, detail: "cancelled", rule: rule)
         }

@@ -49,7 +49,7 @@ enum ExtensionTestCommand {
     static func report(_ name: String, file: String, _ checks: [ConformanceCheck]) -> CommandOutput {
         let failed = checks.filter { !$0.passed }.count
         let text = "testing \(name) (\(file))\n" + checks.map(\.report).joined()
-            + "\(checks.count) checks: \(checks.count - failed) passed, \(failed) failed\n"
+            + "\(PreviewCommand.counted(checks.count, "check", "checks")): \(checks.count - failed) passed, \(failed) failed\n"
         return CommandOutput(exitCode: failed == 0 ? 0 : 1, standardOutput: text)
     }
 
