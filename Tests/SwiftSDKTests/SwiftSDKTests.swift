@@ -1,6 +1,10 @@
 import ExtensionProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
 import FoundationEssentials
 import JSONTree
+import Synchronization
 import TerminalUI
 import Testing
 import WidgetCore
@@ -98,5 +102,92 @@ struct SwiftSDKTests {
         #expect(options.bool("on") == true)
         #expect(options.double("ratio") == 0.5)
         #expect(options.string("missing") == nil)
+    }
+}
+
+/// A channel writing into a pipe, and the lines it wrote.
+private final class PipeChannel: Sendable {
+    let channel: Channel
+    let readEnd: Int32
+    let writeEnd: Int32
+
+    init() {
+        var fds: [Int32] = [0, 0]
+        _ = pipe(&fds)
+        (readEnd, writeEnd) = (fds[0], fds[1])
+        channel = Channel(output: fds[1])
+    }
+
+    /// The next line written (waiting up to 10 s for each byte; what came by then otherwise).
+    func line() -> String {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        var ready = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
+        while poll(&ready, 1, 10_000) == 1, read(readEnd, &byte, 1) == 1, byte != UInt8(ascii: "\n") { bytes.append(byte) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    deinit {
+        close(readEnd)
+        close(writeEnd)
+    }
+}
+
+@Suite("Swift SDK: messages to the host", .serialized)
+struct SwiftSDKChannelTests {
+    @Test("download sends a request with its params in order and returns the task the host answers")
+    func download() async throws {
+        let pipe = PipeChannel()
+        // On the SDK's own thread: the test's blocking read holds one of the pool's.
+        let started = Task(executorPreference: JobThread.shared) {
+            try await BackgroundDownloads.download("http://127.0.0.1:8787/board", session: "board", headers: ["Authorization": "Bearer x"],
+                                                   description: "the board", conditional: false, on: pipe.channel)
+        }
+        let request = pipe.line()
+        #expect(request == #"{"jsonrpc":"2.0","id":1000000,"method":"download","params":{"identifier":"board","url":"http://127.0.0.1:8787/board","headers":{"Authorization":"Bearer x"},"description":"the board","conditional":false}}"#)
+        #expect(pipe.channel.deliver(id: 1_000_000, .success(["task": 7])))
+        #expect(try await started.value == 7)
+        #expect(!pipe.channel.deliver(id: 1_000_000, .success(["task": 7])), "an id answered once is not pending any more")
+    }
+
+    @Test("a refused download throws the host's error")
+    func refused() async throws {
+        let pipe = PipeChannel()
+        let started = Task(executorPreference: JobThread.shared) { () async throws(RemoteError) -> Int in
+            try await BackgroundDownloads.download("ftp://x", session: "s", headers: [:], description: nil, conditional: nil, on: pipe.channel)
+        }
+        _ = pipe.line()
+        _ = pipe.channel.deliver(id: 1_000_000, .failure(RemoteError(code: RPCErrorCode.invalidParams, "download: bad url")))
+        let result = await started.result
+        guard case .failure(let error) = result, let refusal = error as? RemoteError else { Issue.record("expected the host's error"); return }
+        #expect(refusal.code == -32602 && refusal.message == "download: bad url")
+    }
+
+    @Test("WidgetCenter's reloads are notifications, one kind or all")
+    func reloads() {
+        let pipe = PipeChannel()
+        let center = WidgetCenter(channel: pipe.channel)
+        center.reloadTimelines(ofKind: "day")
+        #expect(pipe.line() == #"{"jsonrpc":"2.0","method":"reloadTimelines","params":{"kind":"day"}}"#)
+        center.reloadAllTimelines()
+        #expect(pipe.line() == #"{"jsonrpc":"2.0","method":"reloadTimelines","params":{}}"#)
+    }
+
+    @Test("session events are read from the host's JSON and reach the handler that matches their session")
+    func sessionEvents() async throws {
+        let events = try #require(JSON.parse(#"[{"task":3,"description":"board","url":"http://h/b","status":"downloaded","file":"/tmp/f"},{"task":4,"url":"http://h/c","status":"failed","error":"server answered 404 Not Found"},{"task":5,"url":"x","status":"bogus"}]"#))
+        guard case .array(let items) = events else { Issue.record("not an array"); return }
+        let parsed = items.compactMap(SessionEvent.init)
+        #expect(parsed.map(\.task) == [3, 4], "an event with an unknown status is left out")
+        #expect(parsed[0].status == .downloaded && parsed[0].file == "/tmp/f" && parsed[0].description == "board")
+        #expect(parsed[1].status == .failed && parsed[1].error == "server answered 404 Not Found")
+        let seen = Mutex<[String]>([])
+        let widget = StaticConfiguration(kind: "load", provider: Provider()) { _ in Text("x") }
+            .onBackgroundSessionEvents(matching: { $0 == "board" }) { identifier, events in
+                seen.withLock { $0.append("\(identifier): \(events.map(\.task))") }
+            }.handler
+        for session in widget.sessions where session.matching("board") { await session.handle("board", parsed) }
+        #expect(widget.sessions.filter { $0.matching("other") }.isEmpty)
+        #expect(seen.withLock { $0 } == ["board: [3, 4]"])
     }
 }

@@ -8,6 +8,11 @@ public enum BackgroundDownloads {
     /// number. Throws the host's refusal (a bad URL or header, sessions off).
     public static func download(_ url: String, session identifier: String, headers: [String: String] = [:],
                                 description: String? = nil, conditional: Bool? = nil) async throws(RemoteError) -> Int {
+        try await download(url, session: identifier, headers: headers, description: description, conditional: conditional, on: .shared)
+    }
+
+    static func download(_ url: String, session identifier: String, headers: [String: String], description: String?,
+                         conditional: Bool?, on channel: Channel) async throws(RemoteError) -> Int {
         var params: [(String, JSON)] = [(DownloadParameter.identifier.rawValue, .string(identifier)),
                                         (DownloadParameter.url.rawValue, .string(url))]
         if !headers.isEmpty {
@@ -15,7 +20,7 @@ public enum BackgroundDownloads {
         }
         if let description { params.append((DownloadParameter.description.rawValue, .string(description))) }
         if let conditional { params.append((DownloadParameter.conditional.rawValue, .bool(conditional))) }
-        switch await Channel.shared.request(.download, .object(params)) {
+        switch await channel.request(.download, .object(params)) {
         case .success(let result):
             guard let task = result["task"]?.int else { throw RemoteError(code: 0, "the host answered download without a task") }
             return task

@@ -19,6 +19,10 @@ final class Channel: Sendable {
 
     private let writing = Mutex<Void>(())
     private let waiting = Mutex(Waiting())
+    /// Where messages go: stdout (tests pass a pipe).
+    private let output: Int32
+
+    init(output: Int32 = 1) { self.output = output }
 
     /// Writes one message (and its newline) to stdout.
     func send(_ message: JSON) {
@@ -26,7 +30,7 @@ final class Channel: Sendable {
         writing.withLock { _ in
             var offset = 0
             while offset < bytes.count {
-                let written = bytes[offset...].withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+                let written = bytes[offset...].withUnsafeBytes { write(output, $0.baseAddress, $0.count) }
                 if written < 0 {
                     if errno == EINTR { continue }
                     return
@@ -87,14 +91,18 @@ public struct RemoteError: Error, Sendable, CustomStringConvertible {
 /// WidgetKit's `WidgetCenter`: ask the host for new timelines (it applies its budget and
 /// spacing, as for any reload).
 public final class WidgetCenter: Sendable {
-    public static let shared = WidgetCenter()
+    public static let shared = WidgetCenter(channel: .shared)
+
+    let channel: Channel
+
+    init(channel: Channel) { self.channel = channel }
 
     public func reloadTimelines(ofKind kind: String) {
-        Channel.shared.notify(.reloadTimelines, ["kind": .string(kind)])
+        channel.notify(.reloadTimelines, ["kind": .string(kind)])
     }
 
     public func reloadAllTimelines() {
-        Channel.shared.notify(.reloadTimelines, [:])
+        channel.notify(.reloadTimelines, [:])
     }
 }
 
