@@ -46,10 +46,17 @@ let package = Package(
         // resource limits, the group killed, children reaped on SIGCHLD by the host's loop.
         .target(name: "HostProcesses", dependencies: ["CLinux"]),
 
+        // The extension protocol's vocabulary (methods, members, codes), one definition shared
+        // with the Swift SDK: its sources live in the SDK's package (SDK/), built here by path.
+        .target(name: "ExtensionProtocol", path: "SDK/Sources/ExtensionProtocol"),
+        // The Swift SDK for extensions (its own package at SDK/), built here too so that its
+        // tests run with the host's: the view JSON it emits is read by the host's decoder.
+        .target(name: "WidgetHostSDK", dependencies: ["ExtensionProtocol"], path: "SDK/Sources/WidgetHostSDK"),
+
         // Extensions: widgets as processes in any language (DESIGN §7): manifests, discovery,
         // one process per extension speaking JSON-RPC 2.0 over stdio, timelines as view data.
         .target(name: "Extensions", dependencies: ["CLinux", "DateTime", "HostProcesses", "WidgetCore", "JSONTree", "TerminalUI", "Widgets",
-                                                  "BackgroundSessions"]),
+                                                  "BackgroundSessions", "ExtensionProtocol"]),
 
         // The application: event loop, layout, focus, keymap, config, CLI.
         .target(name: "WidgetHost", dependencies: ["CLinux", "DateTime", "HostProcesses", "WidgetCore", "JSONTree", "TerminalUI", "Widgets", "BackgroundSessions",
@@ -116,6 +123,8 @@ let package = Package(
                     dependencies: ["DateTime", "Extensions", "HostProcesses", "WidgetCore", "JSONTree", "TerminalUI", "Widgets", "BackgroundSessions",
                                    "WidgetTestSupport"],
                     exclude: ["Fixtures"]),
+        .testTarget(name: "SwiftSDKTests", dependencies: ["WidgetHostSDK", "ExtensionProtocol", "TerminalUI", "WidgetCore", "JSONTree",
+                                                       "WidgetTestSupport"]),
         .testTarget(name: "LeaderboardServerTests", dependencies: ["LeaderboardServer", "WidgetTestSupport"]),
         // Real binaries in tmux. Depending on the executable targets makes `swift test` build
         // them first; the tests run the binaries, they do not import their modules.

@@ -1,3 +1,4 @@
+import ExtensionProtocol
 import JSONTree
 import Synchronization
 import WidgetCore
@@ -32,7 +33,7 @@ public final class ExtensionRuntime: Sendable {
         func incoming(extension name: String, kinds: [String], method: String, params: JSONValue?,
                       id: JSONValue?) throws(ExtensionConnection.ProtocolViolation) -> String? {
             switch method {
-            case "log":
+            case ExtensionMethod.log.rawValue:
                 guard case .object(let object)? = params, case .string(let message)? = object["message"] else {
                     throw .init("sent log without params.message")
                 }
@@ -41,7 +42,7 @@ public final class ExtensionRuntime: Sendable {
                     level = given == "debug" ? .debug : given == "error" ? .error : .info
                 }
                 log(level, "\(name): \(RPCMessage.printable(message, limit: 1000))")
-            case "reloadTimelines":
+            case ExtensionMethod.reloadTimelines.rawValue:
                 var kind: String?
                 if case .object(let object)? = params, case .string(let given)? = object["kind"] {
                     kind = "\(name)/\(given)"

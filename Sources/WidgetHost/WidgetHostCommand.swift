@@ -35,16 +35,18 @@ public enum WidgetHostCommand {
                                          now: Date(timeIntervalSince1970: io.clock.wallNow), io: io, extensions: extensions.runtime)
             }
         case .extensionRun(let options):
-            Task { @MainActor in
+            runExtensionCommand {
                 // --debug lines go out as they happen (a hang shows where it hangs).
-                let output = await ExtensionRunCommand.run(options, environment: environment, catalog: catalog,
-                                                           now: Date(timeIntervalSince1970: io.clock.wallNow), io: io,
-                                                           started: HeadlessSignals.stopOnSignals) { line in
+                await ExtensionRunCommand.run(options, environment: environment, catalog: catalog,
+                                              now: Date(timeIntervalSince1970: io.clock.wallNow), io: io,
+                                              started: HeadlessSignals.stopOnSignals) { line in
                     write(CommandOutput(exitCode: 0, standardError: line).inert().standardError, to: 2)
                 }
-                finish(output)
             }
-            dispatchMain()
+        case .extensionTest(let options):
+            runExtensionCommand {
+                await ExtensionTestCommand.run(options, environment: environment, io: io, started: HeadlessSignals.stopOnSignals)
+            }
         default:
             finish(run(arguments: arguments, io: io, catalog: catalog))
         }
@@ -63,6 +65,13 @@ public enum WidgetHostCommand {
             output.standardError = extensions.problemText(prefix: "widgethost: extension skipped: ") + output.standardError
             finish(output)
         }
+        dispatchMain()
+    }
+
+    /// `extension run` and `extension test`: they discover their own extensions; `command` runs
+    /// on the main actor with the loop turning for the extension's answers.
+    private static func runExtensionCommand(_ command: @escaping @MainActor () async -> CommandOutput) -> Never {
+        Task { @MainActor in finish(await command()) }
         dispatchMain()
     }
 
@@ -135,6 +144,10 @@ public enum WidgetHostCommand {
             return CommandOutput(exitCode: 1, standardError: "widgethost snapshot: run it from the command line\n")
         case .extensionRun:
             return CommandOutput(exitCode: 1, standardError: "widgethost extension run: run it from the command line\n")
+        case .extensionTest:
+            return CommandOutput(exitCode: 1, standardError: "widgethost extension test: run it from the command line\n")
+        case .extensionNew(let options):
+            return ExtensionNewCommand.run(options, environment: environment)
         case .themes:
             return ThemesCommand.run(environment: environment, color: isatty(1) != 0)
         case .sessions(let options):

@@ -23,6 +23,7 @@ enum ExtensionBench {
                               into: report, harness: harness, quick: quick)
         }
         idleStopped(directory: directory, into: report, harness: harness, window: quick ? 5 : 10)
+        SwiftSDKBench.measure(into: report, harness: harness, quick: quick)
     }
 
     static func launchAndRequests(language: String, config: String, directory: String,

@@ -177,7 +177,7 @@ struct ExtensionCatalogTests {
                                                      options: [OptionAssignment(name: "city", value: "Oslo")], snapshot: true,
                                                      extensionsDirectory: "/e", debug: true)))
         #expect(throws: UsageError.self) { try CommandLineParser.parse(["extension"]) }
-        #expect(throws: UsageError("expects 'run NAME/KIND'; got 'start'", subcommand: .extensionRun)) {
+        #expect(throws: UsageError("expects 'run NAME/KIND', 'test NAME|PATH' or 'new NAME'; got 'start'", subcommand: .extensionRun)) {
             try CommandLineParser.parse(["extension", "start", "w/today"])
         }
         #expect(throws: UsageError.self) { try CommandLineParser.parse(["extension", "run"]) }

@@ -1,3 +1,4 @@
+import ExtensionProtocol
 import TerminalUI
 import WidgetCore
 
@@ -8,7 +9,7 @@ import WidgetCore
 /// valid. The kinds are offered to configs as `NAME/KIND`.
 public struct ExtensionManifest: Sendable, Equatable {
     /// The protocol versions this host speaks.
-    public static let supportedProtocols: ClosedRange<Int> = 1...1
+    public static let supportedProtocols: ClosedRange<Int> = ExtensionProtocol.version...ExtensionProtocol.version
 
     /// Names the extension in kinds (`NAME/KIND`), the log and its data directory.
     public var name: String

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CLinux
+import ExtensionProtocol
 import HostProcesses
 import JSONTree
 import Synchronization
@@ -82,7 +83,7 @@ final class ExtensionConnection: Sendable {
     }
 
     /// The longest line accepted from an extension (bytes, without the newline).
-    static let maximumLineBytes = 1 << 20
+    static let maximumLineBytes = ExtensionProtocol.maximumLineBytes
     /// Seconds each step of a shutdown waits (answer, then EOF after SIGTERM).
     static let shutdownStepSeconds = 2.0
     /// Stderr lines logged per process; more are read and dropped.

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import BackgroundSessions
+import ExtensionProtocol
 import FoundationEssentials
 import JSONTree
 import Synchronization
@@ -27,7 +28,7 @@ extension ExtensionHost {
         guard let id else { throw .init("sent download as a notification; it is a request") }
         func refuse(_ code: Int, _ message: String) -> String { RPCMessage.error(id: id, code: code, message: message) }
         guard case .object(let object)? = params else { return refuse(-32602, "download expects {identifier, url, headers?, description?, conditional?}") }
-        for key in object.keys where !["identifier", "url", "description", "headers", "conditional"].contains(key) {
+        for key in object.keys where !DownloadParameter.allCases.contains(where: { $0.rawValue == key }) {
             return refuse(-32602, "download: unknown parameter '\(RPCMessage.printable(key, limit: 40))'")
         }
         guard case .string(let identifier)? = object["identifier"], ExtensionManifestParser.isValidName(identifier) else {
@@ -182,7 +183,7 @@ extension ExtensionHost {
     /// thread; acknowledges the events only once it answers, else holds them for its next
     /// launch — with those queued behind them when it timed out (they would wait as long).
     private func deliver(_ delivery: SessionDelivery) {
-        let params = RPCMessage.object([("identifier", .string(delivery.identifier)), ("events", .array(delivery.events))])
+        let params = RPCMessage.object([(SessionEventsParameter.identifier.rawValue, .string(delivery.identifier)), (SessionEventsParameter.events.rawValue, .array(delivery.events))])
         // A crashed extension is relaunched for its events once the backoff has passed
         // (this thread waits it out: it has work, it is not idle); an extension that takes
         // the events and does not answer gets them again on its next launch.
@@ -191,7 +192,7 @@ extension ExtensionHost {
         while true {
             attempt += 1
             do throws(ExtensionError) {
-                _ = try requestBlocking("sessionEvents", params: params)
+                _ = try requestBlocking(HostMethod.sessionEvents.rawValue, params: params)
                 runtime.log(.info, "\(name): delivered \(delivery.events.count) event(s) of session \(delivery.identifier)")
                 state.withLock { $0.unanswered = nil }
                 ExtensionDownloads.remove(delivery.files) { [runtime, name] in runtime.log(.error, "\(name): \($0)") }

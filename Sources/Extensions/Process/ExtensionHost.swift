@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import BackgroundSessions
+import ExtensionProtocol
 import FoundationEssentials
 import HostProcesses
 import JSONTree
@@ -80,6 +81,9 @@ public final class ExtensionHost: Sendable {
         var backoffWait: Latch<Bool>?
         /// Stops so far: a stop before the delivery thread began its wait ends it too.
         var stops: UInt64 = 0
+        /// `initialize` answers with a protocol this host speaks, over all launches
+        /// (`extension test` checks the first).
+        var initializeAnswers = 0
     }
 
     /// Why the last `sessionEvents` failed (an error answer, a timeout, a crash), until one is
@@ -349,7 +353,7 @@ public final class ExtensionHost: Sendable {
             ("protocol", .integer(state.manifest.protocolVersion)),
             ("host", RPCMessage.object([("name", .string("widgethost")), ("version", .string(runtime.hostVersion))])),
         ])
-        _ = connection.send("initialize", params: initialize) { [weak connection] result in
+        _ = connection.send(HostMethod.initialize.rawValue, params: initialize) { [weak self, weak connection] result in
             switch result {
             case .success(let value):
                 guard case .object(let answer) = value, case .integer(let version)? = answer["protocol"],
@@ -357,6 +361,7 @@ public final class ExtensionHost: Sendable {
                     connection?.abort("answered initialize without a protocol this host speaks (expected {\"protocol\": 1})")
                     return
                 }
+                self?.state.withLock { $0.initializeAnswers += 1 }
             case .failure(.remote(let code, let message)):
                 connection?.abort("refused initialize: \(code) \(message)")
             case .failure:
@@ -380,7 +385,7 @@ public final class ExtensionHost: Sendable {
                 }
             },
             incoming: { [self] method, params, id throws(ExtensionConnection.ProtocolViolation) in
-                if method == "download" { return try download(params, id: id) }
+                if method == ExtensionMethod.download.rawValue { return try download(params, id: id) }
                 return try runtime.incoming(extension: name, kinds: kinds, method: method, params: params, id: id)
             },
             log: runtime.log,

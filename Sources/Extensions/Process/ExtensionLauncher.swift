@@ -18,7 +18,13 @@ enum ExtensionLauncher {
     /// relative; a bare name is looked up in `path`.
     static func resolve(_ program: String, directory: String, path: String?) -> Result<String, Failure> {
         if program.contains("/") {
-            let full = program.hasPrefix("/") ? program : directory + "/" + program
+            var full = program.hasPrefix("/") ? program : directory + "/" + program
+            // A relative `--extensions-dir` makes a relative path, which the child (started in
+            // the manifest's folder) would read from there: anchor it in the host's directory.
+            if !full.hasPrefix("/"), let cwd = getcwd(nil, 0) {
+                full = String(cString: cwd) + "/" + full
+                free(cwd)
+            }
             var info = stat()
             guard stat(full, &info) == 0 else { return .failure(Failure(message: "\(full) does not exist")) }
             guard (info.st_mode & S_IFMT) == S_IFREG else { return .failure(Failure(message: "\(full) is not a regular file")) }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import BackgroundSessions
+import ExtensionProtocol
 import FoundationEssentials
 import JSONTree
 import Synchronization
@@ -58,32 +59,32 @@ final class ExtensionSessionDelegate: BackgroundSessionDelegate {
 
     func urlSession(_ session: BackgroundSession, task: BackgroundDownloadTask, didCompleteWithError error: BackgroundTaskError?) {
         batch.withLock { batch in
-            var members: [(String, JSONValue)] = [("task", .integer(task.taskIdentifier))]
-            if let description = task.taskDescription { members.append(("description", .string(description))) }
-            members.append(("url", .string(task.url.absoluteString)))
+            var members: [(String, JSONValue)] = [(SessionEventMember.task.rawValue, .integer(task.taskIdentifier))]
+            if let description = task.taskDescription { members.append((SessionEventMember.description.rawValue, .string(description))) }
+            members.append((SessionEventMember.url.rawValue, .string(task.url.absoluteString)))
             batch.keys.insert(HeaderLedger.key(session: task.sessionIdentifier, url: task.url.absoluteString))
             let file = batch.pendingFile.removeValue(forKey: task.taskIdentifier)
             switch error {
             case nil:
                 if let file {
-                    members.append(("status", .string("downloaded")))
-                    members.append(("file", .string(file)))
+                    members.append((SessionEventMember.status.rawValue, .string(SessionEventStatus.downloaded.rawValue)))
+                    members.append((SessionEventMember.file.rawValue, .string(file)))
                     batch.files.append(file)
                 } else {
-                    members.append(("status", .string("failed")))
-                    members.append(("error", .string("the host could not keep the downloaded file")))
+                    members.append((SessionEventMember.status.rawValue, .string(SessionEventStatus.failed.rawValue)))
+                    members.append((SessionEventMember.error.rawValue, .string("the host could not keep the downloaded file")))
                 }
             case .notModified?:
-                members.append(("status", .string("notModified")))
-                members.append(("notModified", .bool(true)))
+                members.append((SessionEventMember.status.rawValue, .string(SessionEventStatus.notModified.rawValue)))
+                members.append((SessionEventMember.notModified.rawValue, .bool(true)))
             case .cancelled? where interrupted(task):
-                members.append(("status", .string("failed")))
-                members.append(("error", .string(ExtensionHost.interruptedWithHeaders)))
+                members.append((SessionEventMember.status.rawValue, .string(SessionEventStatus.failed.rawValue)))
+                members.append((SessionEventMember.error.rawValue, .string(ExtensionHost.interruptedWithHeaders)))
             case .cancelled?:
-                members.append(("status", .string("cancelled")))
+                members.append((SessionEventMember.status.rawValue, .string(SessionEventStatus.cancelled.rawValue)))
             case let other?:
-                members.append(("status", .string(other.isUnavailable ? "unavailable" : "failed")))
-                members.append(("error", .string(other.description)))
+                members.append((SessionEventMember.status.rawValue, .string((other.isUnavailable ? SessionEventStatus.unavailable : .failed).rawValue)))
+                members.append((SessionEventMember.error.rawValue, .string(other.description)))
             }
             batch.events.append(RPCMessage.object(members))
         }

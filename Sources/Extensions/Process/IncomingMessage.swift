@@ -1,3 +1,4 @@
+import ExtensionProtocol
 import JSONTree
 
 /// One line from an extension's stdout, classified (pure: no state, no I/O): blank, a request
@@ -47,7 +48,7 @@ enum IncomingMessage {
 
     static func classify(_ value: JSONValue) -> IncomingMessage {
         guard case .object(let message) = value else { return .violation("sent \(value.shortDescription), not a JSON-RPC message object") }
-        guard message["jsonrpc"] == .string("2.0") else { return .violation("sent a message without \"jsonrpc\": \"2.0\"") }
+        guard message["jsonrpc"] == .string(ExtensionProtocol.jsonrpc) else { return .violation("sent a message without \"jsonrpc\": \"2.0\"") }
         if case .string(let method)? = message["method"] {
             return .call(method: method, params: message["params"], id: message["id"])
         }
@@ -77,7 +78,7 @@ enum IncomingMessage {
             hidden = .string("***")  // not an object (an error answer follows), hidden all the same
         }
         let redacted = JSONObject(members: params.members.map { $0.key == "headers" ? (key: $0.key, value: hidden) : $0 })
-        var members: [(key: String, value: JSONValue)] = [("jsonrpc", .string("2.0"))]
+        var members: [(key: String, value: JSONValue)] = [("jsonrpc", .string(ExtensionProtocol.jsonrpc))]
         if let id { members.append(("id", id)) }
         members += [("method", .string("download")), ("params", .object(redacted))]
         return RPCMessage.printable(JSONValue.object(JSONObject(members: members)).jsonText, limit: 2000)

@@ -1,3 +1,4 @@
+import ExtensionProtocol
 import JSONTree
 import WidgetCore
 
@@ -5,21 +6,21 @@ import WidgetCore
 /// escape theirs).
 enum RPCMessage {
     /// JSON-RPC's "method not found".
-    static let methodNotFound = -32601
+    static let methodNotFound = RPCErrorCode.methodNotFound
 
     static func request(id: Int, method: String, params: JSONValue?) -> String {
-        var members: [(key: String, value: JSONValue)] = [("jsonrpc", .string("2.0")), ("id", .integer(id)), ("method", .string(method))]
+        var members: [(key: String, value: JSONValue)] = [("jsonrpc", .string(ExtensionProtocol.jsonrpc)), ("id", .integer(id)), ("method", .string(method))]
         if let params { members.append(("params", params)) }
         return JSONValue.object(JSONObject(members: members)).jsonText + "\n"
     }
 
     static func result(id: JSONValue, _ result: JSONValue) -> String {
-        JSONValue.object(JSONObject(members: [("jsonrpc", .string("2.0")), ("id", id), ("result", result)])).jsonText + "\n"
+        JSONValue.object(JSONObject(members: [("jsonrpc", .string(ExtensionProtocol.jsonrpc)), ("id", id), ("result", result)])).jsonText + "\n"
     }
 
     static func error(id: JSONValue, code: Int, message: String) -> String {
         let error = JSONValue.object(JSONObject(members: [("code", .integer(code)), ("message", .string(message))]))
-        return JSONValue.object(JSONObject(members: [("jsonrpc", .string("2.0")), ("id", id), ("error", error)])).jsonText + "\n"
+        return JSONValue.object(JSONObject(members: [("jsonrpc", .string(ExtensionProtocol.jsonrpc)), ("id", id), ("error", error)])).jsonText + "\n"
     }
 
     /// `{"a": 1}` from pairs.

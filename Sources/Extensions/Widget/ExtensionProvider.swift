@@ -1,3 +1,4 @@
+import ExtensionProtocol
 import FoundationEssentials
 import JSONTree
 import TerminalUI
@@ -47,10 +48,10 @@ struct ExtensionProvider: TimelineProvider {
     func snapshotEntry(in context: TimelineProviderContext) async throws(ExtensionError) -> ExtensionEntry {
         let params = parameters(context)
         do {
-            let result = try await host.request("snapshot", params: params, userInitiated: context.isUserInitiated)
+            let result = try await host.request(HostMethod.snapshot.rawValue, params: params, userInitiated: context.isUserInitiated)
             return try logged("snapshot") { () throws(ExtensionError) in try ExtensionTimelineDecoder.decodeSnapshot(result) }
         } catch .remote(code: RPCMessage.methodNotFound, _) {
-            let result = try await host.request("timeline", params: params, userInitiated: context.isUserInitiated)
+            let result = try await host.request(HostMethod.timeline.rawValue, params: params, userInitiated: context.isUserInitiated)
             guard let first = try logged("timeline", { () throws(ExtensionError) in try ExtensionTimelineDecoder.decode(result) }).entries.first else {
                 throw .badAnswer("entries: a timeline with no entry cannot stand in for a snapshot")
             }
@@ -59,7 +60,7 @@ struct ExtensionProvider: TimelineProvider {
     }
 
     func timeline(in context: TimelineProviderContext) async throws -> Timeline<ExtensionEntry> {
-        let result = try await host.request("timeline", params: parameters(context), userInitiated: context.isUserInitiated)
+        let result = try await host.request(HostMethod.timeline.rawValue, params: parameters(context), userInitiated: context.isUserInitiated)
         return try logged("timeline") { () throws(ExtensionError) in try ExtensionTimelineDecoder.decode(result) }
     }
 
@@ -76,13 +77,14 @@ struct ExtensionProvider: TimelineProvider {
     /// `{kind, instance, family, size: {columns, rows}, options, isPreview, userInitiated}`.
     func parameters(_ context: TimelineProviderContext) -> JSONValue {
         RPCMessage.object([
-            ("kind", .string(widget.kind)),
-            ("instance", .string(instance)),
-            ("family", .string(context.family.rawValue)),
-            ("size", RPCMessage.object([("columns", .integer(context.size.columns)), ("rows", .integer(context.size.rows))])),
-            ("options", RPCMessage.json(options)),
-            ("isPreview", .bool(context.isPreview)),
-            ("userInitiated", .bool(context.isUserInitiated)),
+            (TimelineParameter.kind.rawValue, .string(widget.kind)),
+            (TimelineParameter.instance.rawValue, .string(instance)),
+            (TimelineParameter.family.rawValue, .string(context.family.rawValue)),
+            (TimelineParameter.size.rawValue, RPCMessage.object([(SizeParameter.columns.rawValue, .integer(context.size.columns)),
+                                                                 (SizeParameter.rows.rawValue, .integer(context.size.rows))])),
+            (TimelineParameter.options.rawValue, RPCMessage.json(options)),
+            (TimelineParameter.isPreview.rawValue, .bool(context.isPreview)),
+            (TimelineParameter.userInitiated.rawValue, .bool(context.isUserInitiated)),
         ])
     }
 }

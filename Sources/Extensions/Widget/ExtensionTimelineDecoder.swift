@@ -1,4 +1,5 @@
 import DateTime
+import ExtensionProtocol
 import FoundationEssentials
 import JSONTree
 import TerminalUI
@@ -8,7 +9,7 @@ import WidgetCore
 /// strictly, with a path for every problem (`entries[2].view.children[0].role`).
 enum ExtensionTimelineDecoder {
     /// Most entries in one timeline.
-    static let maximumEntries = 1000
+    static let maximumEntries = ExtensionProtocol.maximumEntries
 
     static func decode(_ value: JSONValue) throws(ExtensionError) -> Timeline<ExtensionEntry> {
         var problems: [String] = []
@@ -16,9 +17,9 @@ enum ExtensionTimelineDecoder {
         guard case .object(let object) = value else {
             throw .badAnswer("result: expected {\"entries\": [...], \"policy\": ...}, found \(value.shortDescription)")
         }
-        for key in object.keys where key != "entries" && key != "policy" { fail("result.\(RPCMessage.printable(key, limit: 40))", "unknown key") }
+        for key in object.keys where TimelineResultMember(rawValue: key) == nil { fail("result.\(RPCMessage.printable(key, limit: 40))", "unknown key") }
         var entries: [ExtensionEntry] = []
-        switch object["entries"] {
+        switch object[TimelineResultMember.entries.rawValue] {
         case .array(let elements)? where elements.count <= maximumEntries:
             for (index, element) in elements.enumerated() {
                 if let entry = entry(element, path: "entries[\(index)]", fail: fail) { entries.append(entry) }
@@ -31,7 +32,7 @@ enum ExtensionTimelineDecoder {
             fail("entries", "expected an array, found \(other.shortDescription)")
         }
         var policy = TimelineReloadPolicy.atEnd
-        switch object["policy"] {
+        switch object[TimelineResultMember.policy.rawValue] {
         case nil, .string("atEnd")?: break
         case .string("never")?: policy = .never
         case .object(let after)? where after.keys == ["after"]:
@@ -48,10 +49,10 @@ enum ExtensionTimelineDecoder {
     static func decodeSnapshot(_ value: JSONValue) throws(ExtensionError) -> ExtensionEntry {
         var problems: [String] = []
         func fail(_ path: String, _ message: String) { if problems.count < 5 { problems.append("\(path): \(message)") } }
-        guard case .object(let object) = value, let element = object["entry"] else {
+        guard case .object(let object) = value, let element = object[SnapshotResultMember.entry.rawValue] else {
             throw .badAnswer("result: expected {\"entry\": {\"date\": ..., \"view\": ...}}, found \(value.shortDescription)")
         }
-        for key in object.keys where key != "entry" { fail("result.\(RPCMessage.printable(key, limit: 40))", "unknown key") }
+        for key in object.keys where SnapshotResultMember(rawValue: key) == nil { fail("result.\(RPCMessage.printable(key, limit: 40))", "unknown key") }
         let decoded = entry(element, path: "entry", fail: fail)
         guard problems.isEmpty, let decoded else { throw .badAnswer(problems.joined(separator: "; ")) }
         return decoded
@@ -63,7 +64,7 @@ enum ExtensionTimelineDecoder {
             fail(path, "expected an entry object, found \(element.shortDescription)")
             return nil
         }
-        for key in entry.keys where !["date", "relevance", "view", "url"].contains(key) {
+        for key in entry.keys where EntryMember(rawValue: key) == nil {
             fail("\(path).\(RPCMessage.printable(key, limit: 40))", "unknown key")
         }
         guard case .string(let text)? = entry["date"], let date = ISO8601DateTime.parse(text, .message)?.date else {

@@ -1,3 +1,4 @@
+import ExtensionProtocol
 import FoundationEssentials
 import HostProcesses
 import TerminalUI
@@ -42,13 +43,13 @@ public enum ExtensionWidgets {
         for action in widget.manifest.actions where action.key != WidgetAction.reloadKey {
             configuration = configuration.action(action.key) { context in
                 let params = RPCMessage.object([
-                    ("kind", .string(widget.kind)),
-                    ("instance", .string(host.instanceName(kind: widget.kind, options: context.options))),
-                    ("action", .string(action.key)),
-                    ("options", RPCMessage.json(context.options)),
+                    (ActionParameter.kind.rawValue, .string(widget.kind)),
+                    (ActionParameter.instance.rawValue, .string(host.instanceName(kind: widget.kind, options: context.options))),
+                    (ActionParameter.action.rawValue, .string(action.key)),
+                    (ActionParameter.options.rawValue, RPCMessage.json(context.options)),
                 ])
                 do {
-                    _ = try await host.request("action", params: params, userInitiated: true)
+                    _ = try await host.request(HostMethod.action.rawValue, params: params, userInitiated: true)
                 } catch {
                     throw WidgetActionError("\(error)")
                 }

@@ -219,11 +219,15 @@ public enum CommandLineParser {
         return .preview(options)
     }
 
-    /// `extension run NAME/KIND [options]`.
+    /// `extension run NAME/KIND [options]`, `extension test NAME|PATH`, `extension new NAME`.
     static func parseExtension(_ arguments: [String]) throws(UsageError) -> HostCommand {
-        guard arguments.first == "run" else {
+        switch arguments.first {
+        case "test": return try parseExtensionTest(Array(arguments.dropFirst()))
+        case "new": return try parseExtensionNew(Array(arguments.dropFirst()))
+        case "run": break
+        default:
             let given = arguments.first.map { "; got '\(String($0.prefix(64)))'" } ?? ""
-            throw UsageError("expects 'run NAME/KIND'\(given)", subcommand: .extensionRun)
+            throw UsageError("expects 'run NAME/KIND', 'test NAME|PATH' or 'new NAME'\(given)", subcommand: .extensionRun)
         }
         var options = ExtensionRunOptions(kind: "")
         var kind: String?

@@ -152,10 +152,6 @@ struct CommandOption: Sendable {
 extension ArgumentScanner {
     /// A scanner that accepts exactly the options `CommandOption.options(of:)` declares.
     init(_ arguments: [String], subcommand: Subcommand?) {
-        let options = CommandOption.options(of: subcommand)
-        self.init(arguments, subcommand: subcommand,
-                  valueOptions: Set(options.filter { $0.argument != nil }.map(\.name)),
-                  flags: Set(options.filter { $0.argument == nil }.map(\.name)),
-                  repeatable: Set(options.filter(\.repeatable).map(\.name)))
+        self.init(arguments, subcommand: subcommand, options: CommandOption.options(of: subcommand))
     }
 }

@@ -37,6 +37,10 @@ public enum HelpText {
           preview KIND      show a widget's timeline, entry by entry
           extension run NAME/KIND
                             run an extension once and print its timeline
+          extension test NAME|PATH
+                            check an extension against docs/extensions.md
+          extension new NAME
+                            write a new extension's folder from a template
           check-config      validate a config file and list every error
           themes            list themes with a colour swatch
           widgets           list widget kinds, their families and options
@@ -128,6 +132,22 @@ public enum HelpText {
         4 it timed out; 5 a bad answer (not a valid timeline, or a JSON-RPC error); 1 the host
         itself failed (its temporary state directory, say). See docs/extensions.md, "Debugging".
 
+        \(CommandOption.usage("Usage: widgethost extension test NAME|PATH", CommandOption.extensionTest))\
+
+        Check an extension (NAME as found by every command, or its folder) against
+        docs/extensions.md: initialize, timeline at every family and a few sizes, snapshot, its
+        placeholder, each action, a method it does not know, and its idle exit. One line per
+        check, PASS or FAIL with the rule a failure broke. Exit status: 0 all passed, 1 a check
+        failed (a refused manifest too), 2 bad usage or no such extension.
+
+        \(CommandOption.usage("Usage: widgethost extension new NAME", CommandOption.extensionNew))\
+
+        Write a working extension folder NAME/ (in the current directory, or in DIR) that
+        passes 'widgethost extension test' as written (swift: once 'swift build' has run in
+        it). An existing NAME is never overwritten.
+        Exit status: 0 written, 2 bad usage, 1 NAME exists or a file could not be written.
+
+        \(CommandOption.helpBlock(CommandOption.extensionNew, extra: []))
         """
 
     static let checkConfig = """

@@ -11,6 +11,10 @@ public enum HostCommand: Sendable, Equatable {
     case preview(PreviewOptions)
     /// `widgethost extension run NAME/KIND …`
     case extensionRun(ExtensionRunOptions)
+    /// `widgethost extension test NAME|PATH`: a conformance run (docs/extensions.md).
+    case extensionTest(ExtensionTestOptions)
+    /// `widgethost extension new NAME [--language L]`: a working extension folder.
+    case extensionNew(ExtensionNewOptions)
     /// `widgethost check-config [--extensions-dir DIR] [PATH]`; nil path means the lookup order.
     case checkConfig(path: String?, extensionsDirectory: String? = nil)
     /// `widgethost themes`

@@ -21,6 +21,8 @@ public struct HostEnvironment: Sendable, Equatable {
     public static let variableNames = [
         "WIDGETHOST_CONFIG", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "HOME", "NO_COLOR", "TERM", "COLORTERM",
         "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "XDG_RUNTIME_DIR",
+        // A stand-in for /proc (`FileRoots.live`): the README picture's fixed machine.
+        "WIDGETHOST_PROC",
         // What says whether the terminal shows OSC 8 hyperlinks (`Hyperlinks.supported`).
         "WIDGETHOST_HYPERLINKS", "TERM_PROGRAM", "VTE_VERSION", "KITTY_WINDOW_ID", "WT_SESSION", "TMUX",
     ]

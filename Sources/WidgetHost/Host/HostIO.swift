@@ -112,9 +112,11 @@ public struct FileRoots: Sendable, Equatable {
         self.temporary = temporary
     }
 
-    /// The roots for `environment`.
+    /// The roots for `environment`. `$WIDGETHOST_PROC` (an absolute path) stands in for /proc:
+    /// docs/images/make.sh draws the README's picture from a fixed one.
     public static func live(environment: HostEnvironment) -> FileRoots {
-        FileRoots(state: try? ConfigLocator.stateDirectory(explicitPath: nil, environment: environment),
+        FileRoots(proc: environment.absolutePath("WIDGETHOST_PROC") ?? "/proc",
+                  state: try? ConfigLocator.stateDirectory(explicitPath: nil, environment: environment),
                   temporary: environment.absolutePath("TMPDIR") ?? "/tmp")
     }
 }
