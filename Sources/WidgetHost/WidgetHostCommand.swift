@@ -141,6 +141,10 @@ public enum WidgetHostCommand {
             return SessionsCommand.run(options, environment: environment)
         case .reload(let options):
             return ReloadCommand.run(options, environment: environment)
+        case .activity(let options):
+            return ActivityCommand.run(options, environment: environment, now: Date(timeIntervalSince1970: io.clock.wallNow))
+        case .events(let options):
+            return EventsCommand.run(options, environment: environment, now: Date(timeIntervalSince1970: io.clock.wallNow))
         case .dashboard(let options):
             return MainActor.assumeIsolated {
                 let runner = DashboardRunner(options: options, io: io, catalog: catalog, center: .shared,

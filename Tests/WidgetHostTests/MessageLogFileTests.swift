@@ -53,7 +53,8 @@ struct MessageLogFileTests {
                   let first = timeline.entries.first else { return nil }
             return coding.codec(for: first)?.name
         })
-        #expect(kinds == Set(Catalog.builtin().definitions.map(\.manifest.kind) + ["host.minute", "extension"]), "an answer of every entry type")
+        #expect(kinds == Set(Catalog.builtin().definitions.compactMap(\.entryCodec?.name) + ["host.minute", "extension"]),
+                "an answer of every entry type")
     }
 
     /// Every case of `DashboardMessage`: a new case fails to compile here until it is added.
@@ -70,13 +71,20 @@ struct MessageLogFileTests {
             .configRejected(notice: nil), .clockSet,
             .actionFinished(WidgetInstanceID(rawValue: 2), action: WidgetAction(key: "+", title: "heal the hero"), failure: "timed out"),
             .providerAnswered(ProviderAnswer(request: request(9), result: .failure(WidgetActionError("no such file")))),
+            .activityRequested(ActivityRequest(action: .start, id: "build", title: "Build ✔", detail: "step 1", progress: 0.25,
+                                               staleAfter: 600)),
+            .activityRequested(ActivityRequest(action: .end, id: "build", state: .failure, dismissAfter: 0)),
+            .activitiesRestored([Activity(id: "deploy", title: "Deploy", progress: 0.5, started: date, updated: date + 1.5, staleAfter: 60)],
+                                events: [HistoryEvent(time: date, kind: .activity, title: "Deploy", level: .info, text: "deploy started")]),
+            .activitiesDue,
         ]
         // Exhaustive over the cases (keeps `every` honest).
         for message in every {
             switch message {
             case .key, .resized, .quit, .suspend, .childExited, .pageRotationDue, .relevanceExpired, .providerAnswered,
                  .timelinesDue, .reloadsRequested, .widgetsFound, .configChanged, .extensionsFound, .configLoaded,
-                 .panelsBuilt, .configRejected, .clockSet, .actionFinished, .linkOpened: break
+                 .panelsBuilt, .configRejected, .clockSet, .actionFinished, .linkOpened, .activityRequested, .activitiesRestored,
+                 .activitiesDue: break
             }
         }
         return every + entries(at: date).enumerated().map { index, entries in
@@ -121,6 +129,7 @@ struct MessageLogFileTests {
              MQTTEntry(date: date + 1, rows: [], listsTopics: false, topicCount: 0, droppedMessages: 0, notice: nil, link: .live,
                        receivedAt: nil)],
             [MinuteEntry(date: date), MinuteEntry(date: date + 60)],
+            [HostPanelEntry(date: date)],
             [ExtensionEntry(date: date, relevance: TimelineEntryRelevance(score: 0.5, duration: 60),
                             view: .vstack([.text("CPU", role: .muted, bold: true), .bar(0.83, role: .positive, label: "83%")]),
                             failure: .restarting(reason: "crashed", inSeconds: 4))],

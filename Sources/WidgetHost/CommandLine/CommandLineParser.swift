@@ -42,6 +42,8 @@ public enum CommandLineParser {
         case .widgets: return try parseWidgets(rest)
         case .sessions: return try parseSessions(rest)
         case .reload: return try parseReload(rest)
+        case .activity: return try parseActivity(rest)
+        case .events: return try parseEvents(rest)
         case .help: return try parseHelp(rest)
         }
     }

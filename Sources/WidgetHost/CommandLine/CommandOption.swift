@@ -98,6 +98,10 @@ struct CommandOption: Sendable {
                 CommandOption(name: "--all", argument: nil, help: ["reload every panel"]),
                 CommandOption(name: "--state-dir", argument: "DIR", help: ["the dashboard's state directory (default $XDG_STATE_HOME/widgethost)"]),
             ]
+        case .activity?:
+            return activityOptions
+        case .events?:
+            return eventsOptions
         case .checkConfig?, .widgets?:
             return [extensionsDirectory]
         case .themes?, .help?:

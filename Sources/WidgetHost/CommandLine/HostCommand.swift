@@ -21,6 +21,10 @@ public enum HostCommand: Sendable, Equatable {
     case sessions(SessionsOptions)
     /// `widgethost reload [KIND ...] [--all] [--state-dir DIR]`
     case reload(ReloadOptions)
+    /// `widgethost activity start|update|end|list …`
+    case activity(ActivityOptions)
+    /// `widgethost events [--since TIME] [--json]`
+    case events(EventsOptions)
     /// `--help` (nil: the main help) or `help [COMMAND]`. With the command's
     /// `--extensions-dir DIR`, its kinds are listed too; with a KIND (`preview KIND --help`,
     /// `extension run NAME/KIND --help`), only that kind's options.

@@ -10,6 +10,10 @@ public enum Subcommand: String, Sendable, CaseIterable {
     case sessions
     /// `reload KIND ... | --all`: `WidgetCenter` from a shell, through the control socket.
     case reload
+    /// `activity start|update|end|list`: Live Activities from a shell.
+    case activity
+    /// `events`: the history of activities and alerts.
+    case events
     case help
 
     /// As typed before `--help`: `extension run` for `extensionRun`, else the name.

@@ -78,6 +78,12 @@ extension Dashboard {
             }
         case .actionFinished(let id, let action, let failure):
             actionFinished(id, action: action, failure: failure)
+        case .activityRequested(let request):
+            applyActivity(request)
+        case .activitiesRestored(let restored, let events):
+            restoreActivities(restored, events: events)
+        case .activitiesDue:
+            activitiesDue()
         case .widgetsFound(let widgets):
             panelFactory?.widgets = widgets
         case .panelsBuilt(let prepared):

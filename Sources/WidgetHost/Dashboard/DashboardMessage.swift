@@ -53,6 +53,12 @@ package enum DashboardMessage: Equatable, Sendable {
     case linkOpened(failure: String?)
     /// An action ended; `failure` says why it failed.
     case actionFinished(WidgetInstanceID, action: WidgetAction, failure: String?)
+    /// `widgethost activity start|update|end`, checked, from the control socket.
+    case activityRequested(ActivityRequest)
+    /// The journal's activities and newest events (oldest first), at start-up.
+    case activitiesRestored([Activity], events: [HistoryEvent])
+    /// The activities' timer (`.armActivityWake`) came: an ended one leaves, one turns stale.
+    case activitiesDue
 }
 
 /// What `Dashboard.update(_:at:)` asks the host to do (bubbletea's `Cmd`). The timeline effects
@@ -98,4 +104,10 @@ package enum DashboardEffect: Equatable, Sendable {
     case configApplied(DashboardConfig)
     case log(String)
     case quit(status: Int32)
+    /// Arm the activities' timer (nil: none), replacing the one armed; it sends `.activitiesDue`.
+    case armActivityWake(Date?)
+    /// Journal the board (the host's `ActivityJournal`; headless: nothing).
+    case saveActivities([Activity])
+    /// Append events to the journal's history.
+    case recordEvents([HistoryEvent])
 }

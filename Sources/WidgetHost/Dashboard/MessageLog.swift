@@ -70,7 +70,7 @@ extension DashboardEffect {
     var bringsMessages: Bool {
         switch self {
         case .startProvider, .cancelProvider, .armTimelineWake, .armRelevanceWake, .armPageRotation, .runAction, .runInTerminal,
-             .reloadConfig, .buildPanels, .openURL:
+             .reloadConfig, .buildPanels, .openURL, .armActivityWake:
             return true
         default:
             return false

@@ -18,6 +18,9 @@ final class TerminalEffects: DashboardHost {
     private let bundledServer: LeaderboardService?
     /// The control socket, removed when the dashboard quits.
     var control: ControlServer?
+    /// Where the activities and events are journaled; nil when another dashboard holds the
+    /// state directory.
+    var journal: ActivityJournal?
     private var framePending = false
 
     init(terminal: CursesBackend, io: HostIO, log: HostLog?, sessions: DashboardSessions, reloader: ConfigReloader,
@@ -58,8 +61,12 @@ final class TerminalEffects: DashboardHost {
             log?.info(line)
         case .quit(let status):
             quit(status: status)
+        case .saveActivities(let activities):
+            if let failure = journal?.save(activities) { log?.error(failure) }
+        case .recordEvents(let events):
+            if let failure = journal?.append(events) { log?.error(failure) }
         case .startProvider, .cancelProvider, .armTimelineWake, .publishWidgets, .runAction, .armRelevanceWake, .armPageRotation,
-             .buildPanels:
+             .buildPanels, .armActivityWake:
             break  // the program's own
         }
     }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import JSONTree
 import TerminalUI
 import WidgetCore
 import Widgets
@@ -15,7 +16,7 @@ struct MessageLogLine: Codable {
 
     enum CodingKeys: String, CodingKey {
         case date, type, key, columns, rows, instances, instance, generation, reason, codec, entries, policy, at, failure,
-             requests, kinds, notice, config, theme, panels, action
+             requests, kinds, notice, config, theme, panels, action, activity, activities, events
     }
 
     // MARK: Writing
@@ -73,6 +74,15 @@ struct MessageLogLine: Codable {
         case .linkOpened(let failure):
             try c.encode("linkOpened", forKey: .type)
             try c.encodeIfPresent(failure, forKey: .failure)
+        case .activityRequested(let request):
+            // Activities and events as their journal's JSON text.
+            try c.encode("activityRequested", forKey: .type)
+            try c.encode(request.params.jsonText, forKey: .activity)
+        case .activitiesRestored(let activities, let events):
+            try c.encode("activitiesRestored", forKey: .type)
+            try c.encode(activities.map(\.journalJSON.jsonText), forKey: .activities)
+            try c.encode(events.map(\.journalJSON.jsonText), forKey: .events)
+        case .activitiesDue: try c.encode("activitiesDue", forKey: .type)
         }
     }
 
@@ -165,6 +175,20 @@ struct MessageLogLine: Codable {
                                       failure: try c.decodeIfPresent(String.self, forKey: .failure))
         case "linkOpened":
             message = .linkOpened(failure: try c.decodeIfPresent(String.self, forKey: .failure))
+        case "activityRequested":
+            let parsed = try? JSONParser(maximumBytes: 64 << 10, maximumDepth: 4).parse(Array(try c.decode(String.self, forKey: .activity).utf8))
+            guard let request = try? ActivityRequest(params: parsed).validated() else {
+                throw DecodingError.dataCorruptedError(forKey: .activity, in: c, debugDescription: "not a valid activity request")
+            }
+            message = .activityRequested(request)
+        case "activitiesRestored":
+            let parser = JSONParser(maximumBytes: 64 << 10, maximumDepth: 4)
+            func values(_ key: CodingKeys) throws -> [JSONValue] {
+                try c.decode([String].self, forKey: key).compactMap { try? parser.parse(Array($0.utf8)) }
+            }
+            message = .activitiesRestored(try values(.activities).compactMap(Activity.init(json:)),
+                                          events: try values(.events).compactMap(HistoryEvent.init(json:)))
+        case "activitiesDue": message = .activitiesDue
         case "unrecorded":
             let reason = (try? c.decode(String.self, forKey: .reason)) ?? ""
             throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "a message the recorder could not write: \(reason.prefix(200))")
