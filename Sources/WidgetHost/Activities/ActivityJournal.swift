@@ -74,8 +74,12 @@ final class ActivityJournal {
     /// loses a line being written); compacts the file past its bound.
     func append(_ events: [HistoryEvent]) -> String? {
         guard !events.isEmpty else { return nil }
-        if eventLines == nil { eventLines = self.events(limit: .max).count }
-        let text = events.map { $0.journalJSON.jsonText + "\n" }.joined()
+        var text = events.map { $0.journalJSON.jsonText + "\n" }.joined()
+        if eventLines == nil {
+            eventLines = self.events(limit: .max).count
+            // A line a killed host left unfinished is ended first, not continued.
+            if let last = Self.read(eventsPath, limit: 1, tail: true)?.last, last != 10 { text = "\n" + text }
+        }
         let fd = open(eventsPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { return "cannot write \(eventsPath): \(String(cString: strerror(errno)))" }
         let failure = FilePaths.writeAll(fd, Array(text.utf8))

@@ -7,6 +7,10 @@ public struct ActivityOptions: Sendable, Equatable {
     /// `list --json`.
     public var json = false
     public var stateDirectory: String?
+
+    init(request: ActivityRequest? = nil, json: Bool = false, stateDirectory: String? = nil) {
+        (self.request, self.json, self.stateDirectory) = (request, json, stateDirectory)
+    }
 }
 
 /// Options of `widgethost events`: the history, since when, as JSON lines or text.
@@ -15,6 +19,10 @@ public struct EventsOptions: Sendable, Equatable {
     public var since: TimeInterval?
     public var json = false
     public var stateDirectory: String?
+
+    public init(since: TimeInterval? = nil, json: Bool = false, stateDirectory: String? = nil) {
+        (self.since, self.json, self.stateDirectory) = (since, json, stateDirectory)
+    }
 }
 
 extension CommandOption {
