@@ -55,8 +55,14 @@ final class ActivityJournal {
 
     /// Replaces the board; the error names the step that failed.
     func save(_ activities: [Activity]) -> String? {
-        let text = JSONValue.object(JSONObject(members: [("activities", .array(activities.map(\.journalJSON)))])).jsonText + "\n"
-        let temporary = activitiesPath + ".new"
+        Self.replace(activitiesPath, with: JSONValue.object(JSONObject(members: [
+            ("activities", .array(activities.map(\.journalJSON))),
+        ])).jsonText + "\n")
+    }
+
+    /// Writes `text` to a new file renamed over `path` (a reader sees the old file or the new).
+    private static func replace(_ path: String, with text: String) -> String? {
+        let temporary = path + ".new"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { return "cannot write \(temporary): \(String(cString: strerror(errno)))" }
         if let failure = FilePaths.writeAll(fd, Array(text.utf8)) {
@@ -64,8 +70,8 @@ final class ActivityJournal {
             unlink(temporary)
             return "cannot write \(temporary): \(String(cString: strerror(failure)))"
         }
-        if let failure = FilePaths.commit(fd: fd, temporary: temporary, to: activitiesPath, syncData: false) {
-            return "cannot \(failure.operation) \(activitiesPath): \(String(cString: strerror(failure.errno)))"
+        if let failure = FilePaths.commit(fd: fd, temporary: temporary, to: path, syncData: false) {
+            return "cannot \(failure.operation) \(path): \(String(cString: strerror(failure.errno)))"
         }
         return nil
     }
@@ -93,18 +99,7 @@ final class ActivityJournal {
     /// Rewrites the events file to its newest `maximumEvents`.
     private func compact() -> String? {
         let kept = events()
-        let temporary = eventsPath + ".new"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { return "cannot write \(temporary): \(String(cString: strerror(errno)))" }
-        let text = kept.map { $0.journalJSON.jsonText + "\n" }.joined()
-        if let failure = FilePaths.writeAll(fd, Array(text.utf8)) {
-            close(fd)
-            unlink(temporary)
-            return "cannot write \(temporary): \(String(cString: strerror(failure)))"
-        }
-        if let failure = FilePaths.commit(fd: fd, temporary: temporary, to: eventsPath, syncData: false) {
-            return "cannot \(failure.operation) \(eventsPath): \(String(cString: strerror(failure.errno)))"
-        }
+        if let failure = Self.replace(eventsPath, with: kept.map { $0.journalJSON.jsonText + "\n" }.joined()) { return failure }
         eventLines = kept.count
         return nil
     }
