@@ -53,8 +53,7 @@ struct MessageLogFileTests {
                   let first = timeline.entries.first else { return nil }
             return coding.codec(for: first)?.name
         })
-        #expect(kinds == Set(Catalog.builtin().definitions.compactMap(\.entryCodec?.name) + ["host.minute", "extension"]),
-                "an answer of every entry type")
+        #expect(kinds == Set(Catalog.builtin().definitions.map(\.manifest.kind) + ["host.minute", "extension"]), "an answer of every entry type")
     }
 
     /// Every case of `DashboardMessage`: a new case fails to compile here until it is added.
@@ -129,7 +128,7 @@ struct MessageLogFileTests {
              MQTTEntry(date: date + 1, rows: [], listsTopics: false, topicCount: 0, droppedMessages: 0, notice: nil, link: .live,
                        receivedAt: nil)],
             [MinuteEntry(date: date), MinuteEntry(date: date + 60)],
-            [HostPanelEntry(date: date)],
+            [ActivitiesPanelEntry(date: date)], [EventsPanelEntry(date: date)],
             [ExtensionEntry(date: date, relevance: TimelineEntryRelevance(score: 0.5, duration: 60),
                             view: .vstack([.text("CPU", role: .muted, bold: true), .bar(0.83, role: .positive, label: "83%")]),
                             failure: .restarting(reason: "crashed", inSeconds: 4))],

@@ -19,37 +19,39 @@ enum HostPanels {
         WidgetManifest(kind: activitiesKind, displayName: "Live Activities",
                        description: "Activities started and updated from a shell (widgethost activity): title, detail, progress, elapsed time, state.",
                        defaultFamily: .medium, pausesWithAutomaticReloads: false, usesNetwork: false, runsOnLoop: true),
-        view: PanelView.typed(ActivitiesView.node, contentHeight: ActivitiesView.contentHeight))
+        view: PanelView.typed(ActivitiesView.node, contentHeight: ActivitiesView.contentHeight), entry: ActivitiesPanelEntry.self)
 
     static let events = definition(
         WidgetManifest(kind: eventsKind, displayName: "Events",
                        description: "The history of activities and alerts, newest first (widgethost events).",
                        defaultFamily: .medium, pausesWithAutomaticReloads: false, usesNetwork: false, runsOnLoop: true),
-        view: PanelView.typed(EventsView.node, contentHeight: { entry, _ in entry.rows.count }))
+        view: PanelView.typed(EventsView.node, contentHeight: { entry, _ in entry.rows.count }), entry: EventsPanelEntry.self)
 
-    private static func definition(_ manifest: WidgetManifest,
-                                   view: @escaping @Sendable (any TimelineEntry, WidgetViewContext) -> PanelView) -> WidgetDefinition {
+    private static func definition<Entry: HostPanelEntry>(_ manifest: WidgetManifest,
+                                                          view: @escaping @Sendable (any TimelineEntry, WidgetViewContext) -> PanelView,
+                                                          entry: Entry.Type) -> WidgetDefinition {
         WidgetDefinition(manifest: manifest) { _ in
-            TerminalWidget(manifest: manifest, makeProvider: { _ in AnyTimelineProvider(HostPanelProvider()) }, view: view)
+            TerminalWidget(manifest: manifest, makeProvider: { _ in AnyTimelineProvider(HostPanelProvider<Entry>()) }, view: view)
         }
-        .entryType(HostPanelEntry.self, name: "host.panel")
+        .entryType(Entry.self)
     }
 
     static func isHostKind(_ kind: String) -> Bool { kind == activitiesKind || kind == eventsKind }
 }
 
 /// The one entry a host panel's provider gives: nothing in it (the dashboard draws the panel).
-struct HostPanelEntry: TimelineEntry, Equatable, Codable {
-    var date: Date
+protocol HostPanelEntry: TimelineEntry, Equatable, Codable {
+    init(date: Date)
 }
 
-struct HostPanelProvider: TimelineProvider {
-    func placeholder(in context: Context) -> HostPanelEntry { HostPanelEntry(date: .distantPast) }
-    func snapshot(in context: Context) async -> HostPanelEntry { HostPanelEntry(date: .distantPast) }
-    func timeline(in context: Context) async throws -> Timeline<HostPanelEntry> { timelineOnLoop(in: context)! }
-    func timelineOnLoop(in context: Context) -> Timeline<HostPanelEntry>? {
-        Timeline(entries: [HostPanelEntry(date: .distantPast)], policy: .never)
-    }
+struct ActivitiesPanelEntry: HostPanelEntry { var date: Date }
+struct EventsPanelEntry: HostPanelEntry { var date: Date }
+
+struct HostPanelProvider<Entry: HostPanelEntry>: TimelineProvider {
+    func placeholder(in context: Context) -> Entry { Entry(date: .distantPast) }
+    func snapshot(in context: Context) async -> Entry { Entry(date: .distantPast) }
+    func timeline(in context: Context) async throws -> Timeline<Entry> { timelineOnLoop(in: context)! }
+    func timelineOnLoop(in context: Context) -> Timeline<Entry>? { Timeline(entries: [Entry(date: .distantPast)], policy: .never) }
 }
 
 /// What an `activities` panel shows: the board at a moment.

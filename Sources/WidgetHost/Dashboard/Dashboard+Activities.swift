@@ -33,6 +33,7 @@ extension Dashboard {
         recentEvents = Array(events.suffix(Self.recentEventCount))
         if activities.removeDismissed(at: now) { emit(.saveActivities(activities.activities)) }
         armActivityWake()
+        updateAlerts(quietly: true)  // a failure restored was acted on in its run
         emit(.present)
     }
 

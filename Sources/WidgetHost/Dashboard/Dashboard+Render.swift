@@ -28,7 +28,7 @@ extension Dashboard {
         // A stack's position ("2/3") stays when its title is cut to fit the border.
         let room = max(0, frame.width - 4 - DisplayWidth.of(panel.position))
         let title = room > 0 ? DisplayWidth.truncate(panel.title, toWidth: room, ellipsis: glyphs.ellipsis) + panel.position : panel.title
-        Box(title: title, focused: focused, glyphs: glyphs).draw(into: &buffer, in: frame)
+        Box(title: title, focused: focused, glyphs: glyphs, role: alertRole(of: panel)).draw(into: &buffer, in: frame)
         if let error = panel.setupError {
             let inner = Box.inner(of: frame)
             PanelView.centeredLines([(error, CellStyle(.negative))]).draw(into: &buffer, in: inner, glyphs: glyphs)

@@ -53,6 +53,7 @@ extension Dashboard {
             emit(.reloadConfig(reason: reason))
         case .configLoaded(let config, let theme):
             timelines.updateConfiguration(SchedulerConfiguration(config))
+            notify = config.notify
             setPages(config.pages, rotateSeconds: config.rotateSeconds)  // the panels follow (.panelsBuilt)
             armRotation()
             let cycle = Theme.cycle(current: theme)
@@ -95,6 +96,7 @@ extension Dashboard {
             timelines.endBatch(now: now)
         }
         absorbTimelines()
+        updateAlerts()
         defer { outbox = [] }
         return outbox
     }

@@ -68,6 +68,11 @@ struct Dashboard {
     var activities = ActivityBoard()
     var recentEvents: [HistoryEvent] = []
     var activityWakeDate: Date?
+    /// Each panel's standing alert (by its first member), when each last notified, and how
+    /// (Dashboard+Alerts; the config's `notify`).
+    var panelAlerts: [WidgetInstanceID: EntryAlert] = [:]
+    var lastNotified: [WidgetInstanceID: Date] = [:]
+    var notify = NotifyConfig()
 
     /// Effects of the message being applied, returned by `update(_:at:)`.
     var outbox: [DashboardEffect] = []

@@ -110,4 +110,6 @@ package enum DashboardEffect: Equatable, Sendable {
     case saveActivities([Activity])
     /// Append events to the journal's history.
     case recordEvents([HistoryEvent])
+    /// A panel's alert started or rose: ring, notify, run the config's command (`notify`).
+    case notify(AlertNotice)
 }

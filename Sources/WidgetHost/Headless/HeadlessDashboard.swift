@@ -244,7 +244,7 @@ final class HeadlessEffects: DashboardHost {
         case .configApplied(let config): reloader.applied(config)
         case .quit(let status): quitStatus = status
         case .suspend, .reapChildren, .log, .startProvider, .cancelProvider, .armTimelineWake, .publishWidgets, .runAction,
-             .armRelevanceWake, .armPageRotation, .buildPanels, .armActivityWake, .saveActivities, .recordEvents: break
+             .armRelevanceWake, .armPageRotation, .buildPanels, .armActivityWake, .saveActivities, .recordEvents, .notify: break
         }
     }
 }

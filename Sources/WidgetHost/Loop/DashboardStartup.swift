@@ -120,6 +120,7 @@ enum DashboardStartup {
         dashboard.panelFactory = PanelFactory(widgets: widgets)
         dashboard.setPages(setup.config.pages, rotateSeconds: setup.config.rotateSeconds)
         dashboard.armRotation()
+        dashboard.notify = setup.config.notify
         let reloader = ConfigReloader(path: setup.configPath, catalog: catalog, widgets: widgets, themeOverride: options.theme,
                                       environment: environment, log: log)
         reloader.rediscovery = ExtensionRediscovery(explicitDirectory: options.extensionsDirectory, environment: environment,

@@ -65,6 +65,8 @@ final class TerminalEffects: DashboardHost {
             if let failure = journal?.save(activities) { log?.error(failure) }
         case .recordEvents(let events):
             if let failure = journal?.append(events) { log?.error(failure) }
+        case .notify(let notice):
+            AlertNotifier.notify(notice, terminal: terminal, io: io, log: log)
         case .startProvider, .cancelProvider, .armTimelineWake, .publishWidgets, .runAction, .armRelevanceWake, .armPageRotation,
              .buildPanels, .armActivityWake:
             break  // the program's own
