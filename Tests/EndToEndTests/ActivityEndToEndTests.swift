@@ -17,15 +17,17 @@ struct ActivityEndToEndTests {
         let config: String
         var tmux = TmuxHarness()
 
-        init() throws {
+        /// `notify`: the config's top-level notify object (JSON), if any.
+        init(notify: String? = nil) throws {
             home = try ScratchDirectory()
             let runtime = home.path + "/run"
             mkdir(runtime, 0o700)
             let binaries = try BuiltProducts.directory()
             environment = TmuxHarness.isolatedEnvironment(home: home.path, adding: [
                 "XDG_RUNTIME_DIR": runtime, "PATH": binaries + ":/usr/local/bin:/usr/bin:/bin", "TZ": "UTC"])
+            let notifyKey = notify.map { "\"notify\": \($0)," } ?? ""
             config = try home.write("config.json", """
-                { "panels": [ { "kind": "activities", "family": "medium", "title": "Activities" },
+                { \(notifyKey) "panels": [ { "kind": "activities", "family": "medium", "title": "Activities" },
                               { "kind": "events", "family": "medium", "title": "Events" } ] }
                 """)
             try start()
@@ -121,5 +123,35 @@ struct ActivityEndToEndTests {
         let noRuntime = try Subprocess.run([try BuiltProducts.executable("widgethost"), "activity", "update", "tests", "--progress", "1"],
                                            environment: bare, timeout: TestTimeScale.scaled(.seconds(10)))
         #expect(noRuntime.status == 1 && noRuntime.standardError.contains("no dashboard is running for"), "\(noRuntime.standardError)")
+    }
+
+    @Test("a failed activity is an alert: the border turns negative, an alert event is recorded, notify's command runs once per cooldown")
+    func alertNotifies() throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        let notes = home.path + "/notes"
+        let script = try home.write("notify.sh", "#!/bin/sh\nprintf '%s|%s\\n' \"$1\" \"$2\" >> \(notes)\n")
+        chmod(script, 0o755)
+        let running = try Running(notify: """
+            { "bell": true, "desktop": true, "cooldownSeconds": 300, "command": ["\(script)", "{title}", "{text}"] }
+            """)
+        defer { running.stop() }
+        #expect(try running.activity("start", "deploy", "--title", "Deploy").status == 0)
+        running.tmux.waitFor(description: "the activity") { anyRow($0, containsAll: "⏵ Deploy") }
+        let calm = try running.tmux.capture(escapes: true).first ?? ""
+        #expect(try running.activity("end", "deploy", "--state", "failure", "--detail", "health check").status == 0)
+        running.tmux.waitFor(description: "the notify command's line") { _ in
+            ((try? FileContents.text(at: notes)) ?? "") == "Activities|Deploy failed: health check\n"
+        }
+        let events = try running.run(["events", "--json"]).standardOutput
+        #expect(events.contains(#""kind":"alert","panel":"Activities","title":"Activities","level":"critical","text":"Deploy failed: health check"}"#),
+                "\(events)")
+        let border = try running.tmux.capture(escapes: true).first ?? ""
+        #expect(border != calm, "the border's colour changed: \(border.debugDescription)")
+        // A second failure within the cooldown is recorded but does not run the command again.
+        #expect(try running.activity("start", "deploy", "--title", "Deploy").status == 0)
+        #expect(try running.activity("end", "deploy", "--state", "failure").status == 0)
+        running.tmux.waitFor(description: "the second failure's event") { $0.filter { $0.contains("deploy failed") }.count == 2 }
+        #expect(((try? FileContents.text(at: notes)) ?? "").split(separator: "\n").count == 1)
     }
 }
