@@ -91,8 +91,9 @@ struct ActivityEndToEndTests {
         #expect(again.status == 2 && again.standardError == "widgethost activity: activity 'build' has ended\n")
         let events = try running.run(["events", "--json"])
         let lines = events.standardOutput.split(separator: "\n")
-        #expect(lines.count == 2, "a start and an end: \(events.standardOutput)")
-        #expect(lines.last?.contains(#""kind":"activity","panel":null,"title":"Build app","level":"critical","text":"build failed: 2 tests failed"}"#) == true)
+        #expect(lines.count == 3, "a start, an end and its alert: \(events.standardOutput)")
+        #expect(lines.dropFirst().first?.contains(#""kind":"activity","panel":null,"title":"Build app","level":"critical","text":"build failed: 2 tests failed"}"#) == true)
+        #expect(lines.last?.contains(#""kind":"alert","panel":"Activities""#) == true)
     }
 
     @Test("the README's Python loop and make-test line drive the dashboard; bad input is a clear message")
