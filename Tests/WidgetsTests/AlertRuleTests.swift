@@ -19,5 +19,12 @@ struct AlertRuleTests {
         #expect(SystemWidget.alert(calm, options: options) == nil)
         #expect(CommandWidget.alert(.exited(3)) == EntryAlert(level: .critical, text: "the command failed (exit 3)"))
         #expect(CommandWidget.alert(.exited(0)) == nil && CommandWidget.alert(nil) == nil)
+        let prometheus = PrometheusEntry(date: at(0), rows: [.init(label: "up", latest: 0.95, points: [0.95]),
+                                                             .init(label: "down", latest: 0.1, points: [0.1]),
+                                                             .init(label: "high", latest: 0.99, points: [])],
+                                         totalSeries: 3, display: .table, format: .percent, alertAbove: 0.9, alertBelow: nil,
+                                         hasData: true, fetchedAt: at(0), fetchError: nil, isFetching: false)
+        #expect(PrometheusWidget.alert(prometheus)?.text.hasPrefix("up ") == true)
+        #expect(PrometheusWidget.alert(prometheus)?.text.hasSuffix(" (+1 more)") == true)
     }
 }
