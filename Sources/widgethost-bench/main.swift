@@ -18,6 +18,7 @@ Measures WidgetHost against its targets and prints a table (README "Performance"
  11 the deepest view the limits allow: layout and drawing time
  12 MQTT (the real mosquitto): publish → screen, wake-ups per message, idle wake-ups
  13 pages: a switch key → frame, wake-ups with a seconds clock on a hidden page
+ 14 Live Activities: `activity update` → screen, idle wake-ups with the control socket open
 
   --quick            shorter runs (a smoke test; the idle run lasts 15 s instead of 60 s)
   --json PATH        also write the figures as JSON
@@ -69,7 +70,7 @@ if wanted("1") { SchedulerBench.measure(into: report, quick: quick) }
 if wanted("7") { TextBench.measure(into: report, quick: quick) }
 if wanted("11") { ViewLayoutBench.measure(into: report, quick: quick) }
 
-let needsHarness = ["2", "3", "4", "5", "6", "8", "9", "10", "12", "13"].contains(where: wanted)
+let needsHarness = ["2", "3", "4", "5", "6", "8", "9", "10", "12", "13", "14"].contains(where: wanted)
 if needsHarness {
     do {
         let harness = try Harness(benchmarks: benchmarks)
@@ -88,6 +89,7 @@ if needsHarness {
         if wanted("10") { ExtensionBench.measure(into: report, harness: harness, quick: quick) }
         if wanted("12") { MQTTBench.measure(into: report, harness: harness, quick: quick) }
         if wanted("13") { PageBench.measure(into: report, harness: harness, quick: quick) }
+        if wanted("14") { ActivityBench.measure(into: report, harness: harness, quick: quick) }
         harness.close()
     } catch {
         report.notes.append("cannot start the loopback leaderboard server: \(error)")
