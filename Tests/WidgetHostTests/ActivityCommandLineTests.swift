@@ -47,7 +47,7 @@ struct ActivityCommandLineTests {
         let main = HelpText.text(for: nil, catalog: .builtin())
         #expect(main.contains("activity start|update|end|list") && main.contains("events            the history"))
         let activity = HelpText.text(for: .activity, catalog: .builtin())
-        #expect(activity.contains("--stale-after TIME") && activity.contains("--dismiss-after TIME") && activity.contains("make test;"))
+        #expect(activity.contains("--stale-after TIME") && activity.contains("--dismiss-after TIME") && activity.contains("  make test\n"))
         #expect(HelpText.text(for: .events, catalog: .builtin()).contains("--since TIME"))
     }
 }

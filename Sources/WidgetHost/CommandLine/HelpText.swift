@@ -171,10 +171,11 @@ public enum HelpText {
         """
 
     static let activity = """
-        Usage: widgethost activity start ID --title TEXT [--detail TEXT] [--progress P] [--stale-after TIME]
-               widgethost activity update ID [--title TEXT] [--detail TEXT] [--progress P] [--stale-after TIME]
-               widgethost activity end ID [--state success|failure|cancelled] [--detail TEXT] [--dismiss-after TIME]
-               widgethost activity list [--json]
+        \(CommandOption.usage("Usage: widgethost activity start|update|end|list [ID]", CommandOption.options(of: .activity)))\
+          start ID --title TEXT [--detail TEXT] [--progress P] [--stale-after TIME]
+          update ID [--title TEXT] [--detail TEXT] [--progress P] [--stale-after TIME]
+          end ID [--state success|failure|cancelled] [--detail TEXT] [--dismiss-after TIME]
+          list [--json]
 
         Live Activities: a build, a deploy, a match, shown by the dashboard running on the
         state directory in its activities panels, or in the status bar when none is on the
@@ -183,7 +184,8 @@ public enum HelpText {
         kept in the state directory: a restarted dashboard shows them again, and list reads
         them with no dashboard running.
 
-          make test; widgethost activity end tests --state $([ $? = 0 ] && echo success || echo failure)
+          make test
+          widgethost activity end tests --state $([ $? = 0 ] && echo success || echo failure)
 
         Exit status: 0 done, 2 bad usage (or a request the dashboard refuses), 1 no dashboard running.
 
