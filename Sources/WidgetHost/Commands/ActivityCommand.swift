@@ -55,7 +55,7 @@ enum EventsCommand {
         if options.json { return CommandOutput(exitCode: 0, standardOutput: events.map { $0.listJSON.jsonText + "\n" }.joined()) }
         guard !events.isEmpty else { return CommandOutput(exitCode: 0, standardOutput: "no events\n") }
         return CommandOutput(exitCode: 0, standardOutput: events.map { event in
-            let panel = event.panel.map { "[\($0)] " } ?? ""
+            let panel = event.panel.flatMap { $0 == event.title ? nil : "[\($0)] " } ?? ""
             return "\(ISOText.utc(event.time))  \(event.kind.rawValue)  \(event.level.rawValue)  \(panel)\(event.title): \(event.text)\n"
         }.joined())
     }

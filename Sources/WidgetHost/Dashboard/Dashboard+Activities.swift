@@ -75,7 +75,7 @@ extension Dashboard {
         case HostPanels.eventsKind:
             let rows = recentEvents.reversed().map { event in
                 EventsEntry.Row(time: eventTime(event.time, now: now), level: event.level, kind: event.kind,
-                                text: event.panel.map { "\($0): \(event.title) \(event.text)" } ?? event.text)
+                                text: event.panel.map { "\($0): \(event.text)" } ?? event.text)
             }
             return EventsEntry(date: now, rows: rows, unicode: glyphs.isUnicode)
         default:
