@@ -1,4 +1,5 @@
 import FoundationEssentials
+import JSONTree
 import Testing
 import WidgetCore
 import WidgetTestSupport
@@ -26,5 +27,11 @@ struct AlertRuleTests {
                                          hasData: true, fetchedAt: at(0), fetchError: nil, isFetching: false)
         #expect(PrometheusWidget.alert(prometheus)?.text.hasPrefix("up ") == true)
         #expect(PrometheusWidget.alert(prometheus)?.text.hasSuffix(" (+1 more)") == true)
+        let field = HTTPJSONField(label: "Queue", pointer: try JSONPointer("/q"), alertAbove: 100, alertBelow: 1)
+        #expect(field.isAlerting(.integer(101)) && field.isAlerting(.number(0.5)))
+        #expect(!field.isAlerting(.integer(100)) && !field.isAlerting(.string("500")) && !field.isAlerting(nil))
+        let http = HTTPJSONEntry(date: at(0), rows: [.init(label: "Queue", value: "101", alerting: true), .init(label: "Ok", value: "3")],
+                                 hasData: true)
+        #expect(HTTPJSONWidget.alert(http) == EntryAlert(level: .warning, text: "Queue 101"))
     }
 }

@@ -57,6 +57,8 @@ struct OptionSchemaTests {
                            doc: "JSON Pointer (RFC 6901; ~1 for '/', ~0 for '~') to the value", example: "/data/0/price"),
                 OptionSpec(name: "format", type: .oneOf(["text", "number", "percent", "bytes", "duration", "relative-time"]),
                            defaultValue: .string("text"), doc: "how the value is shown", example: "number"),
+                OptionSpec(name: "alertAbove", type: .number(-1e15...1e15), doc: "a number above this is an alert", example: "100"),
+                OptionSpec(name: "alertBelow", type: .number(-1e15...1e15), doc: "a number below this is an alert", example: "1"),
             ]), required: true, doc: "the rows: label, pointer, format",
                        example: nil),
             OptionSpec(name: "refreshSeconds", type: .seconds(1...86_400, refreshInterval: true), defaultValue: .integer(60),
