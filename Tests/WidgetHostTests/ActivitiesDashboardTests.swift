@@ -116,3 +116,39 @@ struct ActivitiesDashboardTests {
         #expect(board.host.effects.contains(.saveActivities(board.activities.activities)))
     }
 }
+
+@Suite("Live Activities: the panels' views at every size")
+struct ActivitiesViewTests {
+    private let activities = [
+        Activity(id: "build", title: "Build 🐳 app", detail: "linking", progress: 0.4, started: at(0), updated: at(100), staleAfter: 60),
+        Activity(id: "deploy", title: "Deploy", state: .failure, started: at(0), updated: at(30)),
+    ]
+
+    @Test("from 0x0 to a wide panel: nothing traps, lines fit, a stale one says so")
+    func sizes() {
+        let entry = ActivitiesEntry(date: at(200), activities: activities, unicode: true)
+        for (columns, rows) in [(0, 0), (1, 1), (3, 2), (12, 2), (30, 4), (40, 6), (80, 20)] {
+            let context = WidgetViewContext(family: .medium, size: CellSize(columns: columns, rows: rows))
+            var buffer = CellBuffer(width: columns, height: rows)
+            PanelView(node: ActivitiesView.node(entry, context: context)).draw(into: &buffer, in: buffer.bounds, glyphs: .unicode)
+            let lines = TextBackend.lines(buffer)
+            #expect(lines.allSatisfy { DisplayWidth.of($0) <= columns })
+            if columns >= 40, rows >= 6 {
+                #expect(lines.contains { $0.contains("Build 🐳 app") && $0.contains("stale") }, "\(lines)")
+                #expect(lines.contains { $0.contains("✖ Deploy") && $0.contains("failure · <1m") }, "\(lines)")
+            }
+        }
+        #expect(ActivitiesView.linesPerActivity(2, rows: 6) == 3 && ActivitiesView.linesPerActivity(2, rows: 4) == 2
+                && ActivitiesView.linesPerActivity(2, rows: 3) == 1)
+    }
+
+    @Test("ASCII glyphs for terminals without Unicode")
+    func ascii() {
+        let entry = ActivitiesEntry(date: at(200), activities: activities, unicode: false)
+        let context = WidgetViewContext(family: .medium, size: CellSize(columns: 40, rows: 6))
+        var buffer = CellBuffer(width: 40, height: 6)
+        PanelView(node: ActivitiesView.node(entry, context: context)).draw(into: &buffer, in: buffer.bounds, glyphs: .ascii)
+        let lines = TextBackend.lines(buffer)
+        #expect(lines.contains { $0.hasPrefix("> Build") } && lines.contains { $0.hasPrefix("x Deploy") }, "\(lines)")
+    }
+}
