@@ -155,4 +155,23 @@ struct ActivityEndToEndTests {
         running.tmux.waitFor(description: "the second failure's event") { $0.filter { $0.contains("deploy failed") }.count == 2 }
         #expect(((try? FileContents.text(at: notes)) ?? "").split(separator: "\n").count == 1)
     }
+
+    @Test("a dashboard whose runtime directory cannot be made runs without a socket, and the command says so")
+    func noRuntimeDirectory() throws {
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        let environment = TmuxHarness.isolatedEnvironment(home: home.path, adding: ["XDG_RUNTIME_DIR": home.path + "/missing/run"])
+        let config = try home.write("config.json", #"{ "panels": [ { "kind": "activities", "family": "medium", "title": "Activities" } ] }"#)
+        let tmux = TmuxHarness()
+        defer { tmux.stop() }
+        try tmux.start(command: [try BuiltProducts.executable("widgethost"), "--config", config], size: (80, 20), environment: environment)
+        tmux.waitFor(description: "the dashboard") { anyRow($0, containsAll: "no activities") }
+        let asked = try Subprocess.run([try BuiltProducts.executable("widgethost"), "activity", "start", "b", "--title", "B"],
+                                       environment: environment, timeout: TestTimeScale.scaled(.seconds(10)))
+        #expect(asked.status == 1)
+        #expect(asked.standardError.contains("has no control socket at \(home.path)/missing/run/widgethost/control-")
+                && asked.standardError.contains("widgethost.log, says why"), "\(asked.standardError)")
+        let log = (try? FileContents.text(at: home.path + "/.local/state/widgethost/widgethost.log")) ?? ""
+        #expect(log.contains("no control socket: cannot make \(home.path)/missing/run/widgethost"), "\(log)")
+    }
 }

@@ -28,6 +28,17 @@ enum ControlClient {
         }
     }
 
+    /// Whether a dashboard holds the state directory (its `flock` on `<state>/lock`); read only,
+    /// never taken for longer than the test.
+    static func isLocked(_ directory: String) -> Bool {
+        let fd = open((directory.hasSuffix("/") ? directory : directory + "/") + "lock", O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        guard flock(fd, LOCK_SH | LOCK_NB) == 0 else { return errno == EWOULDBLOCK }
+        flock(fd, LOCK_UN)
+        return false
+    }
+
     /// Sends `method` with `params` to the dashboard on `directory`; its `result`, or why not.
     /// An error answer with code `invalidParamsStatus` maps to that status (else 1).
     static func call(_ method: String, params: JSONValue, stateDirectory directory: String, environment: HostEnvironment,
@@ -39,6 +50,10 @@ enum ControlClient {
         }
         let fd = wh_unix_connect(path)
         if fd == -ENOENT || fd == -ECONNREFUSED {
+            if isLocked(directory) {
+                return .failure(Failure(status: 1, message: "the dashboard running for \(directory) has no control socket at \(path) "
+                    + "(its log, \(directory)/widgethost.log, says why: an XDG_RUNTIME_DIR it cannot write?)"))
+            }
             return .failure(Failure(status: 1, message: "no dashboard is running for \(directory) (no control socket at \(path))"))
         }
         guard fd >= 0 else {
