@@ -51,8 +51,9 @@ enum ControlClient {
         let fd = wh_unix_connect(path)
         if fd == -ENOENT || fd == -ECONNREFUSED {
             if isLocked(directory) {
-                return .failure(Failure(status: 1, message: "the dashboard running for \(directory) has no control socket at \(path) "
-                    + "(its log, \(directory)/widgethost.log, says why: an XDG_RUNTIME_DIR it cannot write?)"))
+                return .failure(Failure(status: 1, message: "the dashboard running for \(directory) has no control socket at \(path): "
+                    + "it was started with another XDG_RUNTIME_DIR, or could not make its socket (its log, "
+                    + "\(directory)/widgethost.log, says why)"))
             }
             return .failure(Failure(status: 1, message: "no dashboard is running for \(directory) (no control socket at \(path))"))
         }
