@@ -19,13 +19,17 @@ enum HostPanels {
         WidgetManifest(kind: activitiesKind, displayName: "Live Activities",
                        description: "Activities started and updated from a shell (widgethost activity): title, detail, progress, elapsed time, state.",
                        defaultFamily: .medium, pausesWithAutomaticReloads: false, usesNetwork: false, runsOnLoop: true),
-        view: PanelView.typed(ActivitiesView.node, contentHeight: ActivitiesView.contentHeight), entry: ActivitiesPanelEntry.self)
+        view: emptyOr(ActivitiesEntry.self, empty: { ActivitiesEntry(date: $0, activities: [], unicode: true) },
+                      PanelView.typed(ActivitiesView.node, contentHeight: ActivitiesView.contentHeight)),
+        entry: ActivitiesPanelEntry.self)
 
     static let events = definition(
         WidgetManifest(kind: eventsKind, displayName: "Events",
                        description: "The history of activities and alerts, newest first (widgethost events).",
                        defaultFamily: .medium, pausesWithAutomaticReloads: false, usesNetwork: false, runsOnLoop: true),
-        view: PanelView.typed(EventsView.node, contentHeight: { entry, _ in entry.rows.count }), entry: EventsPanelEntry.self)
+        view: emptyOr(EventsEntry.self, empty: { EventsEntry(date: $0, rows: [], unicode: true) },
+                      PanelView.typed(EventsView.node, contentHeight: { entry, _ in entry.rows.count })),
+        entry: EventsPanelEntry.self)
 
     private static func definition<Entry: HostPanelEntry>(_ manifest: WidgetManifest,
                                                           view: @escaping @Sendable (any TimelineEntry, WidgetViewContext) -> PanelView,
@@ -37,6 +41,14 @@ enum HostPanels {
     }
 
     static func isHostKind(_ kind: String) -> Bool { kind == activitiesKind || kind == eventsKind }
+
+    /// `view` for the dashboard's entries; where there is only the provider's (`preview`, the
+    /// edit mode's gallery), the panel as it looks with nothing in it.
+    private static func emptyOr<Entry: TimelineEntry>(_ type: Entry.Type, empty: @escaping @Sendable (Date) -> Entry,
+                                                      _ view: @escaping @Sendable (any TimelineEntry, WidgetViewContext) -> PanelView)
+        -> @Sendable (any TimelineEntry, WidgetViewContext) -> PanelView {
+        { entry, context in view(entry is Entry ? entry : empty(entry.date), context) }
+    }
 }
 
 /// The one entry a host panel's provider gives: nothing in it (the dashboard draws the panel).
