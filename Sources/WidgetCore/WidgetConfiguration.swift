@@ -20,6 +20,8 @@ public struct WidgetConfiguration<View: Sendable>: Sendable {
     public var backgroundSessionHandlers: [BackgroundSessionEventsHandler] = []
     /// How the manifest's actions are performed, by key (see `action(_:_:)`).
     public var actionPerformers: [String: WidgetActionPerform] = [:]
+    /// What alert an entry carries (`alerting(_:)`, EntryAlert.swift); nil: none ever.
+    public var alertRule: (@Sendable (any TimelineEntry, WidgetOptions) -> EntryAlert?)?
     /// The URL a restarted host resumes this widget's unfinished background task with (see
     /// `resumingBackgroundTasks(with:)`); nil: its tasks stay suspended.
     public var backgroundTaskResumeURL: (@Sendable (_ sessionIdentifier: String, _ taskDescription: String?) -> URL?)?

@@ -158,6 +158,10 @@ public enum WidgetHostCommand {
             var output = ConfigEditCommand.run(options, environment: environment, validator: catalog.validator())
             output.standardError = skipped + output.standardError
             return output
+        case .activity(let options):
+            return ActivityCommand.run(options, environment: environment, now: Date(timeIntervalSince1970: io.clock.wallNow))
+        case .events(let options):
+            return EventsCommand.run(options, environment: environment, now: Date(timeIntervalSince1970: io.clock.wallNow))
         case .dashboard(let options):
             return MainActor.assumeIsolated {
                 let runner = DashboardRunner(options: options, io: io, catalog: catalog, center: .shared,

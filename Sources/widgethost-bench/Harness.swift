@@ -17,6 +17,8 @@ final class Harness {
     /// Monotonic times of the requests the server answered (from its access log).
     let requests = RequestLog()
     private var runs = 0
+    /// The state directory of the dashboard launched last (`widgethost activity --state-dir`).
+    var lastStateDirectory: String { scratch + "/state-\(runs)" }
 
     /// The pinned configs name this address; the harness replaces it with the server's.
     static let pinnedAddress = "127.0.0.1:48787"

@@ -45,7 +45,7 @@ enum PageBench {
 
     /// Voluntary context switches of every thread over `seconds`, the terminal kept drained,
     /// and how many minute boundaries fell inside.
-    private static func wakeups(of pty: PtySession, for seconds: Double) -> (count: Int, boundaries: Int) {
+    static func wakeups(of pty: PtySession, for seconds: Double) -> (count: Int, boundaries: Int) {
         let before = pty.wakeups().voluntary
         let wallStart = IdleBench.wallSeconds()
         let start = monotonicNanos()

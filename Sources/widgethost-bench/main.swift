@@ -20,6 +20,7 @@ Measures WidgetHost against its targets and prints a table (README "Performance"
  13 pages: a switch key → frame, wake-ups with a seconds clock on a hidden page
  14 scale: 12, 24 and 48 panels at 300x100 — wake-ups against what they need, CPU, peak RSS,
     memory per extension process, frame time
+ 15 Live Activities: `activity update` → screen, idle wake-ups with the control socket open
 
   --quick            shorter runs (a smoke test; the idle run lasts 15 s instead of 60 s)
   --json PATH        also write the figures as JSON
@@ -71,7 +72,7 @@ if wanted("1") { SchedulerBench.measure(into: report, quick: quick) }
 if wanted("7") { TextBench.measure(into: report, quick: quick) }
 if wanted("11") { ViewLayoutBench.measure(into: report, quick: quick) }
 
-let needsHarness = ["2", "3", "4", "5", "6", "8", "9", "10", "12", "13", "14"].contains(where: wanted)
+let needsHarness = ["2", "3", "4", "5", "6", "8", "9", "10", "12", "13", "14", "15"].contains(where: wanted)
 if needsHarness {
     do {
         let harness = try Harness(benchmarks: benchmarks)
@@ -91,6 +92,7 @@ if needsHarness {
         if wanted("12") { MQTTBench.measure(into: report, harness: harness, quick: quick) }
         if wanted("13") { PageBench.measure(into: report, harness: harness, quick: quick) }
         if wanted("14") { ScaleBench.measure(into: report, harness: harness, quick: quick) }
+        if wanted("15") { ActivityBench.measure(into: report, harness: harness, quick: quick) }
         harness.close()
     } catch {
         report.notes.append("cannot start the loopback leaderboard server: \(error)")

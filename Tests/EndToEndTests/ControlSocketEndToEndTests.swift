@@ -62,7 +62,7 @@ struct ControlSocketEndToEndTests {
         var bare = running.environment
         bare["XDG_RUNTIME_DIR"] = nil
         let noRuntime = try running.reload(["command"], environment: bare)
-        #expect(noRuntime.status == 1 && noRuntime.standardError.contains("no dashboard is running for \(running.state) (no control socket at \(running.state)/control.sock)"),
+        #expect(noRuntime.status == 1 && noRuntime.standardError.contains("the dashboard running for \(running.state) has no control socket at \(running.state)/control.sock: it was started with another XDG_RUNTIME_DIR"),
                 "without XDG_RUNTIME_DIR the socket would be in the state directory: \(noRuntime.standardError)")
         let usage = try running.reload([])
         #expect(usage.status == 2 && usage.standardError.contains("give KIND ... (as in the config) or --all"))

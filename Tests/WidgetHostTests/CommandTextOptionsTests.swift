@@ -27,7 +27,7 @@ struct CommandTextOptionsTests {
             """) == [
             "panels[0].options: missing option: give 'command' or 'argv'",
             "panels[1].options.argv: give only one of 'command' or 'argv', not both",
-            "panels[2].options.timeout: unknown option; ('command' has command, argv, intervalSeconds, timeoutSeconds, maxOutputBytes, workingDirectory, env, show)",
+            "panels[2].options.timeout: unknown option; ('command' has command, argv, intervalSeconds, timeoutSeconds, maxOutputBytes, workingDirectory, env, show, alertOnFailure)",
             "panels[2].options.command: expected a string, got 7",
             "panels[2].options.intervalSeconds: expected an integer in 0…86400, got -1",
             "panels[2].options.timeoutSeconds: expected an integer in 1…30, got 31",

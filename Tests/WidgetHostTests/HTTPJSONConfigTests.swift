@@ -38,12 +38,12 @@ struct HTTPJSONConfigTests {
             #"panels[0].options.fields[0].pointer: expected a JSON Pointer like '/data/0/price' (~1 for '/', ~0 for '~'), got "data/0": a JSON Pointer is empty or starts with '/'"#,
             #"panels[0].options.fields[1].pointer: expected a JSON Pointer like '/data/0/price' (~1 for '/', ~0 for '~'), got "/a~2": '~' must be followed by 0 or 1 (~0 for '~', ~1 for '/')"#,
             #"panels[0].options.fields[1].format: expected one of 'text', 'number', 'percent', 'bytes', 'duration', 'relative-time', got "percentage"; did you mean 'percent'?"#,
-            "panels[0].options.fields[2].colour: unknown option; (each element has label, pointer, format)",
+            "panels[0].options.fields[2].colour: unknown option; (each element has label, pointer, format, alertAbove, alertBelow)",
             "panels[0].options.fields[2].label: missing required option: the row's label (a string)",
             "panels[0].options.refreshSeconds: expected an integer in 1…86400, got 0",
             "panels[0].options.session: expected a string, got 7",
         ])
         #expect(try errors(#"{ "panels": [ { "kind": "http-json", "options": { "url": "http://127.0.0.1/x" } } ] }"#)
-                == ["panels[0].options.fields: missing required option: the rows: label, pointer, format (a list of objects with label, pointer, format?)"])
+                == ["panels[0].options.fields: missing required option: the rows: label, pointer, format (a list of objects with label, pointer, format?, alertAbove?, alertBelow?)"])
     }
 }

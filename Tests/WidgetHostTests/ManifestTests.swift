@@ -70,7 +70,8 @@ struct ManifestTests {
     @Test("every built-in option is listed by widgets and preview --help, and the built-in manifests have no problems")
     func builtinsDerived() {
         let catalog = Catalog.builtin()
-        #expect(catalog.manifests.map(\.kind) == ["clock", "leaderboard", "hero", "system", "countdown", "command", "text", "http-json", "prometheus", "mqtt"])
+        #expect(catalog.manifests.map(\.kind) == ["clock", "leaderboard", "hero", "system", "countdown", "command", "text", "http-json", "prometheus", "mqtt",
+                                                  "activities", "events"])
         #expect(catalog.manifests.flatMap(\.problems) == [])
         #expect(catalog.bind().widgets.map(\.manifest) == catalog.manifests, "each widget carries its manifest")
         let widgets = run(["widgets"], catalog: catalog).standardOutput

@@ -76,13 +76,20 @@ struct MessageLogFileTests {
             .configSaved(.saved(editable(original: Array("{\"panels\": []}\n".utf8)))), .configSaved(.changedOnDisk),
             .configSaved(.failed("cannot write /c.json: Permission denied")),
             .galleryPreviewed(GalleryPreview(kind: "clock", family: .medium, entry: nil, failure: "no sample")),
+            .activityRequested(ActivityRequest(action: .start, id: "build", title: "Build ✔", detail: "step 1", progress: 0.25,
+                                               staleAfter: 600)),
+            .activityRequested(ActivityRequest(action: .end, id: "build", state: .failure, dismissAfter: 0)),
+            .activitiesRestored([Activity(id: "deploy", title: "Deploy", progress: 0.5, started: date, updated: date + 1.5, staleAfter: 60)],
+                                events: [HistoryEvent(time: date, kind: .activity, title: "Deploy", level: .info, text: "deploy started")]),
+            .activitiesDue,
         ]
         // Exhaustive over the cases (keeps `every` honest).
         for message in every {
             switch message {
             case .key, .resized, .quit, .suspend, .childExited, .pageRotationDue, .relevanceExpired, .providerAnswered,
                  .timelinesDue, .reloadsRequested, .widgetsFound, .configChanged, .extensionsFound, .configLoaded,
-                 .panelsBuilt, .configRejected, .clockSet, .actionFinished, .linkOpened, .editorOpened, .configSaved, .galleryPreviewed: break
+                 .panelsBuilt, .configRejected, .clockSet, .actionFinished, .linkOpened, .editorOpened, .configSaved, .galleryPreviewed,
+                 .activityRequested, .activitiesRestored, .activitiesDue: break
             }
         }
         return every + entries(at: date).enumerated().map { index, entries in
@@ -134,6 +141,7 @@ struct MessageLogFileTests {
              MQTTEntry(date: date + 1, rows: [], listsTopics: false, topicCount: 0, droppedMessages: 0, notice: nil, link: .live,
                        receivedAt: nil)],
             [MinuteEntry(date: date), MinuteEntry(date: date + 60)],
+            [ActivitiesPanelEntry(date: date)], [EventsPanelEntry(date: date)],
             [ExtensionEntry(date: date, relevance: TimelineEntryRelevance(score: 0.5, duration: 60),
                             view: .vstack([.text("CPU", role: .muted, bold: true), .bar(0.83, role: .positive, label: "83%")]),
                             failure: .restarting(reason: "crashed", inSeconds: 4))],

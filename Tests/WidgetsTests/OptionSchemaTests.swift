@@ -36,6 +36,8 @@ struct OptionSchemaTests {
             OptionSpec(name: "env", type: .stringMap, doc: "variables added to the host's environment"),
             OptionSpec(name: "show", type: .oneOf(["tail", "head"]), defaultValue: .string("tail"),
                        doc: "show the last lines that fit, or the first", example: "head"),
+            OptionSpec(name: "alertOnFailure", type: .bool, defaultValue: .bool(false), doc: "alert when a run fails (not exit 0)",
+                       example: "true"),
         ]),
         ("Countdown", CountdownWidget.manifest.options, [
             OptionSpec(name: "to", type: .dateTime, required: true,
@@ -55,6 +57,8 @@ struct OptionSchemaTests {
                            doc: "JSON Pointer (RFC 6901; ~1 for '/', ~0 for '~') to the value", example: "/data/0/price"),
                 OptionSpec(name: "format", type: .oneOf(["text", "number", "percent", "bytes", "duration", "relative-time"]),
                            defaultValue: .string("text"), doc: "how the value is shown", example: "number"),
+                OptionSpec(name: "alertAbove", type: .number(-1e15...1e15), doc: "a number above this is an alert", example: "100"),
+                OptionSpec(name: "alertBelow", type: .number(-1e15...1e15), doc: "a number below this is an alert", example: "1"),
             ]), required: true, doc: "the rows: label, pointer, format",
                        example: nil),
             OptionSpec(name: "refreshSeconds", type: .seconds(1...86_400, refreshInterval: true), defaultValue: .integer(60),
@@ -86,6 +90,9 @@ struct OptionSchemaTests {
             OptionSpec(name: "intervalSeconds", type: .seconds(1...3600, refreshInterval: false),
                        defaultValue: .integer(2),
                        doc: "seconds between readings of /proc", example: "5"),
+            OptionSpec(name: "alertCpuPercent", type: .integer(1...100), doc: "alert when CPU use reaches this (percent)", example: "90"),
+            OptionSpec(name: "alertMemoryPercent", type: .integer(1...100), doc: "alert when memory in use reaches this (percent)",
+                       example: "90"),
         ]),
         ("Text", TextWidget.manifest.options, [
             OptionSpec(name: "text", type: .string, doc: "the text to show (or file)", example: "Hello"),

@@ -64,7 +64,7 @@ public enum SnapshotResultMember: String, CaseIterable, Sendable {
 }
 
 public enum EntryMember: String, CaseIterable, Sendable {
-    case date, relevance, view, url
+    case date, relevance, view, url, alert
 }
 
 /// A policy is `"atEnd"`, `"never"` or `{"after": date}`.

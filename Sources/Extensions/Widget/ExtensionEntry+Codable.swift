@@ -7,7 +7,7 @@ import WidgetCore
 /// (`ViewNode.decode`), so a log's view is held to an extension's limits.
 extension ExtensionEntry: Codable {
     private enum CodingKeys: String, CodingKey {
-        case date, relevance, view, failure, url
+        case date, relevance, view, failure, url, alert
     }
 
     public init(from decoder: any Decoder) throws {
@@ -22,7 +22,8 @@ extension ExtensionEntry: Codable {
         self.init(date: try c.decode(Date.self, forKey: .date),
                   relevance: try c.decodeIfPresent(TimelineEntryRelevance.self, forKey: .relevance),
                   view: view, failure: try c.decodeIfPresent(ExtensionError.self, forKey: .failure),
-                  url: try c.decodeIfPresent(String.self, forKey: .url).flatMap { Hyperlink.isAllowed($0) ? $0 : nil })
+                  url: try c.decodeIfPresent(String.self, forKey: .url).flatMap { Hyperlink.isAllowed($0) ? $0 : nil },
+                  alert: try c.decodeIfPresent(EntryAlert.self, forKey: .alert))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -32,5 +33,6 @@ extension ExtensionEntry: Codable {
         try c.encode(view.jsonText, forKey: .view)
         try c.encodeIfPresent(failure, forKey: .failure)
         try c.encodeIfPresent(url, forKey: .url)
+        try c.encodeIfPresent(alert, forKey: .alert)
     }
 }

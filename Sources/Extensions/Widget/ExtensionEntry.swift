@@ -12,9 +12,12 @@ public struct ExtensionEntry: TimelineEntry, Equatable {
     public var failure: ExtensionError?
     /// The entry's link (`url` in its JSON): `o` opens it.
     public var url: String?
+    /// What the entry asks the user to look at (`alert` in its JSON).
+    public var alert: EntryAlert?
 
     public init(date: Date, relevance: TimelineEntryRelevance? = nil, view: ViewNode, failure: ExtensionError? = nil,
-                url: String? = nil) {
+                url: String? = nil, alert: EntryAlert? = nil) {
+        self.alert = alert
         self.date = date
         self.failure = failure
         self.relevance = relevance

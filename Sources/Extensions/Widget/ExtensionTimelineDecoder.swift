@@ -89,12 +89,23 @@ enum ExtensionTimelineDecoder {
             }
             url = text
         }
+        var alert: EntryAlert?
+        if let given = entry["alert"], given != .null {
+            guard case .object(let fields) = given, case .string(let levelName)? = fields["level"],
+                  let level = EntryAlert.Level(rawValue: levelName), case .string(let text)? = fields["text"],
+                  text.count <= EntryAlert.maximumText, fields.keys.allSatisfy({ $0 == "level" || $0 == "text" }) else {
+                fail(path + ".alert", "expected {\"level\": \"warning\" | \"critical\", \"text\": at most \(EntryAlert.maximumText) characters}")
+                return nil
+            }
+            alert = EntryAlert(level: level, text: text)
+        }
         guard let viewValue = entry["view"] else {
             fail(path + ".view", "is required")
             return nil
         }
         do {
-            return ExtensionEntry(date: date, relevance: relevance, view: try ViewNode.decode(viewValue, path: path + ".view"), url: url)
+            return ExtensionEntry(date: date, relevance: relevance, view: try ViewNode.decode(viewValue, path: path + ".view"), url: url,
+                                  alert: alert)
         } catch {
             for issue in error.issues.prefix(5) { fail(issue.path, issue.message) }
             return nil

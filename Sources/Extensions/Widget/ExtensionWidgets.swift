@@ -35,6 +35,7 @@ public enum ExtensionWidgets {
                 AnyTimelineProvider(ExtensionProvider(host: host, widget: widget, options: options, now: now))
             },
             view: PanelView.typed { (entry: ExtensionEntry, _) in entry.view })
+        .alerting { entry, _ in (entry as? ExtensionEntry)?.alert }
         // Its downloads' events go back to it (`sessionEvents`), launching it if need be.
         .onBackgroundSessionEvents(matching: { host.ownsSession($0) }) { identifier, completion in
             host.receiveEvents(identifier: identifier, completion: completion)

@@ -43,6 +43,8 @@ public enum CommandLineParser {
         case .sessions: return try parseSessions(rest)
         case .reload: return try parseReload(rest)
         case .config: return try parseConfig(rest)
+        case .activity: return try parseActivity(rest)
+        case .events: return try parseEvents(rest)
         case .help: return try parseHelp(rest)
         }
     }

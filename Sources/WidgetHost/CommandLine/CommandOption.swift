@@ -114,6 +114,10 @@ struct CommandOption: Sendable {
                 CommandOption(name: "--page", argument: "N", help: ["add: on page N (default the last)"]),
                 extensionsDirectory,
             ]
+        case .activity?:
+            return activityOptions
+        case .events?:
+            return eventsOptions
         case .checkConfig?, .widgets?:
             return [extensionsDirectory]
         case .themes?, .help?:

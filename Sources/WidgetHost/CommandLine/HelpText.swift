@@ -20,6 +20,8 @@ public enum HelpText {
         case .sessions?: return sessions
         case .reload?: return reload
         case .config?: return config
+        case .activity?: return activity
+        case .events?: return events
         }
     }
 
@@ -48,6 +50,9 @@ public enum HelpText {
           reload KIND...    reload panels of a running dashboard (or --all)
           config add KIND | config remove N
                             add or remove a panel in the config file
+          activity start|update|end|list
+                            Live Activities on the running dashboard
+          events            the history of activities and alerts
           help [COMMAND]    show the help of a command
 
         \(CommandOption.helpBlock(CommandOption.options(of: nil), extra: [help, ("--version", "print the version")]))
@@ -205,6 +210,37 @@ public enum HelpText {
         listed, nothing is written); 1 the file could not be written.
 
         \(CommandOption.helpBlock(CommandOption.options(of: .config), extra: [help]))
+        """
+
+    static let activity = """
+        \(CommandOption.usage("Usage: widgethost activity start|update|end|list [ID]", CommandOption.options(of: .activity)))\
+          start ID --title TEXT [--detail TEXT] [--progress P] [--stale-after TIME]
+          update ID [--title TEXT] [--detail TEXT] [--progress P] [--stale-after TIME]
+          end ID [--state success|failure|cancelled] [--detail TEXT] [--dismiss-after TIME]
+          list [--json]
+
+        Live Activities: a build, a deploy, a match, shown by the dashboard running on the
+        state directory in its activities panels, or in the status bar when none is on the
+        page. One not updated within --stale-after is drawn stale; an ended one leaves after
+        --dismiss-after. IDs are 1 to 64 of A-Z a-z 0-9 . _ -; at most 64 at once. They are
+        kept in the state directory: a restarted dashboard shows them again, and list reads
+        them with no dashboard running.
+
+          make test
+          widgethost activity end tests --state $([ $? = 0 ] && echo success || echo failure)
+
+        Exit status: 0 done, 2 bad usage (or a request the dashboard refuses), 1 no dashboard running.
+
+        \(CommandOption.helpBlock(CommandOption.options(of: .activity), extra: [help]))
+        """
+
+    static let events = """
+        \(CommandOption.usage("Usage: widgethost events", CommandOption.options(of: .events)))\
+
+        The history of Live Activities (starts and ends) and alerts, oldest first, from the
+        state directory's journal (the newest 10,000 are kept). Works with no dashboard running.
+
+        \(CommandOption.helpBlock(CommandOption.options(of: .events), extra: [help]))
         """
 
     static let sessions = """

@@ -27,6 +27,10 @@ public enum HostCommand: Sendable, Equatable {
     case reload(ReloadOptions)
     /// `widgethost config add KIND ... | remove N [--config PATH]`
     case config(ConfigEditOptions)
+    /// `widgethost activity start|update|end|list …`
+    case activity(ActivityOptions)
+    /// `widgethost events [--since TIME] [--json]`
+    case events(EventsOptions)
     /// `--help` (nil: the main help) or `help [COMMAND]`. With the command's
     /// `--extensions-dir DIR`, its kinds are listed too; with a KIND (`preview KIND --help`,
     /// `extension run NAME/KIND --help`), only that kind's options.

@@ -12,6 +12,10 @@ public enum Subcommand: String, Sendable, CaseIterable {
     case reload
     /// `config add KIND ... | remove N`: edit the config file from a shell.
     case config
+    /// `activity start|update|end|list`: Live Activities from a shell.
+    case activity
+    /// `events`: the history of activities and alerts.
+    case events
     case help
 
     /// As typed before `--help`: `extension run` for `extensionRun`, else the name.

@@ -55,7 +55,7 @@ public struct ConfigValidator: Sendable {
             return report
         }
         reportUnknownKeys(in: object, at: root, allowed: ["theme", "minimumReloadSeconds", "dailyReloadBudget", "panels", "pages",
-                                                          "grid", "columns", "rows", "rotateSeconds", "mouse"],
+                                                          "grid", "columns", "rows", "rotateSeconds", "mouse", "notify"],
                           what: "key", into: &report)
 
         var theme: String?
@@ -100,6 +100,8 @@ public struct ConfigValidator: Sendable {
             }
         }
 
+        let notify = notifyConfig(object["notify"], at: root.appending(key: "notify"), into: &report)
+
         var panels: [PanelConfig] = []
         var pages: [PageConfig] = []
         let panelsPath = root.appending(key: "panels")
@@ -135,6 +137,7 @@ public struct ConfigValidator: Sendable {
             report.config = DashboardConfig(theme: theme, minimumReloadSeconds: minimumReloadSeconds,
                                             dailyReloadBudget: dailyReloadBudget, panels: panels, pages: pages,
                                             rotateSeconds: rotateSeconds, mouse: mouse)
+            report.config?.notify = notify
         }
         return report
     }

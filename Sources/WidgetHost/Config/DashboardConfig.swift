@@ -17,6 +17,8 @@ public struct DashboardConfig: Sendable, Equatable {
     public var rotateSeconds: Int?
     /// Read the mouse (clicks, the wheel); `"mouse": false` leaves it to the terminal.
     public var mouse: Bool
+    /// How alerts are notified (`notify`).
+    public var notify = NotifyConfig()
 
     /// The default of `minimumReloadSeconds`.
     public static let defaultMinimumReloadSeconds = 5

@@ -2,7 +2,10 @@ import JSONTree
 import TerminalUI
 import WidgetCore
 
-/// What the control socket answers (`ControlServer`): `reload` — `WidgetCenter` from a shell.
+/// What the control socket answers (`ControlServer`): `reload` — `WidgetCenter` from a shell —
+/// and `activity` — a Live Activity's start, update or end (`ActivityRequest.params`), checked
+/// again here, then applied as a message (`.activityRequested`); its result is the activity
+/// as `activity list --json` shows it.
 ///
 /// `{"method": "reload", "params": {"kinds": ["leaderboard"]}}` or `{"params": {"all": true}}`
 /// asks the dashboard's `WidgetCenter` for new timelines, as a widget's own request is: the
@@ -14,13 +17,14 @@ enum ControlRequests {
 
     /// The `result` of `request`, or `{"error": message, "code": n}`.
     @MainActor
-    static func answer(_ request: JSONValue, center: WidgetCenter) -> JSONValue {
+    static func answer(_ request: JSONValue, center: WidgetCenter, program: DashboardProgram? = nil) -> JSONValue {
         guard case .object(let object) = request, case .string(let method)? = object["method"] else {
             return failure(-32600, "expected a request with a method")
         }
         switch method {
         case "reload": return reload(object["params"], center: center)
-        default: return failure(-32601, "unknown method '\(String(method.prefix(40)))' (this dashboard answers: reload)")
+        case "activity" where program != nil: return activity(object["params"], program: program!)
+        default: return failure(-32601, "unknown method '\(String(method.prefix(40)))' (this dashboard answers: reload, activity)")
         }
     }
 
@@ -45,6 +49,19 @@ enum ControlRequests {
         }
         for kind in kinds { center.reloadTimelines(ofKind: kind) }
         return .object(JSONObject(members: [("kinds", .array(kinds.map(JSONValue.string)))]))
+    }
+
+    @MainActor
+    private static func activity(_ params: JSONValue?, program: DashboardProgram) -> JSONValue {
+        let request: ActivityRequest
+        do throws(ActivityRequest.Invalid) {
+            request = try ActivityRequest(params: params).validated()
+        } catch {
+            return failure(-32602, error.description)
+        }
+        if let refusal = program.dashboard.checkActivity(request, at: program.clock.now) { return failure(-32602, refusal) }
+        program.send(.activityRequested(request))
+        return program.dashboard.activities[request.id]?.listJSON(at: program.clock.now) ?? .null
     }
 
     static func failure(_ code: Int, _ message: String) -> JSONValue {

@@ -32,7 +32,7 @@ extension Dashboard {
         // A stack's position ("2/3") stays when its title is cut to fit the border.
         let room = max(0, frame.width - 4 - DisplayWidth.of(panel.position))
         let title = room > 0 ? DisplayWidth.truncate(panel.title, toWidth: room, ellipsis: glyphs.ellipsis) + panel.position : panel.title
-        Box(title: title, focused: focused, glyphs: glyphs).draw(into: &buffer, in: frame)
+        Box(title: title, focused: focused, glyphs: glyphs, role: alertRole(of: panel)).draw(into: &buffer, in: frame)
         if let error = panel.setupError {
             let inner = Box.inner(of: frame)
             PanelView.centeredLines([(error, CellStyle(.negative))]).draw(into: &buffer, in: inner, glyphs: glyphs)
@@ -46,11 +46,12 @@ extension Dashboard {
                     .draw(into: &buffer, in: Rect(x: rect.x, y: rect.y - 1, width: rect.width, height: 1))
             }
             let status = timelines.status(of: member.id)
-            let entry = status?.entry ?? timelines.placeholder(for: member.id)
+            let hosted = hostEntry(for: member.widget.kind, now: now)
+            let entry = hosted ?? status?.entry ?? timelines.placeholder(for: member.id)
             guard let entry else { continue }
             var context = WidgetViewContext(family: family(of: member, in: panel, zoomed: zoomed),
                                             size: CellSize(columns: rect.width, rows: rect.height),
-                                            isPlaceholder: status?.entry == nil)
+                                            isPlaceholder: hosted == nil && status?.entry == nil)
             let view = member.widget.view(entry, context)
             if scroll > 0 || view.contentHeight.map({ $0 > rect.height }) == true {
                 // The view is drawn as tall as it wants, so it is asked for that size.
@@ -119,6 +120,7 @@ extension Dashboard {
         if hiddenPanelCount > 0 {
             left += separator + "+\(hiddenPanelCount) panel\(hiddenPanelCount == 1 ? "" : "s"): enlarge the terminal"
         }
+        if let line = activityStatusLine { left += separator + line }
         if let panel = focusedPanel { left += separator + panel.displayTitle }
         if isZoomed { left += " (zoomed, Esc back)" }
         let keys = focusedActions.map { "\($0.action.key) \($0.action.title)" }.joined(separator: "  ")

@@ -60,6 +60,7 @@ extension Dashboard {
             galleryPreviewed(preview)
         case .configLoaded(let config, let theme):
             timelines.updateConfiguration(SchedulerConfiguration(config))
+            notify = config.notify
             setPages(config.pages, rotateSeconds: config.rotateSeconds)  // the panels follow (.panelsBuilt)
             armRotation()
             let cycle = Theme.cycle(current: theme)
@@ -86,6 +87,12 @@ extension Dashboard {
             }
         case .actionFinished(let id, let action, let failure):
             actionFinished(id, action: action, failure: failure)
+        case .activityRequested(let request):
+            applyActivity(request)
+        case .activitiesRestored(let restored, let events):
+            restoreActivities(restored, events: events)
+        case .activitiesDue:
+            activitiesDue()
         case .widgetsFound(let widgets):
             panelFactory?.widgets = widgets
         case .panelsBuilt(let prepared):
@@ -97,6 +104,7 @@ extension Dashboard {
             timelines.endBatch(now: now)
         }
         absorbTimelines()
+        updateAlerts()
         defer { outbox = [] }
         return outbox
     }

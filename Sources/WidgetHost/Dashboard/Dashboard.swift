@@ -46,7 +46,7 @@ struct Dashboard {
     private let layout = GridLayout()
     private let statusClock: WidgetInstanceID
     /// The zone the status bar's clock reads its minutes in (the host's: `$TZ`, /etc/localtime).
-    private let statusZone: ZoneInfo
+    let statusZone: ZoneInfo
     /// The last panel frames laid out, for spatial focus moves.
     private var panelFrames: [Rect] = []
     /// When the stacks' wake-up is armed: a stack member's relevance runs out (its
@@ -69,6 +69,17 @@ struct Dashboard {
 
     /// Actions running or failed, by the member performing them.
     var actionStates: [WidgetInstanceID: PanelActionState] = [:]
+
+    /// The Live Activities (Dashboard+Activities), the newest events, and when the
+    /// activities' one timer is armed (nil: none).
+    var activities = ActivityBoard()
+    var recentEvents: [HistoryEvent] = []
+    var activityWakeDate: Date?
+    /// Each panel's standing alert (by its first member), when each last notified, and how
+    /// (Dashboard+Alerts; the config's `notify`).
+    var panelAlerts: [WidgetInstanceID: EntryAlert] = [:]
+    var lastNotified: [WidgetInstanceID: Date] = [:]
+    var notify = NotifyConfig()
 
     /// Effects of the message being applied, returned by `update(_:at:)`.
     var outbox: [DashboardEffect] = []
@@ -284,7 +295,7 @@ struct Dashboard {
         // A stack scrolls the member it shows.
         let shown = zip(panel.members, rects).enumerated().filter { !panel.isStack || $0.offset == panel.shown }.map(\.element)
         return shown.map { member, rect -> Int in
-            guard let entry = timelines.status(of: member.id)?.entry else { return 0 }
+            guard let entry = hostEntry(for: member.widget.kind, now: now) ?? timelines.status(of: member.id)?.entry else { return 0 }
             let view = member.widget.view(entry, WidgetViewContext(family: family(of: member, in: panel, zoomed: true),
                                                                    size: CellSize(columns: rect.width, rows: rect.height)))
             return max(0, (view.contentHeight ?? rect.height) - rect.height)

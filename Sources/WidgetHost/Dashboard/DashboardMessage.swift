@@ -60,6 +60,12 @@ package enum DashboardMessage: Equatable, Sendable {
     case configSaved(ConfigSaveOutcome)
     /// A gallery preview's snapshot (`.previewGallery`).
     case galleryPreviewed(GalleryPreview)
+    /// `widgethost activity start|update|end`, checked, from the control socket.
+    case activityRequested(ActivityRequest)
+    /// The journal's activities and newest events (oldest first), at start-up.
+    case activitiesRestored([Activity], events: [HistoryEvent])
+    /// The activities' timer (`.armActivityWake`) came: an ended one leaves, one turns stale.
+    case activitiesDue
 }
 
 /// What `Dashboard.update(_:at:)` asks the host to do (bubbletea's `Cmd`). The timeline effects
@@ -113,4 +119,12 @@ package enum DashboardEffect: Equatable, Sendable {
     /// Make the sample panel's provider and ask it for its snapshot (`isPreview`); the program
     /// answers with `.galleryPreviewed`.
     case previewGallery(GalleryRequest)
+    /// Arm the activities' timer (nil: none), replacing the one armed; it sends `.activitiesDue`.
+    case armActivityWake(Date?)
+    /// Journal the board (the host's `ActivityJournal`; headless: nothing).
+    case saveActivities([Activity])
+    /// Append events to the journal's history.
+    case recordEvents([HistoryEvent])
+    /// A panel's alert started or rose: ring, notify, run the config's command (`notify`).
+    case notify(AlertNotice)
 }

@@ -41,6 +41,7 @@ final class DashboardProgram {
     private var galleryTask: Task<Void, Never>?
     /// Where provider calls run (and the gallery's snapshots).
     private let providerExecutor: (any TaskExecutor)?
+    private var activityWake: ClockTimer?
     /// Sees every message as it is applied, in order (the message log, tests).
     var onMessage: (DashboardMessage) -> Void = { _ in }
     /// Replaying a `MessageLog`: the effects that bring messages are left out, and answers
@@ -123,6 +124,8 @@ final class DashboardProgram {
             relevanceWake = arm(relevanceWake, at: date, sending: .relevanceExpired)
         case .armPageRotation(let date):
             pageRotation = arm(pageRotation, at: date, sending: .pageRotationDue)
+        case .armActivityWake(let date):
+            activityWake = arm(activityWake, at: date, sending: .activitiesDue)
         case .publishWidgets(let widgets):
             center.publish(widgets)
         case .buildPanels(let config):

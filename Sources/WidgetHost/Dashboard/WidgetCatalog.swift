@@ -18,9 +18,10 @@ public struct Catalog: Sendable {
     }
 
     /// The built-in widgets and the stack (`BuiltinWidgets`, in the Widgets module: adding a
-    /// kind is its folder there and one line in that list).
+    /// kind is its folder there and one line in that list), then the host's own panels
+    /// (`HostPanels`: `activities`, `events`).
     public static func builtin() -> Catalog {
-        Catalog(BuiltinWidgets.definitions, stack: BuiltinWidgets.stack)
+        Catalog(BuiltinWidgets.definitions + HostPanels.definitions, stack: BuiltinWidgets.stack)
     }
 
     /// This catalogue followed by `more` (extension kinds, `NAME/KIND`); a kind already

@@ -34,7 +34,7 @@ struct ExtensionSetup {
     static func discover(for command: HostCommand, catalog: Catalog, environment: HostEnvironment) -> ExtensionSetup? {
         let directory: String?
         switch command {
-        case .version, .themes, .sessions, .reload, .extensionRun, .extensionTest, .extensionNew: return nil
+        case .version, .themes, .sessions, .reload, .extensionRun, .extensionTest, .extensionNew, .activity, .events: return nil
         case .dashboard(let options):
             return discover(catalog: catalog, explicitDirectory: options.extensionsDirectory, environment: environment,
                             debug: options.debug)

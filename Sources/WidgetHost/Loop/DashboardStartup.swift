@@ -121,6 +121,7 @@ enum DashboardStartup {
         dashboard.panelFactory = PanelFactory(widgets: widgets)
         dashboard.setPages(setup.config.pages, rotateSeconds: setup.config.rotateSeconds)
         dashboard.armRotation()
+        dashboard.notify = setup.config.notify
         let reloader = ConfigReloader(path: setup.configPath, catalog: catalog, widgets: widgets, themeOverride: options.theme,
                                       environment: environment, log: log)
         reloader.rediscovery = ExtensionRediscovery(explicitDirectory: options.extensionsDirectory, environment: environment,
@@ -142,7 +143,7 @@ enum DashboardStartup {
         }
         clock.onClockChange = { [weak program] step in program?.send(.clockSet(step: step)) }
         effects.control = openControl(stateDirectory: stateDirectory, sessions: sessions, loop: loop, center: center,
-                                      environment: environment.variables, log: log)
+                                      program: program, environment: environment.variables, log: log)
         // The config's panels: their factories run here, as a config reload's run in its
         // `.buildPanels` effect, and `update` installs them.
         program.send(.panelsBuilt(DashboardBuilder.prepare(setup.config, widgets: widgets, reusing: [])))
@@ -150,6 +151,12 @@ enum DashboardStartup {
             recorder.begin(MessageLogHeader(start: clock.now, size: terminal.size, config: .recorded(setup.configPath),
                                             theme: options.theme, variables: environment.variables))
             program.onMessage = { [clock] message in recorder.record(message, at: clock.now) }
+        }
+        if sessions.holdsStateDirectory {
+            // The Live Activities and history of the last run (a kill -9 included).
+            let journal = ActivityJournal(stateDirectory: stateDirectory)
+            effects.journal = journal
+            program.send(.activitiesRestored(journal.activities(), events: journal.events(limit: Dashboard.recentEventCount)))
         }
         sessions.start(widgets: widgets, log: log)
         return .success(DashboardParts(loop: loop, clock: clock, program: program, effects: effects, reloader: reloader, log: log))
@@ -161,13 +168,13 @@ extension DashboardStartup {
     /// directory; without `XDG_RUNTIME_DIR`, or with another dashboard on it, the dashboard
     /// runs without one and the log says why.
     static func openControl(stateDirectory: String, sessions: DashboardSessions, loop: MainLoop, center: WidgetCenter,
-                            environment: [String: String], log: HostLog?) -> ControlServer? {
+                            program: DashboardProgram, environment: [String: String], log: HostLog?) -> ControlServer? {
         guard sessions.holdsStateDirectory else {
             log?.info("no control socket: another dashboard owns the state directory")
             return nil
         }
         switch ControlPath.socket(stateDirectory: stateDirectory, environment: environment, create: true)
-            .flatMap({ ControlServer.open(path: $0, loop: loop) { ControlRequests.answer($0, center: center) } }) {
+            .flatMap({ ControlServer.open(path: $0, loop: loop) { [weak program] in ControlRequests.answer($0, center: center, program: program) } }) {
         case .success(let server):
             log?.info("control socket at \(server.path)")
             return server

@@ -18,6 +18,9 @@ final class TerminalEffects: DashboardHost {
     private let bundledServer: LeaderboardService?
     /// The control socket, removed when the dashboard quits.
     var control: ControlServer?
+    /// Where the activities and events are journaled; nil when another dashboard holds the
+    /// state directory.
+    var journal: ActivityJournal?
     private var framePending = false
 
     init(terminal: CursesBackend, io: HostIO, log: HostLog?, sessions: DashboardSessions, reloader: ConfigReloader,
@@ -62,8 +65,14 @@ final class TerminalEffects: DashboardHost {
             log?.info(line)
         case .quit(let status):
             quit(status: status)
+        case .saveActivities(let activities):
+            if let failure = journal?.save(activities) { log?.error(failure) }
+        case .recordEvents(let events):
+            if let failure = journal?.append(events) { log?.error(failure) }
+        case .notify(let notice):
+            AlertNotifier.notify(notice, terminal: terminal, io: io, log: log)
         case .startProvider, .cancelProvider, .armTimelineWake, .publishWidgets, .runAction, .armRelevanceWake, .armPageRotation,
-             .buildPanels, .previewGallery:
+             .buildPanels, .previewGallery, .armActivityWake:
             break  // the program's own
         }
     }

@@ -16,7 +16,8 @@ struct MessageLogLine: Codable {
 
     enum CodingKeys: String, CodingKey {
         case date, type, key, columns, rows, instances, instance, generation, reason, codec, entries, policy, at, failure,
-             requests, kinds, notice, config, theme, panels, action, step, retries, path, original, document, outcome, kind, family
+             requests, kinds, notice, config, theme, panels, action, step, retries, path, original, document, outcome, kind, family,
+             activity, activities, events
     }
 
     // MARK: Writing
@@ -95,6 +96,15 @@ struct MessageLogLine: Codable {
         case .galleryPreviewed(let preview):
             try c.encode("galleryPreviewed", forKey: .type)
             try encode(preview, into: &c, coding: MessageLogCoding.from(encoder.userInfo, codingPath: encoder.codingPath))
+        case .activityRequested(let request):
+            // Activities and events as their journal's JSON text.
+            try c.encode("activityRequested", forKey: .type)
+            try c.encode(request.params.jsonText, forKey: .activity)
+        case .activitiesRestored(let activities, let events):
+            try c.encode("activitiesRestored", forKey: .type)
+            try c.encode(activities.map(\.journalJSON.jsonText), forKey: .activities)
+            try c.encode(events.map(\.journalJSON.jsonText), forKey: .events)
+        case .activitiesDue: try c.encode("activitiesDue", forKey: .type)
         }
     }
 
@@ -209,6 +219,20 @@ struct MessageLogLine: Codable {
         case "galleryPreviewed":
             message = .galleryPreviewed(try Self.galleryPreview(from: c,
                                                                 coding: MessageLogCoding.from(decoder.userInfo, codingPath: decoder.codingPath)))
+        case "activityRequested":
+            let parsed = try? JSONParser(maximumBytes: 64 << 10, maximumDepth: 4).parse(Array(try c.decode(String.self, forKey: .activity).utf8))
+            guard let request = try? ActivityRequest(params: parsed).validated() else {
+                throw DecodingError.dataCorruptedError(forKey: .activity, in: c, debugDescription: "not a valid activity request")
+            }
+            message = .activityRequested(request)
+        case "activitiesRestored":
+            let parser = JSONParser(maximumBytes: 64 << 10, maximumDepth: 4)
+            func values(_ key: CodingKeys) throws -> [JSONValue] {
+                try c.decode([String].self, forKey: key).compactMap { try? parser.parse(Array($0.utf8)) }
+            }
+            message = .activitiesRestored(try values(.activities).compactMap(Activity.init(json:)),
+                                          events: try values(.events).compactMap(HistoryEvent.init(json:)))
+        case "activitiesDue": message = .activitiesDue
         case "unrecorded":
             let reason = (try? c.decode(String.self, forKey: .reason)) ?? ""
             throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "a message the recorder could not write: \(reason.prefix(200))")

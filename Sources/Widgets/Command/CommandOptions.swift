@@ -16,6 +16,7 @@ public struct CommandOptions: OptionSchema, Equatable {
     public var workingDirectory: String?
     public var env: [String: String]?
     public var show = Show.tail
+    public var alertOnFailure = false
 
     public init() {}
 
@@ -31,5 +32,6 @@ public struct CommandOptions: OptionSchema, Equatable {
         OptionField(\.workingDirectory, "workingDirectory", .string, doc: "where it runs (default: the host's)", example: "/tmp"),
         OptionField(\.env, "env", .stringMap, doc: "variables added to the host's environment"),
         OptionField(\.show, "show", doc: "show the last lines that fit, or the first", example: "head"),
+        OptionField(\.alertOnFailure, "alertOnFailure", .bool, doc: "alert when a run fails (not exit 0)", example: "true"),
     ]
 }

@@ -20,6 +20,21 @@ public enum CommandWidget {
                 return AnyTimelineProvider(CommandProvider(spec: spec, spawner: spawner, now: context.now))
             },
             view: PanelView.typed(view))
+        .alerting { entry, options in
+            guard let entry = entry as? CommandEntry, (try? CommandOptions(options))?.alertOnFailure == true else { return nil }
+            return alert(entry.outcome)
+        }
+    }
+
+    /// A critical alert for a run that failed (`alertOnFailure`): not exit 0, or not run.
+    static func alert(_ outcome: CommandRun.Outcome?) -> EntryAlert? {
+        switch outcome {
+        case nil, .exited(0)?, .cancelled?: nil
+        case .exited(let status)?: EntryAlert(level: .critical, text: "the command failed (exit \(status))")
+        case .signalled(let signal)?: EntryAlert(level: .critical, text: "the command was killed (signal \(signal))")
+        case .timedOut(let seconds)?: EntryAlert(level: .critical, text: "the command timed out after \(seconds) s")
+        case .failedToStart(let reason)?: EntryAlert(level: .critical, text: "the command did not start: \(reason)")
+        }
     }
 
     /// The run described by validated `options`.

@@ -8,11 +8,28 @@ public struct HTTPJSONField: Sendable, Equatable {
     public var label: String
     public var pointer: JSONPointer
     public var format: HTTPJSONFormat
+    /// A number above / below this is an alert (a warning).
+    public var alertAbove: Double?
+    public var alertBelow: Double?
 
-    public init(label: String, pointer: JSONPointer, format: HTTPJSONFormat = .text) {
+    public init(label: String, pointer: JSONPointer, format: HTTPJSONFormat = .text, alertAbove: Double? = nil,
+                alertBelow: Double? = nil) {
         self.label = label
         self.pointer = pointer
         self.format = format
+        self.alertAbove = alertAbove
+        self.alertBelow = alertBelow
+    }
+
+    /// Whether `value` is a number past `alertAbove` or `alertBelow`.
+    func isAlerting(_ value: JSONValue?) -> Bool {
+        let number: Double? = switch value {
+        case .integer(let n)?: Double(n)
+        case .number(let x)? where x.isFinite: x
+        default: nil
+        }
+        guard let number else { return false }
+        return alertAbove.map { number > $0 } == true || alertBelow.map { number < $0 } == true
     }
 }
 
@@ -23,6 +40,8 @@ public struct HTTPJSONEntry: TimelineEntry, Equatable, Codable {
         public var label: String
         /// The formatted value; nil when the document has nothing there (or no document yet).
         public var value: String?
+        /// The value is past its field's `alertAbove`/`alertBelow` (nil: not).
+        public var alerting: Bool?
     }
 
     public var date: Date
@@ -60,7 +79,8 @@ public struct HTTPJSONEntry: TimelineEntry, Equatable, Codable {
         let values = fields.map { field in stored.body.flatMap { field.pointer.resolve(in: $0) } }
         return dates.map { date in
             let rows = zip(fields, values).map { field, value in
-                Row(label: field.label, value: value.map { field.format.format($0, now: date) })
+                Row(label: field.label, value: value.map { field.format.format($0, now: date) },
+                    alerting: field.isAlerting(value) ? true : nil)
             }
             var fetchError = error
             if let reason = fetchError, let retryAt, retryAt > date {

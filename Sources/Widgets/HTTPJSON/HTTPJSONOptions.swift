@@ -10,6 +10,8 @@ public struct HTTPJSONOptions: OptionSchema, Equatable {
         /// The pointer's text (required), parsed by the widget (`HTTPJSONWidget.parse`).
         public var pointer = ""
         public var format = HTTPJSONFormat.text
+        public var alertAbove: Double?
+        public var alertBelow: Double?
 
         public init() {}
 
@@ -18,6 +20,8 @@ public struct HTTPJSONOptions: OptionSchema, Equatable {
             OptionField(\.pointer, "pointer", .jsonPointer, required: true,
                         doc: "JSON Pointer (RFC 6901; ~1 for '/', ~0 for '~') to the value", example: "/data/0/price"),
             OptionField(\.format, "format", doc: "how the value is shown", example: "number"),
+            OptionField(\.alertAbove, "alertAbove", .number(-1e15...1e15), doc: "a number above this is an alert", example: "100"),
+            OptionField(\.alertBelow, "alertBelow", .number(-1e15...1e15), doc: "a number below this is an alert", example: "1"),
         ]
     }
 

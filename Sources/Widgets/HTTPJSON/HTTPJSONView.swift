@@ -36,7 +36,7 @@ enum HTTPJSONView {
                 .text([ViewNode.Span(row.label + " ", pieces: [.glyph(.leader, count: columns - width.label - width.value - 2)],
                                      role: .muted),
                        ViewNode.Span(" ", pieces: [row.value.map { .text($0) } ?? .glyph(.missing)],
-                                     role: row.value == nil ? .muted : .accent, bold: row.value != nil)])
+                                     role: row.value == nil ? .muted : row.alerting == true ? .warning : .accent, bold: row.value != nil)])
             }
             return .vstack(spread(lines) + [.spacer] + status)
         }
@@ -45,7 +45,7 @@ enum HTTPJSONView {
             if index > 0 { rows += Array(repeating: [], count: spacing) }
             rows.append([ViewNode.Cell(row.label, role: placeholder ? .placeholder : .muted),
                          ViewNode.Cell(row.value ?? "", pieces: row.value == nil ? [.glyph(.missing)] : [],
-                                       role: placeholder ? .placeholder : (row.value == nil ? .muted : .accent),
+                                       role: placeholder ? .placeholder : (row.value == nil ? .muted : row.alerting == true ? .warning : .accent),
                                        bold: row.value != nil && !placeholder)])
         }
         let table = ViewNode.table(ViewNode.Table(

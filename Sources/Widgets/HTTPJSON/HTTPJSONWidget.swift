@@ -37,12 +37,20 @@ public enum HTTPJSONWidget {
             },
             view: PanelView.typed(HTTPJSONView.view)
         )
+        .alerting { entry, _ in (entry as? HTTPJSONEntry).flatMap(alert) }
         .onBackgroundSessionEvents(matching: { $0.hasPrefix(identifierPrefix) }) { identifier, completion in
             guard let manager = context.sessions else { return completion() }
             let recorder = HTTPJSONSessionRecorder(store: HTTPJSONStore(context: context), center: context.center)
             let delegate = FetchSessionDelegate(recorder, intents: context.fetchIntents, now: context.now, completion: completion)
             _ = manager.session(identifier: identifier, delegate: delegate)
         }
+    }
+
+    /// A warning while a field's number is past its `alertAbove`/`alertBelow`: the first named.
+    static func alert(_ entry: HTTPJSONEntry) -> EntryAlert? {
+        let over = entry.rows.filter { $0.alerting == true }
+        guard let first = over.first else { return nil }
+        return EntryAlert(level: .warning, text: "\(first.label) \(first.value ?? "")" + (over.count > 1 ? " (+\(over.count - 1) more)" : ""))
     }
 
     /// The fields, their pointers parsed; an error names the field's key path.
@@ -55,7 +63,8 @@ public enum HTTPJSONWidget {
             } catch {
                 throw OptionError("fields[\(index)].pointer: \(error)")
             }
-            return HTTPJSONField(label: field.label, pointer: pointer, format: field.format)
+            return HTTPJSONField(label: field.label, pointer: pointer, format: field.format, alertAbove: field.alertAbove,
+                                 alertBelow: field.alertBelow)
         }
     }
 

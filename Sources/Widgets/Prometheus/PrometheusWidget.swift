@@ -30,11 +30,23 @@ public enum PrometheusWidget {
             },
             view: PanelView.typed(PrometheusView.view)
         )
+        .alerting { entry, _ in (entry as? PrometheusEntry).flatMap(alert) }
         .onBackgroundSessionEvents(matching: { $0 == session }) { identifier, completion in
             guard let manager = context.sessions else { return completion() }
             let recorder = PrometheusSessionRecorder(store: store(context), center: context.center)
             let delegate = FetchSessionDelegate(recorder, intents: context.fetchIntents, now: context.now, completion: completion)
             _ = manager.session(identifier: identifier, delegate: delegate)
         }
+    }
+}
+
+extension PrometheusWidget {
+    /// A warning while a series' latest value is past `alertAbove` or `alertBelow`: the first
+    /// such series named, with how many more.
+    static func alert(_ entry: PrometheusEntry) -> EntryAlert? {
+        let over = entry.rows.filter { entry.isAlerting($0.latest) }
+        guard let first = over.first else { return nil }
+        let more = over.count > 1 ? " (+\(over.count - 1) more)" : ""
+        return EntryAlert(level: .warning, text: "\(first.label) \(entry.text(first.latest))" + more)
     }
 }

@@ -171,6 +171,24 @@ public final class CursesBackend: TerminalBackend {
         wh_flush_output()
     }
 
+    /// Rings the terminal's bell (an alert's `notify.bell`).
+    public func bell() {
+        guard !ended, !suspended else { return }
+        wh_put_bytes("\u{07}")
+        wh_flush_output()
+    }
+
+    /// Asks the terminal for a desktop notification (OSC 9), inside tmux's passthrough when
+    /// `inTmux`. `text` is sanitised (no control character reaches the terminal) and cut to
+    /// 200 characters. The cursor does not move: curses' idea of the screen stays true.
+    public func notifyDesktop(_ text: String, inTmux: Bool) {
+        guard !ended, !suspended else { return }
+        let clean = String(Sanitizer.sanitize(text).prefix(200))
+        let sequence = "\u{1b}]9;\(clean)\u{07}"
+        wh_put_bytes(inTmux ? "\u{1b}Ptmux;" + sequence.replacingEscapes() + "\u{1b}\\" : sequence)
+        wh_flush_output()
+    }
+
     /// Drains pending input and returns the keys, oldest first (empty when none).
     ///
     /// Call when stdin is readable (a Dispatch read source on fd 0): input is non-blocking,
@@ -324,5 +342,17 @@ public final class CursesBackend: TerminalBackend {
         _ = touchesLastCell
             ? wh_ins_wch(window, Int32(y), Int32(x), characters, attributes, pair)
             : wh_put_wch(window, Int32(y), Int32(x), characters, attributes, pair)
+    }
+}
+
+private extension String {
+    /// Every ESC doubled, as tmux's passthrough (`ESC P tmux; … ESC \\`) wants its content.
+    func replacingEscapes() -> String {
+        var out = ""
+        for scalar in unicodeScalars {
+            if scalar == "\u{1b}" { out.unicodeScalars.append(scalar) }
+            out.unicodeScalars.append(scalar)
+        }
+        return out
     }
 }
