@@ -36,7 +36,7 @@ private final class WriteLog: Sendable {
     var onDeliveryQueue: [BackgroundSessionManager.JournalWrite] { entries.withLock { $0.filter(\.1).map(\.0) } }
 }
 
-@Suite("Journal writes and the delivery queue (no fsync on the loop)", .serialized)
+@Suite("Journal writes and the delivery queue (no fsync on the loop)", .serialized, .onOwnThreads(.blockingCalls))
 struct JournalThreadTests {
     @Test("a download started from the delivery queue without waiting: journalled at once when that is a WAL append, joined when running, nothing when the journal is held")
     func downloadWithoutWaiting() async throws {
@@ -74,7 +74,9 @@ struct JournalThreadTests {
         #expect(log.onDeliveryQueue == [.insertTask], "its insert made at once on the delivery queue")
         // Another thread holds the journal (inside its insert): nothing waits, nothing starts.
         holdNext.withLock { $0 = true }
-        let other = Task.detached { session.downloadTask(with: urls[2]) }
+        // On a thread of its own: the body blocks in `holding.wait()`, and on the cooperative
+        // pool of a loaded full run the task did not get a thread for a minute.
+        let other = Task(executorPreference: OwnThreads.extensionTasks) { session.downloadTask(with: urls[2]) }
         holding.wait()
         #expect(log.queue.sync { session.downloadTaskWithoutWaiting(with: urls[3]) } == nil)
         gate.open()

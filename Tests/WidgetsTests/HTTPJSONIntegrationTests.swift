@@ -130,7 +130,7 @@ private final class Rig {
 
 private let document = #"{"data": [{"price": 12345.678}], "status": {"a/b": "green"}}"#
 
-@Suite("http-json against a real loopback server", .serialized)
+@Suite("http-json against a real loopback server", .serialized, .onOwnThreads(.blockingCalls))
 @MainActor
 struct HTTPJSONIntegrationTests {
     @Test("fetches with the header from the environment, shows the values (— for a missing pointer); the secret is stored nowhere")

@@ -134,7 +134,7 @@ private final class AccessLog: Sendable {
     var lines: [String] { value.withLock { $0 } }
 }
 
-@Suite("Leaderboard against a real loopback server", .serialized)
+@Suite("Leaderboard against a real loopback server", .serialized, .onOwnThreads(.blockingCalls))
 @MainActor
 struct LeaderboardIntegrationTests {
     @Test("the provider answers at once with the empty state; the session events save the board and reload leaderboard and hero")

@@ -79,7 +79,7 @@ private func value(_ rig: Rig, _ index: Int = 0, _ label: String) -> String? {
     rig.entry(index)?.rows.first { $0.label == label }?.value
 }
 
-@Suite("mqtt against the real mosquitto broker", .serialized)
+@Suite("mqtt against the real mosquitto broker", .serialized, .onOwnThreads(.blockingCalls))
 @MainActor
 struct MQTTBrokerTests {
     @Test("retained messages show at once; + and # select topics; a field reads its topic's JSON by pointer; text stays text")

@@ -98,7 +98,7 @@ private func closedPort() -> Int {
     return Int(UInt16(bigEndian: address.sin_port))
 }
 
-@Suite("prometheus against the real Prometheus and node exporter", .serialized)
+@Suite("prometheus against the real Prometheus and node exporter", .serialized, .onOwnThreads(.blockingCalls))
 @MainActor
 struct PrometheusRealServerTests {
     @Test("a table of targets, CPUs as sparklines from a range query, and a query Prometheus refuses: its own message on the panel")
@@ -139,7 +139,7 @@ struct PrometheusRealServerTests {
     }
 }
 
-@Suite("prometheus faults: down, slow, 10,000 series, hostile labels", .serialized)
+@Suite("prometheus faults: down, slow, 10,000 series, hostile labels", .serialized, .onOwnThreads(.blockingCalls))
 @MainActor
 struct PrometheusFaultTests {
     @Test("Prometheus down: connection refused on the panel, no rows")

@@ -16,7 +16,7 @@ import WidgetCore
 public struct ConfigFormatter: Sendable {
     private let optionOrder: [String: [String]]
 
-    static let rootOrder = ["theme", "minimumReloadSeconds", "dailyReloadBudget", "rotateSeconds", "mouse",
+    static let rootOrder = ["theme", "minimumReloadSeconds", "dailyReloadBudget", "rotateSeconds", "mouse", "notify",
                             "grid", "columns", "rows", "panels", "pages"]
     static let pageOrder = ["title", "grid", "columns", "rows", "panels"]
     static let panelOrder = ["kind", "family", "title", "area", "options", "smartRotate", "panels"]
