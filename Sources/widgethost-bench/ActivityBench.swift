@@ -37,9 +37,9 @@ enum ActivityBench {
             return
         }
         let workload = "Benchmarks/activities.json, 100x30; `widgethost activity update` spawned, read until 50 ms quiet; \(latencies.count) updates"
-        report.add(Figure(section: "14a", name: "activity update → screen median", value: quantile(latencies, 0.5), unit: "ms",
+        report.add(Figure(section: "15a", name: "activity update → screen median", value: quantile(latencies, 0.5), unit: "ms",
                           workload: workload, target: nil, met: nil))
-        report.add(Figure(section: "14a", name: "activity update → screen p99", value: quantile(latencies, 0.99), unit: "ms",
+        report.add(Figure(section: "15a", name: "activity update → screen p99", value: quantile(latencies, 0.99), unit: "ms",
                           workload: workload, target: "≤ 20", met: quantile(latencies, 0.99) <= 20))
         var direct: [Double] = []
         for i in 0..<(quick ? 10 : 50) {
@@ -49,13 +49,13 @@ enum ActivityBench {
             if let last = burst.last { direct.append(Double(last - t0) / 1e6) }
         }
         let socketWorkload = "the same, the request written to the control socket by the bench (no process start); \(direct.count) updates"
-        report.add(Figure(section: "14a'", name: "socket request → screen median", value: quantile(direct, 0.5), unit: "ms",
+        report.add(Figure(section: "15a'", name: "socket request → screen median", value: quantile(direct, 0.5), unit: "ms",
                           workload: socketWorkload, target: nil, met: nil))
-        report.add(Figure(section: "14a'", name: "socket request → screen p99", value: quantile(direct, 0.99), unit: "ms",
+        report.add(Figure(section: "15a'", name: "socket request → screen p99", value: quantile(direct, 0.99), unit: "ms",
                           workload: socketWorkload, target: "≤ 20", met: quantile(direct, 0.99) <= 20))
         let window = quick ? 5.0 : 20.0
         let idle = PageBench.wakeups(of: pty, for: window)
-        report.add(Figure(section: "14b", name: "idle wake-ups, socket open, activity shown", value: Double(idle.count),
+        report.add(Figure(section: "15b", name: "idle wake-ups, socket open, activity shown", value: Double(idle.count),
                           unit: "per \(Int(window)) s",
                           workload: "Benchmarks/activities.json, one running activity, the control socket open; \(Int(window)) s; "
                               + "\(idle.boundaries) minute boundaries (the status bar's clock)",
