@@ -266,24 +266,14 @@ struct LeaderboardTimelineTests {
     @Test("a batch of failures only reloads as an outage (free); one with a 304 or a body as data (issue 26, item 4)")
     @MainActor
     func outageBatches() throws {
-        let dir = TemporaryStateDirectory()
-        let clock = ManualClock(now: at(0))
-        let manager = try BackgroundSessionManager.open(stateDirectory: dir.path + "/state", transport: FakeTransport(), clock: clock)
-        defer { manager.close() }
-        let center = WidgetCenter()
-        let store = LeaderboardStore(container: try WidgetContainer(kind: "leaderboard", stateDirectory: dir.path + "/state"))
-        let delegate = FetchSessionDelegate(LeaderboardSessionRecorder(store: store, center: center), intents: FetchIntents(),
-                                            now: { clock.now }, completion: {})
-        let session = manager.session(identifier: "leaderboard")
-        let task = session.downloadTask(with: URL(string: "http://127.0.0.1:9/leaderboard")!)
-        defer { task.cancel() }
-        delegate.urlSession(session, task: task, didCompleteWithError: .failed(reason: "connection refused", attempts: 1, retryAfter: nil))
-        delegate.urlSessionDidFinishEvents(forBackgroundURLSession: session)
-        #expect(center.takeRequests() == [.caused("leaderboard", .outage), .caused("hero", .outage)])
-        delegate.urlSession(session, task: task, didCompleteWithError: .failed(reason: "connection refused", attempts: 1, retryAfter: nil))
-        delegate.urlSession(session, task: task, didCompleteWithError: .notModified(Validators(etag: "\"x\"")))
-        delegate.urlSessionDidFinishEvents(forBackgroundURLSession: session)
-        #expect(center.takeRequests() == [.kind("leaderboard"), .kind("hero")], "a 304 is an answer: the server is up")
+        let rig = try ProviderRig()
+        defer { rig.close() }
+        let batches = Batches(rig, intents: FetchIntents())
+        defer { batches.close() }
+        let refused = BackgroundTaskError.failed(reason: "connection refused", attempts: 1, retryAfter: nil)
+        #expect(batches.deliver([refused]) == [.caused("leaderboard", .outage), .caused("hero", .outage)])
+        #expect(batches.deliver([refused, .notModified(Validators(etag: "\"x\""))]) == [.kind("leaderboard"), .kind("hero")],
+                "a 304 is an answer: the server is up")
     }
 
     @Test("the user's r marks the download it starts or joins: the batch reloads as the answer to them, however late; a system fetch's does not (issue 26, item 2)")
@@ -302,21 +292,12 @@ struct LeaderboardTimelineTests {
         intents.mark("leaderboard", .push)
         #expect(intents.take("leaderboard") == .answer && intents.take("leaderboard") == nil)
         // The delegate hands the mark to the batch's reloads.
-        let center = WidgetCenter()
-        let store = LeaderboardStore(context: rig.context)
-        let clock = rig.clock
-        let delegate = FetchSessionDelegate(LeaderboardSessionRecorder(store: store, center: center), intents: intents,
-                                            now: { clock.now }, completion: {})
-        let session = rig.manager.session(identifier: "leaderboard")
-        let task = session.downloadTask(with: URL(string: "http://127.0.0.1:9/leaderboard")!)
-        defer { task.cancel() }
+        let batches = Batches(rig, intents: intents)
+        defer { batches.close() }
         intents.mark("leaderboard", .answer)
-        delegate.urlSession(session, task: task, didCompleteWithError: .notModified(Validators(etag: "\"x\"")))
-        delegate.urlSessionDidFinishEvents(forBackgroundURLSession: session)
-        #expect(center.takeRequests() == [.caused("leaderboard", .answer), .caused("hero", .answer)])
-        delegate.urlSession(session, task: task, didCompleteWithError: .notModified(Validators(etag: "\"x\"")))
-        delegate.urlSessionDidFinishEvents(forBackgroundURLSession: session)
-        #expect(center.takeRequests() == [.kind("leaderboard"), .kind("hero")], "the next batch is the system's")
+        let notModified = BackgroundTaskError.notModified(Validators(etag: "\"x\""))
+        #expect(batches.deliver([notModified]) == [.caused("leaderboard", .answer), .caused("hero", .answer)])
+        #expect(batches.deliver([notModified]) == [.kind("leaderboard"), .kind("hero")], "the next batch is the system's")
     }
 
     @Test("waiting out a failure, the timeline's reload is a retry (free); a healthy one's is not")
@@ -492,4 +473,30 @@ private final class ProviderRig {
     }
 
     func close() { manager.close() }
+}
+
+/// The leaderboard session's delegate on a rig's manager, its batches of endings delivered by
+/// hand: what each batch asked `WidgetCenter` for.
+@MainActor
+private final class Batches {
+    let center = WidgetCenter()
+    let delegate: FetchSessionDelegate
+    let session: BackgroundSession
+    let task: BackgroundDownloadTask
+
+    init(_ rig: ProviderRig, intents: FetchIntents) {
+        let clock = rig.clock
+        delegate = FetchSessionDelegate(LeaderboardSessionRecorder(store: LeaderboardStore(context: rig.context), center: center),
+                                        intents: intents, now: { clock.now }, completion: {})
+        session = rig.manager.session(identifier: "leaderboard")
+        task = session.downloadTask(with: URL(string: "http://127.0.0.1:9/leaderboard")!)
+    }
+
+    func deliver(_ endings: [BackgroundTaskError]) -> [WidgetCenter.Request] {
+        for ending in endings { delegate.urlSession(session, task: task, didCompleteWithError: ending) }
+        delegate.urlSessionDidFinishEvents(forBackgroundURLSession: session)
+        return center.takeRequests()
+    }
+
+    func close() { task.cancel() }
 }
