@@ -119,6 +119,18 @@ struct EditModePilotTests {
         }
     }
 
+    @Test("? in edit mode lists edit mode's keys; q closes that help and never quits with the edits")
+    func help() async throws {
+        try await editing { pilot, _, _ in
+            pilot.type("Ex?")
+            let shown = pilot.lines.joined(separator: "\n")
+            #expect(shown.contains("move the focused panel") && shown.contains("leave edit mode"), "\(shown)")
+            pilot.type("q")
+            #expect(pilot.quitStatus == nil && !pilot.isHelpShown)
+            #expect(pilot.statusBar.contains("EDIT*"), "still editing, the edit kept: \(pilot.statusBar)")
+        }
+    }
+
     @Test("Esc with unsaved edits asks save? y/n/c: c stays, n drops the edits, y saves and leaves")
     func leaving() async throws {
         try await editing { pilot, path, directory in

@@ -177,9 +177,25 @@ extension Dashboard {
         ("q, Ctrl-C", "quit"),
     ]
 
+    /// The help of edit mode (`?` in it): its keys, DESIGN.md §10.
+    static let editHelpLines: [(String, String)] = [
+        ("arrows, h j k l", "move the focus"),
+        ("H J K L", "move the focused panel"),
+        ("+ -", "the next, previous family its widget supports"),
+        ("x", "remove the focused panel"),
+        ("u", "undo"),
+        ("a", "add a widget (the gallery)"),
+        ("Enter", "the focused widget's options (Edit Widget)"),
+        ("1-9, n", "go to a page, add a page"),
+        ("s", "save the config file"),
+        ("Esc, q, E", "leave edit mode (asks when unsaved)"),
+        ("?", "this help (any key closes)"),
+    ]
+
     /// The help's lines: the host's keys, then the focused panel's own — all the status bar
     /// shows, `r` too when the panel names what its reload does ("run now").
     var helpEntries: [(String, String)] {
+        if edit != nil { return Self.editHelpLines }
         var lines = Self.helpLines
         if pages.count > 1 { lines.insert(("1-\(pages.count)", "go to page (or click its tab)"), at: 6) }
         let actions = focusedActions

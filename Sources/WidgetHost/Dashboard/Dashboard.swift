@@ -23,7 +23,7 @@ struct Dashboard {
     /// The focused panel fills the panel area; its widgets are asked at the largest family
     /// they support and at that size (`relayout`), and asked again at their own when it ends.
     var isZoomed = false { didSet { if isZoomed != oldValue { relayout() } } }
-    private(set) var isHelpShown = false
+    var isHelpShown = false
     var scrollOffset = 0
     private(set) var isPaused = false
     /// The privacy mode (`P`, `--private`): what views mark `privacySensitive` is drawn
@@ -148,7 +148,9 @@ struct Dashboard {
         }
         if isHelpShown {
             switch key {
-            case .character("q"), .ctrlC: emit(.quit(status: 0))
+            // In edit mode `q` closes the help, as any key: quitting there would drop the edits.
+            case .character("q") where edit == nil: emit(.quit(status: 0))
+            case .ctrlC: emit(.quit(status: 0))
             case .resize: relayout()
             default: isHelpShown = false
             }

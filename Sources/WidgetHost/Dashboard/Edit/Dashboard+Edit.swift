@@ -108,6 +108,8 @@ extension Dashboard {
             openGallery(newPage: true)
         case .enter:
             openForm()
+        case .character("?"), .function(1):
+            isHelpShown = true
         case .resize:
             relayout()
         default:
