@@ -130,7 +130,7 @@ extension TimelineScheduler {
         }
         if let backoff = i.backoffUntil { due = max(due, backoff) }
         var heldByBudget: Date?
-        if let budget = configuration.dailyReloadBudget, countsAgainstBudget(i, reason: reason, now: now),
+        if let budget = configuration.dailyReloadBudget, countsAgainstBudget(i, reason: reason),
            let allowed = i.history.budgetFloor(budget: budget, now: now), allowed > due {
             due = allowed
             heldByBudget = allowed
@@ -146,7 +146,7 @@ extension TimelineScheduler {
     /// that do network work. What a user asked for (their reload, an action, the data either
     /// fetched), a push, a retry, an outage and the environment never are: the exemption
     /// follows the request, not a window of time after a key.
-    func countsAgainstBudget(_ i: Instance, reason: ReloadReason, now: Date) -> Bool {
+    func countsAgainstBudget(_ i: Instance, reason: ReloadReason) -> Bool {
         guard i.pausable else { return false }
         switch reason {
         case .policy, .widgetCenter: return true

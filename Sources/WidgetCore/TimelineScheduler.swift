@@ -232,7 +232,7 @@ public struct TimelineScheduler {
         i.generation += 1
         let isUser = i.reloadReason == .user
         i.inFlight = InFlight(generation: i.generation, deadline: now + i.requestTimeout, isUserInitiated: isUser)
-        i.history.recordStart(i.reloadReason, budgeted: countsAgainstBudget(i, reason: i.reloadReason, now: now),
+        i.history.recordStart(i.reloadReason, budgeted: countsAgainstBudget(i, reason: i.reloadReason),
                               now: now, minimumInterval: configuration.minimumReloadInterval)
         i.reloadDue = nil
         i.heldByBudgetUntil = nil
