@@ -149,6 +149,20 @@ struct ConfigEditCommandTests {
         #expect(contents(path)?.contains("Page 2") == false)
     }
 
+    @Test("a config that is a link is written where it lives: the link stays a link")
+    func symlinkedConfig() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let target = directory.write("dotfiles-config.json", #"{"panels": [{"kind": "clock"}]}"# + "\n")
+        let link = directory.path + "/config.json"
+        #expect(symlink(target, link) == 0)
+        try ConfigWriter.replace(link, with: Array("{\"panels\": []}\n".utf8))
+        var info = stat()
+        #expect(lstat(link, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK, "the link is still a link")
+        #expect(contents(target) == "{\"panels\": []}\n")
+        #expect(contents(target + ".bak")?.contains("clock") == true)
+    }
+
     @Test("a bad option exits 2 with check-config's message for the saved file, and nothing is written")
     func badOptions() {
         let directory = TemporaryDirectory()

@@ -82,7 +82,8 @@ final class ActivityJournal {
         guard !events.isEmpty else { return nil }
         var text = events.map { $0.journalJSON.jsonText + "\n" }.joined()
         if eventLines == nil {
-            eventLines = self.events(limit: .max).count
+            // Counted, not parsed: this runs on the loop, and every line counts toward compaction.
+            eventLines = Self.read(eventsPath, limit: Self.maximumEventBytes, tail: true)?.reduce(0) { $0 + ($1 == 10 ? 1 : 0) } ?? 0
             // A line a killed host left unfinished is ended first, not continued.
             if let last = Self.read(eventsPath, limit: 1, tail: true)?.last, last != 10 { text = "\n" + text }
         }

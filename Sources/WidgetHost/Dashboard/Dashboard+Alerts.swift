@@ -30,11 +30,14 @@ extension Dashboard {
         panelAlerts = current
         emit(.present)
         guard !quietly, !risen.isEmpty else { return }
-        record(risen.map { HistoryEvent(time: now, kind: .alert, panel: $0.panel.title, title: $0.panel.title,
+        // The journal reads a title back up to an activity's length: longer, the event would be lost.
+        record(risen.map { HistoryEvent(time: now, kind: .alert, panel: String($0.panel.title.prefix(ActivityRequest.maximumTitle)),
+                                        title: String($0.panel.title.prefix(ActivityRequest.maximumTitle)),
                                         level: $0.alert.level == .critical ? .critical : .warning, text: $0.alert.text) })
         for (panel, alert) in risen where !notify.isQuiet {
             guard let key = panel.members.first?.id else { continue }
-            if let last = lastNotified[key], now.timeIntervalSince(last) < TimeInterval(notify.cooldownSeconds) { continue }
+            // A clock set back does not hold the cooldown for the size of the step.
+            if let last = lastNotified[key], last <= now, now.timeIntervalSince(last) < TimeInterval(notify.cooldownSeconds) { continue }
             lastNotified[key] = now
             emit(.notify(AlertNotice(panel: panel.title, level: alert.level, text: alert.text, settings: notify)))
         }

@@ -19,7 +19,13 @@ public enum ConfigWriter {
     ///   `$XDG_CONFIG_HOME/widgethost` of a first save).
     /// - Throws: `ConfigWriteError` naming the file and the reason (a read-only directory says
     ///   "Permission denied" or "Read-only file system"); the file is then as it was.
-    public static func replace(_ path: String, with bytes: [UInt8], createDirectory: Bool = false) throws(ConfigWriteError) {
+    public static func replace(_ given: String, with bytes: [UInt8], createDirectory: Bool = false) throws(ConfigWriteError) {
+        // A config that is a link (into a dotfiles repository, say) is written where it really
+        // lives: a rename onto the link would replace the link with a file of its own.
+        let path = realpath(given, nil).map { resolved in
+            defer { free(resolved) }
+            return String(cString: resolved)
+        } ?? given
         let directory = directoryName(of: path)
         if createDirectory { try makeDirectories(directory) }
         var info = stat()

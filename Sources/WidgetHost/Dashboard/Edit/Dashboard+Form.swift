@@ -36,8 +36,13 @@ extension Dashboard {
         case .enter:
             applyForm()
             return
-        case .up, .backTab: form.selected = (form.selected + form.rows.count - 1) % form.rows.count
-        case .down, .tab: form.selected = (form.selected + 1) % form.rows.count
+        case .up, .backTab:
+            // Moving between rows changes no text: nothing to check again.
+            edit?.form?.selected = (form.selected + form.rows.count - 1) % form.rows.count
+            return
+        case .down, .tab:
+            edit?.form?.selected = (form.selected + 1) % form.rows.count
+            return
         case .backspace:
             guard !form.rows[form.selected].text.isEmpty else { return }
             form.rows[form.selected].text.removeLast()
@@ -55,6 +60,7 @@ extension Dashboard {
             form.rows[form.selected].text.append(character)
         case .resize:
             relayout()
+            return
         default:
             return
         }
