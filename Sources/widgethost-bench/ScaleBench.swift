@@ -70,7 +70,7 @@ enum ScaleBench {
                                      report: report, extensions: true)
             else { continue }
             let need = perSecond * measured.seconds + perFetch * Double(measured.fetches) + perRun * Double(measured.commandRuns)
-            let ratio = Double(measured.wakeups) / need
+            let ratio = need > 0 ? Double(measured.wakeups) / need : .nan
             let cpu = Double(measured.cpuTicks) * 10 / (measured.seconds * 1_000) * 100
             let mib = Double(measured.peakKiB) / 1024
             let extensionMiB = measured.extensionKiB.isEmpty ? Double.nan

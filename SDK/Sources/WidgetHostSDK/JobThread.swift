@@ -40,7 +40,13 @@ final class JobThread: TaskExecutor, @unchecked Sendable {
     private func startThread() {
         var thread = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
-        let result = pthread_create(&thread, nil, { context in
+        // The host's stack for the same recursive view and JSON work (`ThreadTaskExecutor`):
+        // a platform's default can be 512 KiB.
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setstacksize(&attributes, 8 << 20)
+        let result = pthread_create(&thread, &attributes, { context in
             let executor = Unmanaged<JobThread>.fromOpaque(context!).takeRetainedValue()
             executor.loop()
         }, context)

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import BackgroundSessions
 import Glibc
 #endif
 
@@ -43,9 +44,11 @@ enum ExtensionNewCommand {
         }
         for file in files {
             if let slash = file.path.lastIndex(of: "/"), let problem = makeDirectories(folder + "/" + file.path[..<slash]) {
+                removeWritten(files, in: folder)
                 return failure("cannot create \(folder)/\(file.path[..<slash]): \(problem)")
             }
             if let problem = write(file.text, to: folder + "/" + file.path, mode: file.executable ? 0o755 : 0o644) {
+                removeWritten(files, in: folder)
                 return failure("cannot write \(folder)/\(file.path): \(problem)")
             }
         }
@@ -58,6 +61,22 @@ enum ExtensionNewCommand {
             + "see it:    widgethost extension run \(options.name)/hello --extensions-dir \(directory)\n"
             + "the protocol: docs/extensions.md\n"
         return CommandOutput(exitCode: 0, standardOutput: text)
+    }
+
+    /// Takes back a folder this run made and could not finish, so running it again is not
+    /// refused as "already exists": its files, their folders (deepest first), the folder.
+    private static func removeWritten(_ files: [ExtensionTemplate.File], in folder: String) {
+        for file in files { unlink(folder + "/" + file.path) }
+        var folders = Set<String>()
+        for file in files {
+            var path = file.path
+            while let slash = path.lastIndex(of: "/") {
+                path = String(path[..<slash])
+                folders.insert(path)
+            }
+        }
+        for path in folders.sorted(by: { $0.count > $1.count }) { rmdir(folder + "/" + path) }
+        rmdir(folder)
     }
 
     private static func failure(_ message: String) -> CommandOutput {
@@ -81,15 +100,7 @@ enum ExtensionNewCommand {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
         guard fd >= 0 else { return String(cString: strerror(errno)) }
         defer { close(fd) }
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return String(cString: strerror(errno))
-            }
-            bytes = bytes.dropFirst(written)
-        }
+        if let code = FilePaths.writeAll(fd, Array(text.utf8)) { return String(cString: strerror(code)) }
         _ = fchmod(fd, mode)  // the umask may have taken the x bit
         return nil
     }

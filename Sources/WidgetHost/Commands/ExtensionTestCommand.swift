@@ -31,7 +31,11 @@ enum ExtensionTestCommand {
               let host = runtime.host(named: manifest.name) else {
             return CommandOutput(exitCode: 1, standardError: prefix + "cannot create a temporary directory\n")
         }
-        defer { binding.sessions.close() }
+        // The extension stops before its sessions' temporary state goes (defers run last first).
+        defer {
+            runtime.stopAll()
+            binding.sessions.close()
+        }
         var kinds: [ExtensionConformance.Kind] = []
         var refused: [ConformanceCheck] = []
         for widget in manifest.widgets {
