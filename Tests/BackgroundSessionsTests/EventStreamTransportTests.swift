@@ -15,7 +15,7 @@ private final class Updates: Sendable {
     var disconnects: Int { all.disconnects }
 
     /// Waits (bounded) until `condition` holds of the updates so far: each update checks it again.
-    func wait(within seconds: Double = 10, until condition: @escaping @Sendable ([EventStreamUpdate]) -> Bool) async -> Bool {
+    func wait(within seconds: Double = 30, until condition: @escaping @Sendable ([EventStreamUpdate]) -> Bool) async -> Bool {
         await list.wait(within: seconds, until: condition)
     }
 }

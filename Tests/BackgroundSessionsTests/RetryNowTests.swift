@@ -19,7 +19,7 @@ private final class TransferLog: Sendable {
     var result: TransferResult? { events.values.result }
 
     /// Waits (bounded) until `condition` holds of the events so far: each event checks it again.
-    func wait(within seconds: Double = 10, until condition: @escaping @Sendable ([TransferEvent]) -> Bool) async -> Bool {
+    func wait(within seconds: Double = 30, until condition: @escaping @Sendable ([TransferEvent]) -> Bool) async -> Bool {
         await events.wait(within: seconds, until: condition)
     }
 }

@@ -20,7 +20,7 @@ final class RecordingDelegate: BackgroundSessionDelegate {
     var lines: [String] { log.values }
 
     /// Waits (bounded) until `count` lines have been recorded: the callback itself ends the wait.
-    func lines(count: Int, within seconds: Double = 10) async -> Bool {
+    func lines(count: Int, within seconds: Double = 30) async -> Bool {
         await log.wait(within: seconds) { $0.count == count }
     }
 

@@ -51,23 +51,23 @@ final class FakeExtension: Sendable {
 
     /// Waits until the log has a line that `matches` (or had one), at most `seconds` of real
     /// time: the line's arrival ends the wait, no polling.
-    func logged(within seconds: Double = 10, _ matches: @escaping @Sendable (String) -> Bool) async -> Bool {
+    func logged(within seconds: Double = 30, _ matches: @escaping @Sendable (String) -> Bool) async -> Bool {
         await log.wait(within: seconds) { $0.contains(where: matches) }
     }
 
     /// Waits until the log has `count` lines that `matches`, at most `seconds` of real time.
-    func logged(count: Int, within seconds: Double = 10, _ matches: @escaping @Sendable (String) -> Bool) async -> Bool {
+    func logged(count: Int, within seconds: Double = 30, _ matches: @escaping @Sendable (String) -> Bool) async -> Bool {
         await log.wait(within: seconds) { $0.lazy.filter(matches).count >= count }
     }
 
     /// With `debug`: waits until the host has sent its `count`th `method` request (it is pending,
     /// its deadline set, once the line is logged).
-    func sent(_ method: String, count: Int = 1, within seconds: Double = 10) async -> Bool {
+    func sent(_ method: String, count: Int = 1, within seconds: Double = 30) async -> Bool {
         await logged(count: count, within: seconds) { $0.hasPrefix("debug: \(self.manifest.name) → {") && $0.contains("\"method\":\"\(method)\"") }
     }
 
     /// `logged` for one exact line.
-    func logged(_ line: String, within seconds: Double = 10) async -> Bool {
+    func logged(_ line: String, within seconds: Double = 30) async -> Bool {
         await logged(within: seconds) { $0 == line }
     }
 

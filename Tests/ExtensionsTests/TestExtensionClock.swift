@@ -36,7 +36,7 @@ final class TestExtensionClock: ExtensionClock {
 
     /// Waits until a thread has asked to be woken at `moment` (seconds from `start`), at most
     /// `seconds` of real time; true when one has (or had already).
-    func waiter(at moment: Double, within seconds: Double = 10) async -> Bool {
+    func waiter(at moment: Double, within seconds: Double = 30) async -> Bool {
         await moments.wait(within: seconds) { $0.contains { abs($0 - moment) < 1e-6 } }
     }
 

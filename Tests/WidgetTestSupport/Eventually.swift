@@ -3,7 +3,7 @@
 /// never a bare sleep.
 ///
 /// `condition` runs on the caller's actor (a `@MainActor` test may read main-actor state).
-public func eventually(within seconds: Double = 10, isolation: isolated (any Actor)? = #isolation,
+public func eventually(within seconds: Double = 30, isolation: isolated (any Actor)? = #isolation,
                        _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * TestTimeScale.factor * 1000))
     while ContinuousClock.now < deadline {

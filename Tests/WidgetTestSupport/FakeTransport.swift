@@ -36,7 +36,7 @@ public final class FakeTransport: HTTPTransport {
 
     /// Waits (bounded) until `condition` holds of the transport; each start, cancel and finish
     /// checks it again: the change itself ends the wait, no polling.
-    public func wait(within seconds: Double = 10, until condition: @escaping @Sendable (FakeTransport) -> Bool) async -> Bool {
+    public func wait(within seconds: Double = 30, until condition: @escaping @Sendable (FakeTransport) -> Bool) async -> Bool {
         await changes.wait(within: seconds) { [unowned self] _ in condition(self) }
     }
 

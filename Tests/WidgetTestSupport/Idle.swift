@@ -6,7 +6,7 @@ import Synchronization
 /// no event waits for its widget — at most `seconds` of wall time (stretched by
 /// `TestTimeScale`); returns whether it became idle. Woken by the manager itself
 /// (`whenIdle`), never polled.
-public func idle(_ manager: BackgroundSessionManager, within seconds: Double = 10) async -> Bool {
+public func idle(_ manager: BackgroundSessionManager, within seconds: Double = 30) async -> Bool {
     let outcome = Mutex<CheckedContinuation<Bool, Never>?>(nil)
     return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
         outcome.withLock { $0 = continuation }

@@ -36,7 +36,7 @@ public final class RecordedEvents<Value: Sendable>: Sendable {
 
     /// Waits until `condition` holds for the values recorded, at most `seconds` of real time;
     /// false when it did not.
-    public func wait(within seconds: Double = 10, until condition: @escaping @Sendable ([Value]) -> Bool) async -> Bool {
+    public func wait(within seconds: Double = 30, until condition: @escaping @Sendable ([Value]) -> Bool) async -> Bool {
         let id = state.withLock { state -> Int in
             state.nextWaiter += 1
             return state.nextWaiter

@@ -60,7 +60,7 @@ private final class Rig {
     /// Waits until `condition` holds of what the panels show; the manual clock moves on a
     /// quarter second a step, so reloads the scheduler's interval held back come due
     /// (simulated time for the scheduler, real time for the broker).
-    func shows(within seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
+    func shows(within seconds: Double = 30, _ condition: () -> Bool) async -> Bool {
         await eventually(within: seconds) {
             clock.advance(by: 0.25)
             return condition()
