@@ -16,10 +16,15 @@ let package = Package(
     targets: [
         // C system libraries (Debian: libncurses-dev, libcurl4-openssl-dev, libsqlite3-dev).
         .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libcurl and libmosquitto: headers only, opened on first use by CLazyLibraries.
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The `mqtt` widget's client (Debian: libmosquitto-dev), driven by the transport's loop.
-        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        .systemLibrary(name: "CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        // libcurl's and libmosquitto's functions, forwarded to the libraries opened (dlopen) at
+        // the first call: a command that never fetches maps neither them nor the ~30 libraries
+        // they pull in (issue 27: `widgethost activity update`'s start-up).
+        .target(name: "CLazyLibraries"),
         // Linux event APIs the Glibc module lacks (epoll, timerfd, signalfd, eventfd); header only.
         .systemLibrary(name: "CLinux"),
         // forkpty (libutil) for the benchmark's pseudo-terminals; header only.
@@ -40,7 +45,7 @@ let package = Package(
         .target(name: "TerminalUI", dependencies: ["CNcurses", "JSONTree"]),
 
         // Built-in widgets: one folder per widget (entry, provider, view).
-        .target(name: "Widgets", dependencies: ["CLinux", "CMosquitto", "DateTime", "WidgetCore", "TerminalUI", "BackgroundSessions", "HostProcesses"]),
+        .target(name: "Widgets", dependencies: ["CLinux", "CMosquitto", "CLazyLibraries", "DateTime", "WidgetCore", "TerminalUI", "BackgroundSessions", "HostProcesses"]),
 
         // Child processes for widgets and extensions: posix_spawn in a group of its own, pipes,
         // resource limits, the group killed, children reaped on SIGCHLD by the host's loop.
@@ -64,7 +69,7 @@ let package = Package(
 
         // Identifier-keyed background transfers: libcurl multi transport, SQLite journal,
         // sessions delivering events to widgets, widget containers.
-        .target(name: "BackgroundSessions", dependencies: ["CCurl", "CSQLite", "CLinux", "DateTime", "WidgetCore"]),
+        .target(name: "BackgroundSessions", dependencies: ["CCurl", "CLazyLibraries", "CSQLite", "CLinux", "DateTime", "WidgetCore"]),
 
         // HTTP/1.1 server on Glibc sockets, the leaderboard game and the leaderboard-server command.
         .target(name: "LeaderboardServer", dependencies: ["WidgetCore"]),
@@ -91,7 +96,7 @@ let package = Package(
         // Benchmarks against the targets in README "Performance" (run it in release:
         // `swift run -c release widgethost-bench`). Not a test: `swift test` only builds it.
         .executableTarget(name: "widgethost-bench",
-                          dependencies: ["CPty", "CMosquitto", "WidgetCore", "TerminalUI", "WidgetHost", "LeaderboardServer"]),
+                          dependencies: ["CPty", "CMosquitto", "CLazyLibraries", "WidgetCore", "TerminalUI", "WidgetHost", "LeaderboardServer"]),
 
         // Test-only: runs a session manager and stops at a chosen point so a test can kill it.
         .executableTarget(name: "session-crash-helper", dependencies: ["BackgroundSessions", "WidgetCore"]),

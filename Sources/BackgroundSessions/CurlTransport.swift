@@ -5,11 +5,22 @@ import Synchronization
 import WidgetCore
 
 /// Why a `CurlTransport` could not be made.
-public enum CurlTransportError: Error, Sendable, Equatable {
+public enum CurlTransportError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// libcurl could not be opened (it is opened at the first transport, not at start): why.
+    case unavailable(String)
     /// `curl_global_init` failed with this code.
     case globalInit(Int)
     case multiInit
     case thread(Int32)
+
+    public var description: String {
+        switch self {
+        case .unavailable(let why): "libcurl is not available (\(why)); install libcurl4"
+        case .globalInit(let code): "libcurl could not start (curl_global_init: \(code))"
+        case .multiInit: "libcurl could not make a multi handle"
+        case .thread(let code): "the network thread could not start (error \(code))"
+        }
+    }
 }
 
 /// `curl_global_init` runs once per process; Swift initialises a static `let` exactly once,
@@ -51,7 +62,10 @@ public final class CurlTransport: HTTPTransport {
     public init(configuration: CurlTransportConfiguration = CurlTransportConfiguration(),
                 clock: any TransportClock = SystemTransportClock(),
                 randomSeed: UInt64 = CurlTransport.defaultRandomSeed) throws(CurlTransportError) {
-        guard CurlGlobal.initResult == CURLE_OK else { throw .globalInit(Int(CurlGlobal.initResult.rawValue)) }
+        guard CurlGlobal.initResult == CURLE_OK else {
+            if let why = wh_lazy_library_error() { throw .unavailable(String(cString: why)) }
+            throw .globalInit(Int(CurlGlobal.initResult.rawValue))
+        }
         guard let handle = curl_multi_init() else { throw .multiInit }
         self.configuration = configuration
         mailbox = Mailbox(multi: Multi(handle: handle), clock: clock)

@@ -194,4 +194,8 @@ static inline int wh_pidfd_open(int pid) { return (int)syscall(434 /* SYS_pidfd_
 /// whose parent ends is re-parented to the host rather than to init. 0, or -1 with errno.
 static inline int wh_set_child_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
 static inline int wh_clear_child_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0); }
+
+/// Why libcurl or libmosquitto could not be opened (their soname and dlerror), or NULL when
+/// nothing failed. Defined in CLazyLibraries, which opens them at their first call.
+const char *wh_lazy_library_error(void);
 #endif

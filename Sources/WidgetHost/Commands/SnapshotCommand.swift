@@ -40,6 +40,7 @@ enum SnapshotCommand {
         if options.isPrivate { dashboard.press(.character("P")) }
         let wait = options.waitSeconds ?? 5
         let settled = await dashboard.settle(within: wait)
+        let notice = dashboard.sessionsUnavailable.map { "widgethost snapshot: background sessions are off: \($0)\n" } ?? ""
         if options.at == nil { dashboard.clock.advance(to: max(dashboard.clock.now, wallClock())) }
         // ANSI colours unless NO_COLOR is set (a recording is always ANSI text).
         let noColor = !(environment.variables["NO_COLOR"] ?? "").isEmpty
@@ -48,12 +49,12 @@ enum SnapshotCommand {
             let output = await SnapshotRecording.record(dashboard, to: path, duration: duration, step: options.recordStep ?? 1,
                                                         size: options.size, palette: palette, settleWithin: wait)
             return CommandOutput(exitCode: output.exitCode, standardOutput: output.standardOutput,
-                                 standardError: (settled ? "" : "widgethost snapshot: not every widget had its data after \(wait) s\n")
+                                 standardError: notice + (settled ? "" : "widgethost snapshot: not every widget had its data after \(wait) s\n")
                                     + output.standardError)
         }
         var output = frameOutput(dashboard.render(), theme: dashboard.theme, size: options.size, format: options.format,
                                  noColor: noColor)
-        output.standardError = settled ? "" : "widgethost snapshot: not every widget had its data after \(wait) s\n"
+        output.standardError = notice + (settled ? "" : "widgethost snapshot: not every widget had its data after \(wait) s\n")
         return output
     }
 

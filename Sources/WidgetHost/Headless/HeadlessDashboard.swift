@@ -208,6 +208,9 @@ package final class HeadlessDashboard {
         return effects.frameRequests
     }
 
+    /// Why this command has no background sessions (so nothing is fetched), or nil.
+    var sessionsUnavailable: String? { binding.sessions.unavailable }
+
     /// Stops the bundled server, closes the sessions and removes their temporary directory.
     package func close() {
         server?.stop()

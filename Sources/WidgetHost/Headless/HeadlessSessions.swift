@@ -20,6 +20,8 @@ final class HeadlessSessions: Sendable {
 
     let directory: String
     let manager: BackgroundSessionManager?
+    /// Why there are no sessions although the directory was made (libcurl missing, say).
+    let unavailable: String?
     /// What widgets get of the host's I/O (files, processes, environment, the transport).
     private let widgetIO: WidgetContext
 
@@ -53,10 +55,17 @@ final class HeadlessSessions: Sendable {
         } catch {
             self.widgetIO = widgetIO
             manager = nil
+            unavailable = "\(error)"
             return
         }
         self.widgetIO = widgetIO
-        manager = try? BackgroundSessionManager.open(stateDirectory: path, transport: transport, clock: clock)
+        do {
+            manager = try BackgroundSessionManager.open(stateDirectory: path, transport: transport, clock: clock)
+            unavailable = nil
+        } catch {
+            manager = nil
+            unavailable = "\(error)"
+        }
     }
 
     /// The context widgets get: these sessions, this directory for containers (no push).

@@ -1,4 +1,5 @@
 import BackgroundSessions
+import CLinux
 import CMosquitto
 import FoundationEssentials
 import Glibc
@@ -159,7 +160,8 @@ final class MQTTClient: NetworkSocketClient, @unchecked Sendable {
         let number = Self.clientNumber.add(1, ordering: .relaxed).newValue
         let context = Unmanaged.passUnretained(self).toOpaque()
         guard let handle = mosquitto_new("widgethost-\(getpid())-\(number)", true, context) else {
-            return "cannot make an MQTT client (libmosquitto)"
+            // The panel's line is short: the library's own reason (not installed?) is for the log.
+            return wh_lazy_library_error() == nil ? "cannot make an MQTT client (libmosquitto)" : "libmosquitto is not available"
         }
         _ = mosquitto_int_option(handle, MOSQ_OPT_TCP_NODELAY, 1)
         if let username = panel.username {
