@@ -79,6 +79,9 @@ struct ExtensionRunner: Sendable {
                 for session in widget.sessions where session.matching(identifier) { await session.handle(identifier, events) }
             }
             Channel.shared.answer(id, result: [:])
+        case .options:
+            // The SDK declares no dynamic option: a host never asks (docs/extensions.md, "options").
+            Channel.shared.answer(id, code: RPCErrorCode.methodNotFound, message: "no dynamic options")
         case .initialize, .shutdown:
             break  // answered in order by `run`
         }
