@@ -18,7 +18,7 @@ enum ExtensionOptionsDecoder {
             let at = "\(itemsKey)[\(index)]"
             guard case .object(let item) = element else { throw .badAnswer("\(at): expected an object, found \(element.shortDescription)") }
             guard case .string(let value)? = item[OptionItemMember.value.rawValue], DynamicOptionsBounds.isValue(value) else {
-                throw .badAnswer("\(at).value: expected a non-empty string of printable characters")
+                throw .badAnswer("\(at).value: expected a non-empty printable string")
             }
             guard case .string(let title)? = item[OptionItemMember.title.rawValue] else {
                 throw .badAnswer("\(at).title: expected a string")
