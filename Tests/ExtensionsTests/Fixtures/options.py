@@ -1,7 +1,7 @@
 # An extension whose kind `pick` has a dynamic option `site`: its `options` answer depends on
 # the query — "slow" never answers in time, "hostile" sends 10,000 items with control
-# characters, "huge" a line over 1 MiB, "bad" a wrong shape, "fail" an error; anything else
-# the sites containing it.
+# characters, "huge" a line over 1 MiB, "bad" (or the option `session` "bad") a wrong shape,
+# "fail" an error; anything else the sites containing it.
 import json
 import sys
 import time
@@ -24,9 +24,9 @@ def options(params):
         return {"items": items}
     if query == "huge":
         return {"items": [{"value": f"site{i}", "title": "x" * 200} for i in range(10000)]}
-    if query == "bad":
-        return {"items": [{"value": 42, "title": "not a string value"}]}
     session = params.get("options", {}).get("session", "")
+    if query == "bad" or session == "bad":
+        return {"items": [{"value": 42, "title": "not a string value"}]}
     return {"items": [{"value": site, "title": site.upper(), "subtitle": f"session {session}"}
                       for site in SITES if query in site]}
 
