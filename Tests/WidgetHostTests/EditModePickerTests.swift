@@ -135,6 +135,43 @@ struct EditModePickerTests {
         #expect(!pilot.statusBar.contains("EDIT"))
     }
 
+    @Test("a run with the zone picker, recorded, replays to the same frames (its answers are in the log, nothing asked again)")
+    func replays() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.write("config.json", #"{"panels": [{"kind": "clock", "title": "C", "options": {"timeZone": "UTC"}}]}"#)
+        func open() throws -> HeadlessDashboard {
+            try HeadlessDashboard.open(catalog: .builtin(), configPath: path, size: TerminalSize(columns: 80, rows: 20), now: start,
+                                       environment: environment).get()
+        }
+        let recorded = try open()
+        defer { recorded.close() }
+        _ = await recorded.settle(within: 10)
+        recorded.recordMessages()
+        recorded.type("E")
+        recorded.press(.enter)
+        recorded.press(.control("u"))
+        recorded.type("tok")
+        recorded.press(.right)
+        await recorded.settleProviders()
+        recorded.type("y")
+        await recorded.settleProviders()
+        let picking = recorded.lines
+        #expect(picking.joined().contains("Asia/Tokyo  JP,AU"), "\(picking.joined(separator: "\n"))")
+        recorded.press(.enter)
+        let picked = recorded.lines
+        let log = recorded.recordedMessages.records
+        #expect(log.filter { if case .optionsAnswered = $0.message { true } else { false } }.count == 2)
+
+        let replayed = try open()
+        defer { replayed.close() }
+        _ = await replayed.settle(within: 10)
+        replayed.replay(log[..<(log.count - 1)])
+        #expect(replayed.lines == picking)
+        replayed.replay(log[(log.count - 1)...])
+        #expect(replayed.lines == picked)
+    }
+
     static let fixture: String = {
         let here = #filePath
         let tests = here[..<here.lastIndex(of: "/")!]
@@ -150,7 +187,8 @@ struct EditModePickerTests {
             {"name": "picky", "exec": ["python3", "\(Self.fixture)"], "protocol": 1,
              "widgets": [{"kind": "pick", "displayName": "Pick",
                           "options": {"site": {"type": "string", "default": "alpha.example", "doc": "the site", "dynamic": true},
-                                      "session": {"type": "string", "default": "s1", "doc": "passed along"}}}],
+                                      "session": {"type": "string", "default": "s1", "doc": "passed along"},
+                                      "zone": {"type": "timeZone", "default": "UTC", "doc": "not dynamic"}}}],
              "limits": {"requestSeconds": 1}}
             """)
         let path = try scratch.write("config.json", #"{"panels": [{"kind": "picky/pick", "options": {"session": "s2"}}]}"#)
@@ -208,7 +246,16 @@ struct EditModePickerTests {
         await pilot.settleProviders()
         #expect(pilot.pickerText.contains("⚠ timed out after 1 s"))
         #expect(ContinuousClock.now - before < .seconds(10))
+        // A time zone option not marked dynamic picks from the tz database, not from the extension.
         pilot.press(.escape)
+        pilot.press(.down)
+        pilot.press(.down)
+        pilot.type("berlin")
+        pilot.press(.right)
+        await pilot.settleProviders()
+        #expect(pilot.pickerText.contains("┌ Pick zone (picky/pick)") && pilot.pickerText.contains("Europe/Berlin  DE,DK,NO,SE,SJ"), "\(pilot.pickerText)")
+        pilot.press(.enter)
+        #expect(pilot.lines.contains { $0.hasPrefix("│ ▸ zone     Europe/Berlin▏") }, "\(pilot.pickerText)")
         pilot.press(.escape)
         #expect(!pilot.lines[0].hasPrefix("┌ Edit Widget"))
     }

@@ -49,7 +49,7 @@ extension Dashboard {
             form.rows[form.selected].text.removeLast()
         case .control("u"):
             form.rows[form.selected].text = ""
-        case .right where form.rows[form.selected].spec.dynamic:
+        case .right where form.rows[form.selected].hasPicker:
             // The picker, filled by the widget's provider (`Dashboard+Picker`).
             openPicker()
             return
@@ -127,7 +127,7 @@ extension Dashboard {
             lines[lines.count - 1].text += String(repeating: " ", count: max(1, nameWidth + 2 - DisplayWidth.of(lines[lines.count - 1].text)))
             lines.append((shown, style, -1, index))
             lines.append(("    " + row.spec.doc + " · " + row.spec.type.expectation, CellStyle(.muted), 0, index))
-            if chosen, row.spec.dynamic { lines.append(("    → pick from a list", CellStyle(.accent), 0, index)) }
+            if chosen, row.hasPicker { lines.append(("    → pick from a list", CellStyle(.accent), 0, index)) }
             if let problem = row.problem { lines.append(("    ⚠ " + problem, CellStyle(.negative, .bold), 0, index)) }
         }
         for problem in form.problems { lines.append(("⚠ " + problem, CellStyle(.negative, .bold), 0, -1)) }

@@ -8,7 +8,7 @@ extension Dashboard {
 
     /// `→` on a dynamic option's row: the picker, asked for what the row holds.
     mutating func openPicker() {
-        guard let form = edit?.form, form.rows.indices.contains(form.selected), form.rows[form.selected].spec.dynamic else { return }
+        guard let form = edit?.form, form.rows.indices.contains(form.selected), form.rows[form.selected].hasPicker else { return }
         let row = form.rows[form.selected]
         edit?.form?.picker = OptionPicker(row: form.selected, kind: form.kind, option: row.spec.name,
                                           query: String(row.text.prefix(OptionPicker.maximumQuery)))

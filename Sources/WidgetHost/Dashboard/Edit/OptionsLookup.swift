@@ -11,7 +11,13 @@ enum OptionsLookup {
     static func start(_ request: OptionsRequest, widgets: BoundWidgets?, executor: (any TaskExecutor)?,
                       answer: @escaping @Sendable (OptionsAnswer) -> Void) -> Task<Void, Never>? {
         let query = request.query
-        guard let provider = widgets?.widget(kind: request.kind)?.optionsProvider else {
+        let widget = widgets?.widget(kind: request.kind)
+        var provider = widget?.optionsProvider
+        // Any kind's time zone option not marked dynamic (an extension's) picks from the tz database.
+        if let spec = widget?.manifest.option(named: query.option), spec.type == .timeZone, !spec.dynamic || provider == nil {
+            provider = { TimeZoneNames.items($0) }
+        }
+        guard let provider else {
             answer(OptionsAnswer(kind: request.kind, option: query.option, query: query.query, items: [],
                                  failure: "\(request.kind) offers no values for '\(query.option)'"))
             return nil

@@ -15,6 +15,10 @@ struct WidgetForm: Equatable, Sendable {
         var text: String
         /// What `check-config` says about it, if anything.
         var problem: String?
+
+        /// `→` opens a picker: the option is `dynamic`, or a time zone (any kind's: the zones
+        /// of the tz database when its widget gives none).
+        var hasPicker: Bool { spec.dynamic || spec.type == .timeZone }
     }
 
     /// The panel edited, page after page.
