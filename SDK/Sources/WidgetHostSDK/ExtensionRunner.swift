@@ -80,8 +80,14 @@ struct ExtensionRunner: Sendable {
             }
             Channel.shared.answer(id, result: [:])
         case .options:
-            // The SDK declares no dynamic option: a host never asks (docs/extensions.md, "options").
-            Channel.shared.answer(id, code: RPCErrorCode.methodNotFound, message: "no dynamic options")
+            let kind = params[OptionsParameter.kind.rawValue]?.string
+            guard let widget = widgets.first(where: { $0.kind == kind }) else {
+                return Channel.shared.answer(id, code: RPCErrorCode.invalidParams, message: "no such kind")
+            }
+            switch await widget.optionsResult(params) {
+            case .success(let result): Channel.shared.answer(id, result: result)
+            case .failure(let error): Channel.shared.answer(id, code: error.code, message: error.message)
+            }
         case .initialize, .shutdown:
             break  // answered in order by `run`
         }
