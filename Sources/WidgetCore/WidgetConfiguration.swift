@@ -25,6 +25,9 @@ public struct WidgetConfiguration<View: Sendable>: Sendable {
     /// The URL a restarted host resumes this widget's unfinished background task with (see
     /// `resumingBackgroundTasks(with:)`); nil: its tasks stay suspended.
     public var backgroundTaskResumeURL: (@Sendable (_ sessionIdentifier: String, _ taskDescription: String?) -> URL?)?
+    /// The values of its `dynamic` options, for the Edit Widget form's picker (see
+    /// `dynamicOptions(_:)`); nil: none.
+    public var optionsProvider: DynamicOptionsProvider?
 
     /// Stable identifier used in configs and by `WidgetCenter.reloadTimelines(ofKind:)`.
     public var kind: String { manifest.kind }

@@ -115,15 +115,19 @@ public struct OptionSpec: Sendable, Equatable {
     /// A value as it would be written on the command line (`--option NAME=EXAMPLE`); nil for
     /// an option that has no one-line form (lists, maps, objects).
     public var example: String?
+    /// The Edit Widget form offers a picker for it, filled by the widget's
+    /// `DynamicOptionsProvider` (an extension's `options` request): manifest `"dynamic": true`.
+    public var dynamic: Bool
 
     public init(name: String, type: OptionType, required: Bool = false,
-                defaultValue: WidgetOptions.Value? = nil, doc: String, example: String? = nil) {
+                defaultValue: WidgetOptions.Value? = nil, doc: String, example: String? = nil, dynamic: Bool = false) {
         self.name = name
         self.type = type
         self.required = required
         self.defaultValue = defaultValue
         self.doc = doc
         self.example = example
+        self.dynamic = dynamic
     }
 }
 

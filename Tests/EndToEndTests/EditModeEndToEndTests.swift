@@ -71,9 +71,13 @@ struct EditModeEndToEndTests {
         try again.sendKeys("Enter")
         again.waitFor(description: "the clock's form") { anyRow($0, containsAll: "Edit Widget: Clock (clock)") }
         try again.sendText("tokyo")
-        again.waitFor(description: "the zone picker") { anyRow($0, containsAll: "→ Asia/Tokyo") }
+        again.waitFor(description: "the dynamic option's hint") { anyRow($0, containsAll: "▸ timeZone", "tokyo") && anyRow($0, containsAll: "→ pick from a list") }
         try again.sendKeys("Right")
-        again.waitFor(description: "the zone picked") { anyRow($0, containsAll: "▸ timeZone", "Asia/Tokyo") }
+        again.waitFor(description: "the zone picker, answered") {
+            anyRow($0, containsAll: "Pick timeZone (clock)") && anyRow($0, containsAll: "Asia/Tokyo  JP") && anyRow($0, containsAll: "1 of 1")
+        }
+        try again.sendKeys("Enter")
+        again.waitFor(description: "the zone picked") { anyRow($0, containsAll: "▸ timeZone", "Asia/Tokyo") && !anyRow($0, containsAll: "Pick timeZone") }
         try again.sendKeys("Enter")
         try again.sendText("K")
         again.waitFor(description: "the clock in Tokyo, moved before Spouty") {

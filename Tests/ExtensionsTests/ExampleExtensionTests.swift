@@ -142,4 +142,23 @@ struct ExampleExtensionTests {
         for _ in 0..<3 { _ = try await rig.timeline(options) }  // a check asked for has started by each answer
         #expect(rig.transport.startedRequests.count == 1, "checks: \(rig.transport.startedRequests.count)")
     }
+
+    @Test("sitewatch's url picker (a dynamic option): the known URLs, then the one checked with its state and latency; the query filters")
+    func sitewatchOptions() async throws {
+        let rig = try ExampleRig("sitewatch", kind: "status")
+        defer { rig.close() }
+        let pick = try #require(rig.widget.optionsProvider)
+        let known = try await pick(DynamicOptionsQuery(option: "url", query: ""))
+        #expect(known.map(\.value) == ["http://127.0.0.1:8787/healthz", "http://127.0.0.1:8787/leaderboard"])
+        #expect(known.first?.subtitle == "the bundled leaderboard server's health")
+        let options: WidgetOptions = ["url": .string("http://127.0.0.1:9/healthz"), "every": .integer(300)]
+        _ = try await rig.timeline(options)
+        #expect(await rig.transport.wait { $0.startedRequests.count == 1 })
+        try await rig.finish { _ in .notModified(Validators()) }
+        _ = try await rig.timeline(options)
+        let checked = try await pick(DynamicOptionsQuery(option: "url", query: "127.0.0.1:9/"))
+        #expect(checked.count == 1 && checked.first?.value == "http://127.0.0.1:9/healthz", "\(checked)")
+        #expect(checked.first?.subtitle?.hasPrefix("up, ") == true, "\(checked)")
+        await #expect(throws: ExtensionError.self) { try await pick(DynamicOptionsQuery(option: "every", query: "")) }
+    }
 }

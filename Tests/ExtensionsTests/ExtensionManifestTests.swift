@@ -69,6 +69,33 @@ struct ExtensionManifestTests {
         #expect(manifest.widgets[0].placeholder == nil)
     }
 
+    @Test("\"dynamic\": true marks an option for the form's picker; a wrong value, or one on a boolean, list, map or object field, is refused at its key path")
+    func dynamicOptions() throws {
+        let manifest = try parse("""
+            { "name": "weather", "exec": ["w"], "protocol": 1,
+              "widgets": [ { "kind": "today", "displayName": "Weather",
+                             "options": { "city": { "type": "string", "default": "Paris", "dynamic": true },
+                                          "zone": { "type": "timeZone", "default": "UTC", "dynamic": false },
+                                          "days": { "type": "integer", "default": 3 } } } ] }
+            """)
+        let options = manifest.widgets[0].manifest.options
+        #expect(options.map(\.dynamic) == [true, false, false])
+        let found = issues("""
+            { "name": "weather", "exec": ["w"], "protocol": 1,
+              "widgets": [ { "kind": "today", "displayName": "Weather",
+                             "options": { "city": { "type": "string", "dynamic": "yes" },
+                                          "flag": { "type": "boolean", "dynamic": true },
+                                          "tags": { "type": "stringList", "dynamic": true },
+                                          "rows": { "type": "objectList", "fields": { "name": { "type": "string", "dynamic": true } } } } } ] }
+            """)
+        #expect(found == [
+            "widgets[0].options.city.dynamic: expected true or false, found \"yes\"",
+            "widgets[0].options.flag.dynamic: does not apply to an option of type boolean",
+            "widgets[0].options.tags.dynamic: does not apply to an option of type stringList",
+            "widgets[0].options.rows.fields.name.dynamic: does not apply to an option of type string",
+        ], "\(found)")
+    }
+
     @Test("every problem is reported with its key path, not only the first")
     func keyPaths() {
         let found = issues("""

@@ -190,4 +190,23 @@ struct SwiftSDKChannelTests {
         #expect(widget.sessions.filter { $0.matching("other") }.isEmpty)
         #expect(seen.withLock { $0 } == ["board: [3, 4]"])
     }
+
+    @Test("onOptions answers a dynamic option's options request: the items matching the query, an error thrown as the answer's, -32601 for another option")
+    func dynamicOptions() async throws {
+        let widget = StaticConfiguration(kind: "load", provider: Provider()) { _ in Text("x") }
+            .onOptions("city") { query in
+                if query.query == "fail" { throw RemoteError(code: 7, "no cities today") }
+                return ["Oslo", "Paris"].filter { $0.lowercased().contains(query.query) }
+                    .map { OptionItem(value: $0, subtitle: query.options.string("country")) }
+            }.handler
+        let params = try #require(JSON.parse(#"{"kind":"load","option":"city","query":"par","options":{"country":"FR"}}"#))
+        guard case .success(let result) = await widget.optionsResult(params) else { Issue.record("not answered"); return }
+        #expect(result.text == #"{"items":[{"value":"Paris","title":"Paris","subtitle":"FR"}]}"#)
+        let failing = try #require(JSON.parse(#"{"kind":"load","option":"city","query":"fail"}"#))
+        guard case .failure(let error) = await widget.optionsResult(failing) else { Issue.record("no error"); return }
+        #expect(error.code == 7 && error.message == "no cities today")
+        let other = try #require(JSON.parse(#"{"kind":"load","option":"size","query":""}"#))
+        guard case .failure(let unknown) = await widget.optionsResult(other) else { Issue.record("no error"); return }
+        #expect(unknown.code == RPCErrorCode.methodNotFound)
+    }
 }

@@ -94,6 +94,36 @@ struct ExtensionTestCommandTests {
         for check in ["initialize", "snapshot", "placeholder", "unknown method", "idle exit"] {
             #expect(output.standardOutput.contains("PASS  \(check)"), "\(check): \(output.standardOutput)")
         }
+        if name == "sitewatch" {
+            #expect(output.standardOutput.contains("PASS  options status 'url': 2 items, the first \"http://127.0.0.1:8787/healthz\""),
+                    "its dynamic option: \(output.standardOutput)")
+        }
+    }
+
+    @Test("a dynamic option's options answer is checked: its items' shape, the rule named when wrong; no options request without one")
+    func optionsAnswer() async throws {
+        let bench = try Workbench()
+        defer { bench.close() }
+        func folder(_ name: String, session: String, dynamic: Bool = true) throws -> String {
+            mkdir(bench.scratch.path + "/" + name, 0o755)
+            _ = try bench.scratch.write("\(name)/extension.json", """
+                {"name": "\(name)", "exec": ["python3", "\(Workbench.fixtures)/options.py"], "protocol": 1,
+                 "widgets": [{"kind": "pick", "displayName": "Pick",
+                              "options": {"site": {"type": "string", "default": "alpha.example", "doc": "d", "dynamic": \(dynamic)},
+                                          "session": {"type": "string", "default": "\(session)", "doc": "d"}}}],
+                 "limits": {"requestSeconds": 3}}
+                """)
+            return bench.scratch.path + "/" + name
+        }
+        let good = await bench.test([try folder("good", session: "s1")])
+        #expect(good.standardOutput.contains("PASS  options pick 'site': 3 items, the first \"ALPHA.EXAMPLE\""), "\(good.standardOutput)")
+        let wrong = await bench.test([try folder("wrong", session: "bad")])
+        #expect(wrong.exitCode == 1)
+        let check = failure(wrong, "options pick 'site'")
+        #expect(check?.line.contains("items[0].value: expected a non-empty printable string") == true, "\(wrong.standardOutput)")
+        #expect(check?.rule == "      breaks docs/extensions.md, \(ConformanceRule.options)")
+        let plain = await bench.test([try folder("plain", session: "bad", dynamic: false)])
+        #expect(!plain.standardOutput.contains("options pick"), "\(plain.standardOutput)")
     }
 
     @Test("the examples folder holds exactly the examples the test above runs")

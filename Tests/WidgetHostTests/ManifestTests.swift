@@ -195,6 +195,27 @@ struct ManifestTests {
         ])
     }
 
+    @Test("a dynamic option must be one a picker can fill: not a boolean, list, map or objectList, nor an objectList's field; the built-ins mark theirs")
+    func dynamicProblems() {
+        let bad = WidgetManifest(kind: "x", displayName: "X", description: "", defaultFamily: .small, options: [
+            OptionSpec(name: "name", type: .string, doc: "", dynamic: true),
+            OptionSpec(name: "on", type: .bool, doc: "", dynamic: true),
+            OptionSpec(name: "rows", type: .objectList([OptionSpec(name: "cell", type: .string, doc: "", dynamic: true)]), doc: ""),
+        ])
+        #expect(bad.problems == [
+            "x: option 'on' cannot be dynamic (a picker fills one-line values)",
+            "x.rows: field 'cell' cannot be dynamic (a picker fills an option, not a field)",
+        ])
+        let catalog = Catalog.builtin()
+        let dynamic = catalog.definitions.flatMap { definition in
+            definition.manifest.options.filter(\.dynamic).map { "\(definition.manifest.kind).\($0.name)" }
+        }
+        #expect(dynamic == ["clock.timeZone", "hero.name"])
+        for definition in catalog.definitions where definition.manifest.options.contains(where: \.dynamic) {
+            #expect(definition.widget(.none).optionsProvider != nil, "\(definition.manifest.kind) marks a dynamic option: it gives a provider")
+        }
+    }
+
     @Test("check-config accepts a clock's time zone exactly when the clock can load it (one list of names)")
     func timeZonesAgree() throws {
         let validator = Catalog.builtin().validator()

@@ -76,6 +76,9 @@ struct MessageLogFileTests {
             .configSaved(.saved(editable(original: Array("{\"panels\": []}\n".utf8)))), .configSaved(.changedOnDisk),
             .configSaved(.failed("cannot write /c.json: Permission denied")),
             .galleryPreviewed(GalleryPreview(kind: "clock", family: .medium, entry: nil, failure: "no sample")),
+            .optionsAnswered(OptionsAnswer(kind: "clock", option: "timeZone", query: "par",
+                                           items: [DynamicOptionItem(value: "Europe/Paris", title: "Europe/Paris", subtitle: "FR")], failure: nil)),
+            .optionsAnswered(OptionsAnswer(kind: "hero", option: "name", query: "", items: [], failure: "no board of session 'x' yet")),
             .activityRequested(ActivityRequest(action: .start, id: "build", title: "Build ✔", detail: "step 1", progress: 0.25,
                                                staleAfter: 600)),
             .activityRequested(ActivityRequest(action: .end, id: "build", state: .failure, dismissAfter: 0)),
@@ -88,7 +91,7 @@ struct MessageLogFileTests {
             switch message {
             case .key, .resized, .quit, .suspend, .childExited, .pageRotationDue, .relevanceExpired, .providerAnswered,
                  .timelinesDue, .reloadsRequested, .widgetsFound, .configChanged, .extensionsFound, .configLoaded,
-                 .panelsBuilt, .configRejected, .clockSet, .actionFinished, .linkOpened, .editorOpened, .configSaved, .galleryPreviewed,
+                 .panelsBuilt, .configRejected, .clockSet, .actionFinished, .linkOpened, .editorOpened, .configSaved, .galleryPreviewed, .optionsAnswered,
                  .activityRequested, .activitiesRestored, .activitiesDue: break
             }
         }

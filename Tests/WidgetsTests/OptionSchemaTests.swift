@@ -12,7 +12,7 @@ struct OptionSchemaTests {
         let expected: [(String, [OptionSpec], [OptionSpec])] = [
         ("Clock", ClockWidget.manifest.options, [
             OptionSpec(name: "timeZone", type: .timeZone, defaultValue: .string("local"),
-                       doc: "IANA zone such as Europe/Paris, UTC, or local", example: "Europe/Paris"),
+                       doc: "IANA zone such as Europe/Paris, UTC, or local", example: "Europe/Paris", dynamic: true),
             OptionSpec(name: "seconds", type: .bool, defaultValue: .bool(false),
                        doc: "show seconds (wakes every second)", example: "true"),
             OptionSpec(name: "hour24", type: .bool, defaultValue: .bool(true),
@@ -69,7 +69,7 @@ struct OptionSchemaTests {
                        doc: "where o on the panel leads (a page about the values)", example: "https://status.example.com/"),
         ]),
         ("Hero", HeroWidget.manifest.options, [
-            OptionSpec(name: "name", type: .string, required: true, doc: "the hero's name", example: "Spouty"),
+            OptionSpec(name: "name", type: .string, required: true, doc: "the hero's name", example: "Spouty", dynamic: true),
             OptionSpec(name: "session", type: .string, defaultValue: .string(LeaderboardWidget.defaultSession),
                        doc: "the leaderboard session whose boards to read", example: "leaderboard"),
         ]),

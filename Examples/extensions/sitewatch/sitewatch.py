@@ -462,6 +462,32 @@ def on_action(params):
     return {}
 
 
+# ---------------------------------------------------------------- options
+
+# Offered by the `url` picker besides the URLs already checked: the bundled leaderboard server's.
+KNOWN_URLS = {"http://127.0.0.1:8787/healthz": "the bundled leaderboard server's health",
+              "http://127.0.0.1:8787/leaderboard": "the bundled leaderboard server's board"}
+
+
+def on_options(params):
+    """The Edit Widget form's picker of `url` (marked "dynamic"): the URLs checked before, with
+    their state and last latency, then the known ones; those containing the query."""
+    if params.get("kind") != "status" or params.get("option") != "url":
+        raise ValueError(f"no dynamic option {params.get('option')!r} for kind {params.get('kind')!r}")
+    query = str(params.get("query") or "").lower()
+    items = []
+    for url, s in sorted(load_state()["sites"].items()):
+        hist = s.get("history") or []
+        if not hist:
+            continue
+        last = hist[-1]
+        latency = f", {fmt_ms(last['ms'])}" if last.get("ms") is not None else ""
+        items.append({"value": url, "title": url, "subtitle": f"{s.get('state') or 'unknown'}{latency}, {len(hist)} checks"})
+    items += [{"value": url, "title": url, "subtitle": doc} for url, doc in KNOWN_URLS.items()
+              if all(item["value"] != url for item in items)]
+    return {"items": [item for item in items if query in item["value"].lower()][:200]}
+
+
 # ---------------------------------------------------------------- main loop
 
 def handle(msg):
@@ -487,6 +513,8 @@ def handle(msg):
             answer(mid, on_timeline(params))
         elif method == "action":
             answer(mid, on_action(params))
+        elif method == "options":
+            answer(mid, on_options(params))
         elif method == "sessionEvents":
             on_session_events(params)
             answer(mid, {})                  # only now may the host delete the files

@@ -15,7 +15,7 @@ public enum ExtensionProtocol {
 
 /// Requests the host sends to an extension.
 public enum HostMethod: String, CaseIterable, Sendable {
-    case initialize, timeline, snapshot, sessionEvents, action, shutdown
+    case initialize, timeline, snapshot, sessionEvents, action, shutdown, options
 }
 
 /// Messages an extension sends to the host: `download` is a request, the others notifications.
@@ -52,6 +52,21 @@ public enum SizeParameter: String, CaseIterable, Sendable {
 /// The members of `action` params, in the host's order.
 public enum ActionParameter: String, CaseIterable, Sendable {
     case kind, instance, action, options
+}
+
+/// The members of `options` params (the Edit Widget form's picker of a `dynamic` option), in
+/// the host's order.
+public enum OptionsParameter: String, CaseIterable, Sendable {
+    case kind, option, query, options
+}
+
+/// The members of an `options` result (`{items}`) and of each item.
+public enum OptionsResultMember: String, CaseIterable, Sendable {
+    case items
+}
+
+public enum OptionItemMember: String, CaseIterable, Sendable {
+    case value, title, subtitle
 }
 
 /// The members of a `timeline` result, of a `snapshot` result, and of an entry.

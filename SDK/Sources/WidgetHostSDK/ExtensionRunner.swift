@@ -79,6 +79,15 @@ struct ExtensionRunner: Sendable {
                 for session in widget.sessions where session.matching(identifier) { await session.handle(identifier, events) }
             }
             Channel.shared.answer(id, result: [:])
+        case .options:
+            let kind = params[OptionsParameter.kind.rawValue]?.string
+            guard let widget = widgets.first(where: { $0.kind == kind }) else {
+                return Channel.shared.answer(id, code: RPCErrorCode.invalidParams, message: "no such kind")
+            }
+            switch await widget.optionsResult(params) {
+            case .success(let result): Channel.shared.answer(id, result: result)
+            case .failure(let error): Channel.shared.answer(id, code: error.code, message: error.message)
+            }
         case .initialize, .shutdown:
             break  // answered in order by `run`
         }

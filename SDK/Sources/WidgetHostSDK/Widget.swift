@@ -15,6 +15,8 @@ public struct WidgetHandler: Sendable {
     let placeholder: @Sendable (TimelineProviderContext) -> JSON
     var actions: [(key: String?, perform: @Sendable (ActionContext) async throws -> Void)] = []
     var sessions: [(matching: @Sendable (String) -> Bool, handle: @Sendable (String, [SessionEvent]) async -> Void)] = []
+    /// The pickers of its dynamic options, by option name (`onOptions`).
+    var options: [String: @Sendable (OptionsQuery) async throws -> [OptionItem]] = [:]
 }
 
 /// An action key pressed on a panel of the kind.

@@ -37,6 +37,7 @@ public enum ConformanceRule {
     public static let snapshot = "\"Host → extension\": snapshot — the result is {entry: {date, view}}, or -32601 (method not found)"
     public static let placeholder = "\"The manifest\": placeholder — give it the shape of the real view"
     public static let action = "\"Host → extension\": action — do the work, answer {}"
+    public static let options = "\"Host → extension\": options — the result is {items: [{value, title, subtitle?}]}, value a non-empty printable string"
     public static let unknownMethod = "\"Host → extension\": snapshot — answer -32601 (method not found), as for any method you do not know"
     public static let shutdown = "\"Host → extension\": shutdown — answer {} and exit; exit when stdin reaches EOF"
 }

@@ -8,8 +8,8 @@ import WidgetCore
 /// `widgethost extension test`'s run: drives one extension through the host's own
 /// `ExtensionHost` (the process code the dashboard uses, no second client) and checks each
 /// answer against docs/extensions.md — `initialize`, `timeline` at every family and a few
-/// sizes, `snapshot`, the placeholder, each action, a method it does not know, and the idle
-/// exit. Each check is a `ConformanceCheck` naming the rule a failure broke.
+/// sizes, `snapshot`, the placeholder, each action, each `dynamic` option's `options`, a
+/// method it does not know, and the idle exit. Each check is a `ConformanceCheck` naming the rule a failure broke.
 ///
 /// Takes real time: each request up to the extension's `requestSeconds`, the idle exit about
 /// a second (the check relaunches it with `idleExitSeconds` 1) plus the host's 2 s grace.
@@ -60,6 +60,9 @@ public struct ExtensionConformance: Sendable {
             checks += placeholderChecks(kind)
             for action in kind.widget.manifest.actions where action.key != WidgetAction.reloadKey {
                 checks.append(await actionCheck(kind, key: action.key))
+            }
+            for option in kind.widget.manifest.options where option.dynamic {
+                checks.append(await optionsCheck(kind, option: option.name))
             }
         }
         checks.append(await unknownMethodCheck())

@@ -29,7 +29,7 @@ extension ManifestReader {
 
     mutating func option(name: String, _ value: JSONValue, path: String, nested: Bool) -> OptionSpec? {
         guard let object = object(value, path: path, known: [
-            "type", "default", "doc", "example", "required", "min", "max", "values", "schemes", "refreshInterval", "fields"]) else {
+            "type", "default", "doc", "example", "required", "min", "max", "values", "schemes", "refreshInterval", "fields", "dynamic"]) else {
             return nil
         }
         let before = issues.count + extra
@@ -38,6 +38,9 @@ extension ManifestReader {
         let example = string(object, "example", path: path)
         let required = bool(object, "required", path: path) ?? false
         var allowed: [String] = ["type", "default", "doc", "example", "required"]
+        // A picker fills a one-line value: not a boolean, a list, a map, nor an object's field.
+        if !nested, !["boolean", "stringList", "stringMap", "objectList"].contains(typeName) { allowed.append("dynamic") }
+        let dynamic = allowed.contains("dynamic") ? bool(object, "dynamic", path: path) ?? false : false
         let type: OptionType
         switch typeName {
         case "string": type = .string
@@ -104,7 +107,8 @@ extension ManifestReader {
             if required { fail(path + ".required", "an option with a default is not required") }
         }
         guard issues.count + extra == before else { return nil }
-        return OptionSpec(name: name, type: type, required: required, defaultValue: defaultValue, doc: doc, example: example)
+        return OptionSpec(name: name, type: type, required: required, defaultValue: defaultValue, doc: doc, example: example,
+                          dynamic: dynamic)
     }
 
     /// Why `value` is not a valid default of `type` (named `typeName` in the manifest): a number

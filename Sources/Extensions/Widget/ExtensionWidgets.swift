@@ -56,6 +56,19 @@ public enum ExtensionWidgets {
                 }
             }
         }
+        // Its `dynamic` options' picker asks it (`options`), with its usual request timeout.
+        if widget.manifest.options.contains(where: \.dynamic) {
+            configuration = configuration.dynamicOptions { query in
+                let result = try await host.request(HostMethod.options.rawValue,
+                                                    params: ExtensionOptionsDecoder.parameters(kind: widget.kind, query), userInitiated: true)
+                do throws(ExtensionError) {
+                    return try ExtensionOptionsDecoder.decode(result)
+                } catch {
+                    host.logBadAnswer(to: HostMethod.options.rawValue, instance: widget.kind, error)
+                    throw error
+                }
+            }
+        }
         return configuration
     }
 

@@ -70,8 +70,17 @@ extension WidgetManifest {
             if option.required, option.defaultValue != nil {
                 found.append("\(owner): option '\(option.name)' is required and has a default")
             }
+            switch option.type {
+            case .bool, .stringList, .stringMap, .objectList:
+                if option.dynamic { found.append("\(owner): option '\(option.name)' cannot be dynamic (a picker fills one-line values)") }
+            default:
+                break
+            }
             if case .objectList(let fields) = option.type {
                 found += problems(of: fields, in: "\(owner).\(option.name)")
+                for field in fields where field.dynamic {
+                    found.append("\(owner).\(option.name): field '\(field.name)' cannot be dynamic (a picker fills an option, not a field)")
+                }
             }
         }
         return found

@@ -186,6 +186,7 @@ extension Dashboard {
         ("u", "undo"),
         ("a", "add a widget (the gallery)"),
         ("Enter", "the focused widget's options (Edit Widget)"),
+        ("→ in the form", "pick a dynamic option's value from a list"),
         ("1-9, n", "go to a page, add a page"),
         ("s", "save the config file"),
         ("Esc, q, E", "leave edit mode (asks when unsaved)"),

@@ -58,6 +58,8 @@ extension Dashboard {
             configSaved(outcome)
         case .galleryPreviewed(let preview):
             galleryPreviewed(preview)
+        case .optionsAnswered(let answer):
+            optionsAnswered(answer)
         case .configLoaded(let config, let theme):
             timelines.updateConfiguration(SchedulerConfiguration(config))
             notify = config.notify

@@ -60,6 +60,8 @@ package enum DashboardMessage: Equatable, Sendable {
     case configSaved(ConfigSaveOutcome)
     /// A gallery preview's snapshot (`.previewGallery`).
     case galleryPreviewed(GalleryPreview)
+    /// A picker's items from the widget's options provider (`.queryOptions`), or why none.
+    case optionsAnswered(OptionsAnswer)
     /// `widgethost activity start|update|end`, checked, from the control socket.
     case activityRequested(ActivityRequest)
     /// The journal's activities and newest events (oldest first), at start-up.
@@ -119,6 +121,9 @@ package enum DashboardEffect: Equatable, Sendable {
     /// Make the sample panel's provider and ask it for its snapshot (`isPreview`); the program
     /// answers with `.galleryPreviewed`.
     case previewGallery(GalleryRequest)
+    /// Ask a kind's `DynamicOptionsProvider` for a picker's items, off the loop; the program
+    /// answers with `.optionsAnswered`.
+    case queryOptions(OptionsRequest)
     /// Arm the activities' timer (nil: none), replacing the one armed; it sends `.activitiesDue`.
     case armActivityWake(Date?)
     /// Journal the board (the host's `ActivityJournal`; headless: nothing).

@@ -39,6 +39,8 @@ final class DashboardProgram {
     private var pageRotation: ClockTimer?
     /// The gallery's snapshot call (`.previewGallery`), waited for by `settle`.
     private var galleryTask: Task<Void, Never>?
+    /// The form's picker's request (`.queryOptions`), waited for by `settle`.
+    private var optionsTask: Task<Void, Never>?
     /// Where provider calls run (and the gallery's snapshots).
     private let providerExecutor: (any TaskExecutor)?
     private var activityWake: ClockTimer?
@@ -137,6 +139,10 @@ final class DashboardProgram {
             galleryTask = GalleryPreviewer.start(request, widgets: dashboard.panelFactory?.widgets, executor: providerExecutor) { [mailbox] preview in
                 mailbox.post(.message(.galleryPreviewed(preview)))
             }
+        case .queryOptions(let request):
+            optionsTask = OptionsLookup.start(request, widgets: dashboard.panelFactory?.widgets, executor: providerExecutor) { [mailbox] answer in
+                mailbox.post(.message(.optionsAnswered(answer)))
+            }
         default:
             host.perform(effect, in: self)
         }
@@ -165,9 +171,13 @@ final class DashboardProgram {
                 galleryTask = nil
                 await task.value
             }
+            // A picker's answer may send the query typed meanwhile: another round waits for it.
+            let picker = optionsTask
+            optionsTask = nil
+            await picker?.value
             takeMail()
             await calls.waitForRunningCalls(of: ids)
-            if calls.answersGivenCount == given { return }
+            if calls.answersGivenCount == given, picker == nil { return }
         }
     }
 

@@ -251,7 +251,7 @@ final class HeadlessEffects: DashboardHost {
             program.send(.configSaved(reloader.save(document, to: file, overwrite: overwrite)))
         case .quit(let status): quitStatus = status
         case .suspend, .reapChildren, .log, .startProvider, .cancelProvider, .armTimelineWake, .publishWidgets, .runAction,
-             .armRelevanceWake, .armPageRotation, .buildPanels, .previewGallery, .armActivityWake, .saveActivities, .recordEvents,
+             .armRelevanceWake, .armPageRotation, .buildPanels, .previewGallery, .queryOptions, .armActivityWake, .saveActivities, .recordEvents,
              .notify: break
         }
     }

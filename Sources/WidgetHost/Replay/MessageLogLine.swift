@@ -17,7 +17,7 @@ struct MessageLogLine: Codable {
     enum CodingKeys: String, CodingKey {
         case date, type, key, columns, rows, instances, instance, generation, reason, codec, entries, policy, at, failure,
              requests, kinds, notice, config, theme, panels, action, step, retries, path, original, document, outcome, kind, family,
-             activity, activities, events
+             activity, activities, events, option, query, items
     }
 
     // MARK: Writing
@@ -96,6 +96,9 @@ struct MessageLogLine: Codable {
         case .galleryPreviewed(let preview):
             try c.encode("galleryPreviewed", forKey: .type)
             try encode(preview, into: &c, coding: MessageLogCoding.from(encoder.userInfo, codingPath: encoder.codingPath))
+        case .optionsAnswered(let answer):
+            try c.encode("optionsAnswered", forKey: .type)
+            try encode(answer, into: &c)
         case .activityRequested(let request):
             // Activities and events as their journal's JSON text.
             try c.encode("activityRequested", forKey: .type)
@@ -219,6 +222,8 @@ struct MessageLogLine: Codable {
         case "galleryPreviewed":
             message = .galleryPreviewed(try Self.galleryPreview(from: c,
                                                                 coding: MessageLogCoding.from(decoder.userInfo, codingPath: decoder.codingPath)))
+        case "optionsAnswered":
+            message = .optionsAnswered(try Self.optionsAnswer(from: c))
         case "activityRequested":
             let parsed = try? JSONParser(maximumBytes: 64 << 10, maximumDepth: 4).parse(Array(try c.decode(String.self, forKey: .activity).utf8))
             guard let request = try? ActivityRequest(params: parsed).validated() else {

@@ -11,7 +11,8 @@ public struct ClockOptions: OptionSchema, Equatable {
     public init() {}
 
     public static let fields: [OptionField<Self>] = [
-        OptionField(\.timeZone, "timeZone", .timeZone, doc: "IANA zone such as Europe/Paris, UTC, or local", example: "Europe/Paris"),
+        OptionField(\.timeZone, "timeZone", .timeZone, doc: "IANA zone such as Europe/Paris, UTC, or local", example: "Europe/Paris",
+                    dynamic: true),
         OptionField(\.seconds, "seconds", .bool, doc: "show seconds (wakes every second)", example: "true"),
         OptionField(\.hour24, "hour24", .bool, doc: "24-hour time; false for AM/PM", example: "false"),
         OptionField(\.showDate, "showDate", .bool, doc: "show the date under the time", example: "false"),

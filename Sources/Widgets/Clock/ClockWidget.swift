@@ -27,6 +27,8 @@ public enum ClockWidget {
         },
         view: PanelView.typed(view)
         )
+        // The form's zone picker: the zones of the same database.
+        .dynamicOptions { query in TimeZoneNames.items(query, directory: zoneinfo) }
     }
 
     static func view(_ entry: ClockEntry, context: WidgetViewContext) -> ViewNode {

@@ -10,7 +10,8 @@ public struct HeroOptions: OptionSchema, Equatable {
     public init() {}
 
     public static let fields: [OptionField<Self>] = [
-        OptionField(\.name, "name", .string, required: true, doc: "the hero's name", example: "Spouty"),
+        OptionField(\.name, "name", .string, required: true, doc: "the hero's name", example: "Spouty",
+                    dynamic: true),
         OptionField(\.session, "session", .string, doc: "the leaderboard session whose boards to read", example: "leaderboard"),
     ]
 }

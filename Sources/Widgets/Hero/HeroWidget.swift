@@ -24,6 +24,21 @@ public enum HeroWidget {
             },
             view: PanelView.typed(view)
         )
+        .dynamicOptions { query in try heroNames(query, store: LeaderboardStore(context: context)) }
+    }
+
+    /// The name picker: the heroes of the board the panel's `session` last fetched, those
+    /// whose name contains the query (ignoring case), in the board's order.
+    static func heroNames(_ query: DynamicOptionsQuery, store: LeaderboardStore) throws -> [DynamicOptionItem] {
+        let session = query.options.string(HeroOptions.name(of: \HeroOptions.session)) ?? LeaderboardWidget.defaultSession
+        guard let board = store.load(session: session).board else {
+            throw OptionError("no board of session '\(session)' yet: a leaderboard panel fetches it")
+        }
+        let text = query.query.lowercased()
+        return board.heroes.filter { text.isEmpty || $0.name.lowercased().contains(text) }.map { hero in
+            DynamicOptionItem(value: hero.name, title: "\(hero.avatar) \(hero.name)",
+                              subtitle: "level \(hero.level)" + (board.rank(of: hero.name).map { " · #\($0)" } ?? ""))
+        }
     }
 
     /// `+`: heals the hero through the leaderboard server its board comes from

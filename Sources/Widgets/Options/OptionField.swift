@@ -13,9 +13,9 @@ public struct OptionField<Root: OptionSchema>: Sendable {
     ///
     /// - Parameter required: a panel must give it; it then has no default.
     public init<Value: OptionValue>(_ keyPath: WritableKeyPath<Root, Value> & Sendable, _ name: String, _ type: OptionType,
-                                    required: Bool = false, doc: String, example: String? = nil) {
+                                    required: Bool = false, doc: String, example: String? = nil, dynamic: Bool = false) {
         spec = OptionSpec(name: name, type: type, required: required,
-                          defaultValue: required ? nil : Root()[keyPath: keyPath].optionValue, doc: doc, example: example)
+                          defaultValue: required ? nil : Root()[keyPath: keyPath].optionValue, doc: doc, example: example, dynamic: dynamic)
         self.keyPath = keyPath
         read = { root, value, path in
             guard let typed = Value(optionValue: value) else { throw OptionError("\(path): expected \(type.expectation)") }

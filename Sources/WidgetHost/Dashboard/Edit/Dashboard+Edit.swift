@@ -18,6 +18,7 @@ extension Dashboard {
     /// long one would leave the status bar no room for the rest.
     var editKeysShown: String {
         let (long, short) = edit?.gallery != nil ? (Self.galleryKeys, "Enter add  Esc back ")
+            : edit?.form?.picker != nil ? (Self.pickerKeys, "Enter pick  Esc back ")
             : edit?.form != nil ? (Self.formKeys, "Enter apply  Esc cancel ") : (Self.editKeys, Self.shortEditKeys)
         return DisplayWidth.of(long) + 30 <= size.columns ? long : short
     }

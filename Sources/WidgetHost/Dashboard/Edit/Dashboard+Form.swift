@@ -5,7 +5,7 @@ import Widgets
 
 /// The Edit Widget form's keys and frame (`WidgetForm`).
 extension Dashboard {
-    static let formKeys = "↑↓ field  Space choice  → pick  ^U default  Enter apply  Esc cancel "
+    static let formKeys = "↑↓ field  Space choice  → pick (dynamic)  ^U default  Enter apply  Esc cancel "
 
     /// `Enter` in edit mode: the focused panel's options in a form (a stack has none of its own).
     ///
@@ -28,6 +28,7 @@ extension Dashboard {
 
     /// A key while the form is open.
     mutating func handleForm(_ key: Key) {
+        if edit?.form?.picker != nil { return handlePicker(key) }
         guard var form = edit?.form, form.rows.indices.contains(form.selected) else { return }
         switch key {
         case .escape:
@@ -48,10 +49,10 @@ extension Dashboard {
             form.rows[form.selected].text.removeLast()
         case .control("u"):
             form.rows[form.selected].text = ""
-        case .right where form.rows[form.selected].spec.type == .timeZone:
-            // The picker: the first zone suggested for what is typed.
-            guard let zone = TimeZoneNames.suggestions(for: form.rows[form.selected].text).first else { return }
-            form.rows[form.selected].text = zone
+        case .right where form.rows[form.selected].hasPicker:
+            // The picker, filled by the widget's provider (`Dashboard+Picker`).
+            openPicker()
+            return
         case .character(" ") where WidgetForm.nextChoice(after: form.rows[form.selected].text,
                                                           for: form.rows[form.selected].spec.type) != nil:
             let row = form.rows[form.selected]
@@ -76,7 +77,7 @@ extension Dashboard {
     }
 
     /// Validates the document as the form would leave it; the messages go under the fields.
-    private mutating func checkForm() {
+    mutating func checkForm() {
         guard var form = edit?.form, let document = formDocument(form), let place = document.location(ofPanel: form.panel) else { return }
         let validator = ConfigValidator(manifests: panelFactory?.widgets.widgets.map(\.manifest) ?? [])
         let prefix = document.hasPages ? "pages[\(place.page)].panels[\(place.offset)].options" : "panels[\(form.panel)].options"
@@ -126,10 +127,7 @@ extension Dashboard {
             lines[lines.count - 1].text += String(repeating: " ", count: max(1, nameWidth + 2 - DisplayWidth.of(lines[lines.count - 1].text)))
             lines.append((shown, style, -1, index))
             lines.append(("    " + row.spec.doc + " · " + row.spec.type.expectation, CellStyle(.muted), 0, index))
-            if chosen, row.spec.type == .timeZone {
-                let zones = TimeZoneNames.suggestions(for: row.text)
-                if !zones.isEmpty { lines.append(("    → " + zones.joined(separator: "  "), CellStyle(.accent), 0, index)) }
-            }
+            if chosen, row.hasPicker { lines.append(("    → pick from a list", CellStyle(.accent), 0, index)) }
             if let problem = row.problem { lines.append(("    ⚠ " + problem, CellStyle(.negative, .bold), 0, index)) }
         }
         for problem in form.problems { lines.append(("⚠ " + problem, CellStyle(.negative, .bold), 0, -1)) }
@@ -148,5 +146,6 @@ extension Dashboard {
                                  x: x, y: inner.y + offset, style: style, clip: inner)
             }
         }
+        if let picker = form.picker { drawPicker(picker, into: &buffer) }
     }
 }

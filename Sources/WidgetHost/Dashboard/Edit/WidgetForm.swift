@@ -15,6 +15,10 @@ struct WidgetForm: Equatable, Sendable {
         var text: String
         /// What `check-config` says about it, if anything.
         var problem: String?
+
+        /// `→` opens a picker: the option is `dynamic`, or a time zone (any kind's: the zones
+        /// of the tz database when its widget gives none).
+        var hasPicker: Bool { spec.dynamic || spec.type == .timeZone }
     }
 
     /// The panel edited, page after page.
@@ -26,6 +30,8 @@ struct WidgetForm: Equatable, Sendable {
     var selected = 0
     /// Problems of the panel's options as a whole (`give 'command' or 'argv'`).
     var problems: [String] = []
+    /// The picker of a `dynamic` option's row (`→`), when open.
+    var picker: OptionPicker?
 
     /// The form for `panelValue` (a panel of `manifest`'s kind) at index `panel`.
     init(panel: Int, panelValue: JSONValue, manifest: WidgetManifest) {
@@ -58,6 +64,19 @@ struct WidgetForm: Equatable, Sendable {
         }
         guard !options.isEmpty else { return .object(object.removing("options")) }
         return .object(object.setting("options", .object(JSONObject(members: options))))
+    }
+
+    /// The options as the form has them, each that reads as its type (a picker's query sends
+    /// them: the hero's `session` says whose board to list).
+    var currentOptions: WidgetOptions {
+        let decoder = OptionDecoder(isKnownTimeZone: { _ in true }, minimumReloadSeconds: 1, checksContents: false)
+        var report = OptionReport()
+        var values: [String: WidgetOptions.Value] = [:]
+        for row in rows where !row.text.isEmpty {
+            guard let json = row.spec.type.value(fromCommandLine: row.text) else { continue }
+            values[row.spec.name] = decoder.decode(json, as: row.spec.type, at: .root, into: &report)
+        }
+        return WidgetOptions(values)
     }
 
     /// Takes the validator's errors for the panel: each under its option's row, the others
