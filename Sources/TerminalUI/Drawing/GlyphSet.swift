@@ -27,6 +27,15 @@ public struct GlyphSet: Hashable, Sendable {
     /// What a redacted (placeholder) glyph becomes: "▒" or "#".
     public var redaction: String { isUnicode ? "▒" : "#" }
 
+    /// The same set with a heavier box (`┏━┓┃`, or `#=#` in ASCII): a border that must stand
+    /// out where colour cannot say it (an alerted panel outside the `fullColor` mode).
+    public var heavy: GlyphSet {
+        var set = self
+        (set.topLeft, set.topRight, set.bottomLeft, set.bottomRight) = isUnicode ? ("┏", "┓", "┗", "┛") : ("#", "#", "#", "#")
+        (set.horizontal, set.vertical) = isUnicode ? ("━", "┃") : ("=", "#")
+        return set
+    }
+
     /// Box drawing, eighth blocks, "…".
     public static let unicode = GlyphSet(
         isUnicode: true, topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘",
