@@ -33,8 +33,8 @@ extension Dashboard {
         let room = max(0, frame.width - 4 - DisplayWidth.of(panel.position))
         let title = room > 0 ? DisplayWidth.truncate(panel.title, toWidth: room, ellipsis: glyphs.ellipsis) + panel.position : panel.title
         let alert = alertRole(of: panel)
-        // Without every colour, an alert's border says it by its weight too.
-        let boxGlyphs = alert != nil && renderingMode != .fullColor ? glyphs.heavy : glyphs
+        // Without every colour, an alert's border says its level by its lines too.
+        let boxGlyphs = alert == nil || renderingMode == .fullColor ? glyphs : alert == .negative ? glyphs.heavy : glyphs.double
         Box(title: title, focused: focused, glyphs: boxGlyphs, role: alert).draw(into: &buffer, in: frame)
         if let error = panel.setupError {
             let inner = Box.inner(of: frame)

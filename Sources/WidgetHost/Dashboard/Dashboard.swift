@@ -30,7 +30,8 @@ struct Dashboard {
     /// redacted (WidgetKit's `redacted(reason: .privacy)`).
     var isPrivate = false
     /// How the frame uses colour (the terminal's, or `--rendering-mode`): in every view's and
-    /// provider call's context; outside `fullColor` an alerted panel's border is heavy.
+    /// provider call's context; outside `fullColor` an alerted panel's border is double (warning) or
+    /// heavy (critical).
     var renderingMode = RenderingMode.fullColor {
         didSet { timelines.renderingMode = WidgetRenderingMode(renderingMode) }
     }
