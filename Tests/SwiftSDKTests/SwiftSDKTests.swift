@@ -90,7 +90,7 @@ struct SwiftSDKTests {
     func sharedVocabulary() {
         #expect(Family.allCases.map(\.rawValue) == WidgetCore.WidgetFamily.allCases.map(\.rawValue))
         #expect(RPCErrorCode.methodNotFound == -32601)
-        #expect(TimelineParameter.allCases.map(\.rawValue) == ["kind", "instance", "family", "size", "options", "isPreview", "userInitiated"])
+        #expect(TimelineParameter.allCases.map(\.rawValue) == ["kind", "instance", "family", "size", "options", "isPreview", "userInitiated", "renderingMode"])
     }
 
     @Test("options arrive as JSON and read by name")

@@ -33,9 +33,10 @@ struct CommandOption: Sendable {
 
     /// `--rendering-mode`: the dashboard's and `snapshot`'s.
     static let renderingMode = CommandOption(name: "--rendering-mode", argument: "MODE", help: [
-        "fullColor, accented (two tones: what widgets mark accentable in",
-        "the theme's accent) or mono (no colour: bold, dim, reverse, underline);",
-        "default: mono with NO_COLOR or under 8 colours, accented with 8, else fullColor"])
+        "fullColor, accented (two tones: what widgets mark accentable in the",
+        "theme's accent) or mono (no colour: bold, dim, reverse, underline);",
+        "default from the terminal: mono with NO_COLOR or < 8 colours,",
+        "accented with 8, else fullColor"])
 
     /// `--family`, `--count`, `--option`: `preview` and `extension run`.
     static let previewShared = [

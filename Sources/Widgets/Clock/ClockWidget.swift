@@ -61,7 +61,7 @@ public enum ClockWidget {
             return .spread([big.map { $0.accentable() }, suffix.map { $0.accentable() } + details], rows: rows)
         }
         let time = ViewNode.text(entry.time, role: placeholder ? .placeholder : .accent, bold: !placeholder, alignment: .center)
-            .accentable()
+            .accentable(!placeholder)
         return .spread([[time]] + details.map { [$0] }, rows: rows)
     }
 }
