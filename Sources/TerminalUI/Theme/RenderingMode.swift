@@ -15,9 +15,9 @@ public enum RenderingMode: String, CaseIterable, Hashable, Sendable {
     ///
     /// No colours (fewer than 8, or `NO_COLOR`, which `ColorCapability.detect` reads) is
     /// `mono`; 8 colours `accented` — the nearest of eight ANSI colours merges the theme's
-    /// greys and tints (muted, stale and placeholder all become white or black), so two tones
-    /// and attributes say more; 16 and more `fullColor`: the sixteen ANSI colours keep every
-    /// role of the built-in themes apart.
+    /// greys and tints (the default theme's `muted` turns yellow like `warning`, `placeholder`
+    /// black), so two tones and attributes say more; 16 and more `fullColor`: the sixteen ANSI
+    /// colours keep every role of the built-in themes apart.
     public static func detect(capability: ColorCapability) -> RenderingMode {
         switch capability {
         case .none: .mono
