@@ -14,9 +14,12 @@ public struct TimelineProviderContext: Sendable, Equatable {
     /// The least time (seconds) before the host asks again on its own: a timeline should reach
     /// at least this far ahead, or its last entry stays on screen until the host may ask.
     public var minimumReloadInterval: TimeInterval
+    /// How the host will draw the entries' colours (WidgetKit's `widgetRenderingMode`).
+    public var renderingMode: WidgetRenderingMode
 
     public init(family: WidgetFamily, size: CellSize, isPreview: Bool = false, isUserInitiated: Bool = false,
-                minimumReloadInterval: TimeInterval = 0) {
+                minimumReloadInterval: TimeInterval = 0, renderingMode: WidgetRenderingMode = .fullColor) {
+        self.renderingMode = renderingMode
         self.family = family
         self.size = size
         self.isPreview = isPreview

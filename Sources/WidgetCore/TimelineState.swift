@@ -41,6 +41,8 @@ public struct TimelineState {
     /// What was decided since the last `takeOutput()`.
     private var effects: [TimelineEffect] = []
     private var changed: Set<WidgetInstanceID> = []
+    /// The rendering mode every provider call's context carries (the host's, fixed for a run).
+    public var renderingMode: WidgetRenderingMode = .fullColor
 
     public init(configuration: SchedulerConfiguration = .init()) {
         scheduler = TimelineScheduler(configuration: configuration)
@@ -236,6 +238,6 @@ public struct TimelineState {
 
     private func context(_ slot: Slot, userInitiated: Bool) -> TimelineProviderContext {
         TimelineProviderContext(family: slot.family, size: slot.size, isPreview: false, isUserInitiated: userInitiated,
-                                minimumReloadInterval: scheduler.configuration.minimumReloadInterval)
+                                minimumReloadInterval: scheduler.configuration.minimumReloadInterval, renderingMode: renderingMode)
     }
 }

@@ -213,10 +213,14 @@ public struct WidgetViewContext: Sendable, Equatable {
     public var size: CellSize
     /// True while the placeholder is shown: the view should draw its redacted look.
     public var isPlaceholder: Bool
+    /// How the host draws colours (WidgetKit's `widgetRenderingMode`): a view may mark
+    /// what matters accentable, or say with a glyph what colour says in `fullColor`.
+    public var renderingMode: WidgetRenderingMode
 
-    public init(family: WidgetFamily, size: CellSize, isPlaceholder: Bool = false) {
+    public init(family: WidgetFamily, size: CellSize, isPlaceholder: Bool = false, renderingMode: WidgetRenderingMode = .fullColor) {
         self.family = family
         self.size = size
         self.isPlaceholder = isPlaceholder
+        self.renderingMode = renderingMode
     }
 }

@@ -90,7 +90,23 @@ struct SwiftSDKTests {
     func sharedVocabulary() {
         #expect(Family.allCases.map(\.rawValue) == WidgetCore.WidgetFamily.allCases.map(\.rawValue))
         #expect(RPCErrorCode.methodNotFound == -32601)
-        #expect(TimelineParameter.allCases.map(\.rawValue) == ["kind", "instance", "family", "size", "options", "isPreview", "userInitiated"])
+        #expect(TimelineParameter.allCases.map(\.rawValue) == ["kind", "instance", "family", "size", "options", "isPreview", "userInitiated", "renderingMode"])
+    }
+
+    @Test("widgetAccentable() marks a node the host draws accentable; the rendering modes are the host's names")
+    func accentable() throws {
+        let view = VStack {
+            Text("Octo").role(.accent).widgetAccentable()
+            Spacer().widgetAccentable()
+            Bar(value: 0.5).widgetAccentable(false)
+        }
+        #expect(view.json.text == #"{"type":"vstack","children":[{"type":"text","spans":[{"text":"Octo","role":"accent"}],"accentable":true},{"type":"spacer"},{"type":"bar","value":0.5}]}"#)
+        let node = try ViewNode.decode(Array(view.json.text.utf8))
+        var buffer = CellBuffer(width: 6, height: 3)
+        node.draw(into: &buffer, in: buffer.bounds, glyphs: .unicode)
+        #expect(buffer[0, 0].style.accentable && !buffer[0, 2].style.accentable)
+        #expect(WidgetHostSDK.WidgetRenderingMode.allCases.map(\.rawValue) == WidgetCore.WidgetRenderingMode.allCases.map(\.rawValue))
+        #expect(TimelineProviderContext(family: .small, displaySize: (1, 1)).renderingMode == .fullColor)
     }
 
     @Test("options arrive as JSON and read by name")

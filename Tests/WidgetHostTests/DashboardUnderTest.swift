@@ -32,9 +32,10 @@ final class DashboardUnderTest {
 
     init(size: TerminalSize, themes: [Theme] = [Theme.default], environment: [String: String] = ["TZ": "UTC"],
          clock: any WidgetClock = ManualClock(now: at(0)), center: WidgetCenter = WidgetCenter(),
-         panelFactory: PanelFactory? = nil, host: EffectRecorder = EffectRecorder()) {
+         panelFactory: PanelFactory? = nil, host: EffectRecorder = EffectRecorder(), renderingMode: RenderingMode = .fullColor) {
         var dashboard = Dashboard(size: size, glyphs: .unicode, themes: themes, environment: environment, clock: clock)
         dashboard.panelFactory = panelFactory
+        dashboard.renderingMode = renderingMode
         self.clock = clock
         self.host = host
         program = DashboardProgram(dashboard: dashboard, clock: clock, center: center, host: host)

@@ -42,7 +42,7 @@ struct WidgetViewDescriptionTests {
         let context = WidgetViewContext(family: .small, size: CellSize(columns: 20, rows: 2))
         #expect(ClockWidget.node(clock, context: context).jsonText == """
             {"type":"vstack","children":[{"type":"spacer"},\
-            {"type":"text","spans":[{"text":"14:05","role":"accent","bold":true}],"align":"center"},\
+            {"type":"text","spans":[{"text":"14:05","role":"accent","bold":true}],"align":"center","accentable":true},\
             {"type":"spacer"}]}
             """)
     }
@@ -62,7 +62,7 @@ struct WidgetViewDescriptionTests {
         expectFrame(frame(1, 1), equals: ["…"])
         expectFrame(frame(0, 0), equals: [])
         let redacted = frame(20, 5, placeholder: true)
-        #expect(redacted[7, 1].style == CellStyle(.placeholder) && frame(20, 5)[7, 1].style == CellStyle(.accent, .bold))
+        #expect(redacted[7, 1].style == CellStyle(.placeholder) && frame(20, 5)[7, 1].style == CellStyle(.accent, .bold, accentable: true))
     }
 
     @Test("the hero at 24×7 is the recorded snapshot when drawn from its JSON description")

@@ -77,6 +77,17 @@ def text(*spans, align="left"):
             "spans": [{"text": t, "role": r, "bold": b} for (t, r, b) in spans]}
 
 
+def hero_row(hero, leader):
+    """A hero's table row; the leader's name and exp are accentable (the accent tone in the
+    host's accented rendering mode, docs/views.md)."""
+    row = [{"text": "%s %s" % (hero.get("avatar", ""), hero.get("name", "?"))},
+           {"text": str(hero.get("level", "")), "role": "muted"},
+           {"text": str(hero.get("exp", "")), "role": "accent"}]
+    if leader:
+        row[0]["accentable"] = row[2]["accentable"] = True
+    return row
+
+
 def view(board, state, now, rows):
     heroes = board.get("heroes", []) if board else []
     if not heroes:
@@ -99,9 +110,7 @@ def view(board, state, now, rows):
     if rows >= 5:
         children.append({"type": "table",
                          "columns": [{"title": "Hero"}, {"title": "Lvl", "align": "right"}, {"title": "Exp", "align": "right"}],
-                         "rows": [[{"text": "%s %s" % (h.get("avatar", ""), h.get("name", "?"))},
-                                   {"text": str(h.get("level", "")), "role": "muted"},
-                                   {"text": str(h.get("exp", "")), "role": "accent"}] for h in ranked[: max(1, rows - 4)]]})
+                         "rows": [hero_row(h, leader=(i == 0)) for i, h in enumerate(ranked[: max(1, rows - 4)])]})
     minutes = int((now.timestamp() - fetched) // 60)
     footer = "updated just now" if minutes < 1 else "updated %d min ago" % minutes
     if state.get("error"):

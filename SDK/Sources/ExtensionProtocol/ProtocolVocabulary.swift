@@ -40,9 +40,10 @@ public enum Family: String, CaseIterable, Sendable, Codable {
 }
 
 /// The members of `timeline` and `snapshot` params, in the order the host writes them (a
-/// promise of protocol 1); `size` holds `columns` then `rows`.
+/// promise of protocol 1); `size` holds `columns` then `rows`. `renderingMode` (`fullColor`,
+/// `accented` or `mono`) came later: last, and an extension must not require it.
 public enum TimelineParameter: String, CaseIterable, Sendable {
-    case kind, instance, family, size, options, isPreview, userInitiated
+    case kind, instance, family, size, options, isPreview, userInitiated, renderingMode
 }
 
 public enum SizeParameter: String, CaseIterable, Sendable {

@@ -104,7 +104,8 @@ struct ExtensionRunner: Sendable {
             isPreview: params[TimelineParameter.isPreview.rawValue]?.bool ?? false,
             isUserInitiated: params[TimelineParameter.userInitiated.rawValue]?.bool ?? false,
             options: Options(params[TimelineParameter.options.rawValue] ?? [:]),
-            instance: params[TimelineParameter.instance.rawValue]?.string ?? "")
+            instance: params[TimelineParameter.instance.rawValue]?.string ?? "",
+            renderingMode: params[TimelineParameter.renderingMode.rawValue]?.string.flatMap(WidgetRenderingMode.init(rawValue:)) ?? .fullColor)
         return (widget, context)
     }
 

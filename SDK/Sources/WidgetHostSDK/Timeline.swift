@@ -62,9 +62,13 @@ public struct TimelineProviderContext: Sendable {
     public var options: Options
     /// Names the panel by its options (`hello#2`): key per-panel state by it.
     public var instance: String
+    /// How the host draws colours (WidgetKit's `widgetRenderingMode`): `fullColor`,
+    /// `accented` (mark what matters `.widgetAccentable()`) or `mono` (attributes only).
+    public var renderingMode: WidgetRenderingMode
 
     public init(family: WidgetFamily, displaySize: (columns: Int, rows: Int), isPreview: Bool = false, isUserInitiated: Bool = false,
-                options: Options = Options([:]), instance: String = "") {
+                options: Options = Options([:]), instance: String = "", renderingMode: WidgetRenderingMode = .fullColor) {
+        self.renderingMode = renderingMode
         self.family = family
         self.displaySize = displaySize
         self.isPreview = isPreview
@@ -72,6 +76,12 @@ public struct TimelineProviderContext: Sendable {
         self.options = options
         self.instance = instance
     }
+}
+
+/// How the host draws colours, as the request's `renderingMode` says (an older host sends
+/// none: `fullColor`).
+public enum WidgetRenderingMode: String, Sendable, CaseIterable {
+    case fullColor, accented, mono
 }
 
 /// A panel's options by name.

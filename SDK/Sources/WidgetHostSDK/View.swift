@@ -205,3 +205,22 @@ public struct Divider: View {
     public func role(_ role: Role) -> Divider { var copy = self; copy.roleName = role; return copy }
     public var json: JSON { .object([("type", "divider")] + (roleName.map { [("role", JSON.string($0.rawValue))] } ?? [])) }
 }
+
+extension View {
+    /// Marks the view accentable (WidgetKit's `widgetAccentable()`): when the host draws in
+    /// the `accented` rendering mode (`context.renderingMode`), it takes the theme's accent
+    /// tone and everything else one neutral tone. A spacer or divider stays as it is.
+    public func widgetAccentable(_ accentable: Bool = true) -> AccentableView { AccentableView(base: self, accentable: accentable) }
+}
+
+/// A view marked accentable (`.widgetAccentable()`): its JSON with `"accentable": true`.
+public struct AccentableView: View {
+    let base: any View
+    let accentable: Bool
+
+    public var json: JSON {
+        guard accentable, case .object(let members) = base.json,
+              !members.contains(where: { $0.0 == "type" && ($0.1 == "spacer" || $0.1 == "divider") }) else { return base.json }
+        return .object(members.filter { $0.0 != "accentable" } + [("accentable", .bool(true))])
+    }
+}

@@ -74,7 +74,7 @@ struct ExtensionProvider: TimelineProvider {
         }
     }
 
-    /// `{kind, instance, family, size: {columns, rows}, options, isPreview, userInitiated}`.
+    /// `{kind, instance, family, size: {columns, rows}, options, isPreview, userInitiated, renderingMode}`.
     func parameters(_ context: TimelineProviderContext) -> JSONValue {
         RPCMessage.object([
             (TimelineParameter.kind.rawValue, .string(widget.kind)),
@@ -85,6 +85,7 @@ struct ExtensionProvider: TimelineProvider {
             (TimelineParameter.options.rawValue, RPCMessage.json(options)),
             (TimelineParameter.isPreview.rawValue, .bool(context.isPreview)),
             (TimelineParameter.userInitiated.rawValue, .bool(context.isUserInitiated)),
+            (TimelineParameter.renderingMode.rawValue, .string(context.renderingMode.rawValue)),
         ])
     }
 }

@@ -22,9 +22,9 @@ public enum FrameExport {
         var look: RoleColors
     }
 
-    /// The frame as an SVG document.
-    public static func svg(_ buffer: CellBuffer, theme: Theme) -> String {
-        let palette = TerminalPalette(theme: theme, capability: .direct)
+    /// The frame as an SVG document, in `mode`'s colours.
+    public static func svg(_ buffer: CellBuffer, theme: Theme, mode: RenderingMode = .fullColor) -> String {
+        let palette = TerminalPalette(theme: theme, capability: .direct, mode: mode)
         let page = pageColors(palette)
         let width = Double(buffer.width) * cellWidth, height = Double(buffer.height) * cellHeight
         var out = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
@@ -51,9 +51,9 @@ public enum FrameExport {
         return out + "</svg>\n"
     }
 
-    /// The frame as a standalone HTML page.
-    public static func html(_ buffer: CellBuffer, theme: Theme, title: String = "widgethost") -> String {
-        let palette = TerminalPalette(theme: theme, capability: .direct)
+    /// The frame as a standalone HTML page, in `mode`'s colours.
+    public static func html(_ buffer: CellBuffer, theme: Theme, title: String = "widgethost", mode: RenderingMode = .fullColor) -> String {
+        let palette = TerminalPalette(theme: theme, capability: .direct, mode: mode)
         let page = pageColors(palette)
         var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>\(escape(title))</title>\n"
         out += "<style>body{margin:0;background:\(page.background)}"

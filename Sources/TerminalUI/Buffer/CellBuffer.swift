@@ -129,6 +129,15 @@ public struct CellBuffer: Hashable, Sendable {
         }
     }
 
+    /// Marks every cell of `rect` accentable (a view node's `"accentable": true`), text and
+    /// blanks alike: the `accented` rendering mode draws them in the accent tone.
+    public mutating func markAccentable(_ rect: Rect) {
+        let area = rect.intersection(bounds)
+        for y in area.y..<area.maxY {
+            for x in area.x..<area.maxX { cells[y * width + x].style.accentable = true }
+        }
+    }
+
     /// The cells that differ from `previous`, as runs per row, top to bottom.
     ///
     /// When the sizes differ every cell is reported (the backend must redraw everything).

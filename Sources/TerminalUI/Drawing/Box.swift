@@ -10,6 +10,7 @@ public struct Box: Drawable {
     public var glyphs: GlyphSet
     /// The border's role instead of `border`/`borderFocused` (a panel's alert: `warning`,
     /// `negative`), bold when focused.
+    /// Such a border is accentable (an alert state takes the `accented` mode's accent tone).
     public var role: StyleRole?
 
     public init(title: String? = nil, focused: Bool = false, glyphs: GlyphSet = .unicode, role: StyleRole? = nil) {
@@ -24,7 +25,7 @@ public struct Box: Drawable {
 
     public func draw(into buffer: inout CellBuffer, in rect: Rect) {
         guard rect.width >= 2, rect.height >= 2 else { return }
-        let style = role.map { CellStyle($0, isFocused ? .bold : []) } ?? CellStyle(isFocused ? .borderFocused : .border)
+        let style = role.map { CellStyle($0, isFocused ? .bold : [], accentable: true) } ?? CellStyle(isFocused ? .borderFocused : .border)
         let clip = rect.intersection(buffer.bounds)
         let top = rect.y, bottom = rect.maxY - 1, left = rect.x, right = rect.maxX - 1
         buffer.fill(Box.inner(of: rect).intersection(clip), with: .blank())

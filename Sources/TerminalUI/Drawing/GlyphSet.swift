@@ -27,6 +27,24 @@ public struct GlyphSet: Hashable, Sendable {
     /// What a redacted (placeholder) glyph becomes: "▒" or "#".
     public var redaction: String { isUnicode ? "▒" : "#" }
 
+    /// The same set with a heavy box (`┏━┓┃`, or `#=#` in ASCII): a border that must stand
+    /// out where colour cannot say it (a critical alert outside the `fullColor` mode).
+    public var heavy: GlyphSet {
+        boxed(isUnicode ? ("┏", "┓", "┗", "┛", "━", "┃") : ("#", "#", "#", "#", "=", "#"))
+    }
+
+    /// The same set with a double box (`╔═╗║`, or `+=+` in ASCII): a warning's border outside
+    /// the `fullColor` mode.
+    public var double: GlyphSet {
+        boxed(isUnicode ? ("╔", "╗", "╚", "╝", "═", "║") : ("+", "+", "+", "+", "=", "|"))
+    }
+
+    private func boxed(_ box: (String, String, String, String, String, String)) -> GlyphSet {
+        var set = self
+        (set.topLeft, set.topRight, set.bottomLeft, set.bottomRight, set.horizontal, set.vertical) = box
+        return set
+    }
+
     /// Box drawing, eighth blocks, "…".
     public static let unicode = GlyphSet(
         isUnicode: true, topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘",

@@ -13,7 +13,9 @@
 /// ```
 /// `colors` values are `ThemeColor`s; `attributes` lists any of `bold`, `dim`, `reverse`,
 /// `underline` per role, added to whatever colours the terminal can show (a monochrome theme
-/// sets every colour to "default" and relies on attributes).
+/// sets every colour to "default" and relies on attributes). The rendering modes need no key of
+/// their own: `accented` draws in the theme's `accent` and `foreground`, `mono` with the
+/// built-in `mono` theme's attributes (`TerminalPalette`).
 public struct Theme: Hashable, Sendable {
     public var name: String
     private var colors: [StyleRole: ThemeColor]

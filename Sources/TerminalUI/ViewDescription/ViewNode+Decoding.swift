@@ -89,26 +89,28 @@ struct ViewDecoder {
         }
         switch type {
         case "vstack", "hstack":
-            checkFields(object, path: path, known: ["type", "children", "gap", "weights"])
-            guard let stack = stack(object, path: path, level: level) else { return nil }
+            checkFields(object, path: path, known: ["type", "children", "gap", "weights", "accentable"])
+            guard var stack = stack(object, path: path, level: level) else { return nil }
+            stack.accentable = bool(object, "accentable", path: path) ?? false
             return type == "vstack" ? .vstack(stack) : .hstack(stack)
         case "text":
-            checkFields(object, path: path, known: ["type", "spans", "align", "wrap"])
+            checkFields(object, path: path, known: ["type", "spans", "align", "wrap", "accentable"])
             return text(object, path: path)
         case "table":
-            checkFields(object, path: path, known: ["type", "columns", "rows"])
+            checkFields(object, path: path, known: ["type", "columns", "rows", "accentable"])
             return table(object, path: path)
         case "bar":
-            checkFields(object, path: path, known: ["type", "value", "role", "label", "track", "privacySensitive"])
+            checkFields(object, path: path, known: ["type", "value", "role", "label", "track", "privacySensitive", "accentable"])
             let value = number(object, "value", path: path, required: true)
             let role = role(object, path: path) ?? .accent
             let label = string(object, "label", path: path)
             let track = bool(object, "track", path: path) ?? false
             var bar = ViewNode.Bar(value: value ?? 0, role: role, label: label, showsTrack: track)
             bar.privacySensitive = bool(object, "privacySensitive", path: path) ?? false
+            bar.accentable = bool(object, "accentable", path: path) ?? false
             return .bar(bar)
         case "sparkline":
-            checkFields(object, path: path, known: ["type", "values", "role", "max", "privacySensitive"])
+            checkFields(object, path: path, known: ["type", "values", "role", "max", "privacySensitive", "accentable"])
             let role = role(object, path: path) ?? .accent
             var maximum = number(object, "max", path: path)
             if let given = maximum, given <= 0 {
@@ -127,6 +129,7 @@ struct ViewDecoder {
             }
             var sparkline = ViewNode.Sparkline(values: values, role: role, maximum: maximum)
             sparkline.privacySensitive = bool(object, "privacySensitive", path: path) ?? false
+            sparkline.accentable = bool(object, "accentable", path: path) ?? false
             return .sparkline(sparkline)
         case "spacer":
             checkFields(object, path: path, known: ["type"])
@@ -180,7 +183,7 @@ struct ViewDecoder {
                     fail(spanPath, "expected a span (an object with \"text\"), found \(element.shortDescription)")
                     continue
                 }
-                checkFields(span, path: spanPath, known: ["text", "role", "bold", "link", "privacySensitive"])
+                checkFields(span, path: spanPath, known: ["text", "role", "bold", "link", "privacySensitive", "accentable"])
                 let text = string(span, "text", path: spanPath, required: true) ?? ""
                 var link: String?
                 if let given = string(span, "link", path: spanPath) {
@@ -193,12 +196,15 @@ struct ViewDecoder {
                 var decoded = ViewNode.Span(text, role: role(span, path: spanPath) ?? .foreground,
                                             bold: bool(span, "bold", path: spanPath) ?? false, link: link)
                 decoded.privacySensitive = bool(span, "privacySensitive", path: spanPath) ?? false
+                decoded.accentable = bool(span, "accentable", path: spanPath) ?? false
                 spans.append(decoded)
             }
         }
         let alignment = alignment(object, path: path)
         let wrap = bool(object, "wrap", path: path) ?? false
-        return .text(ViewNode.Text(spans: spans, alignment: alignment, wrap: wrap))
+        var text = ViewNode.Text(spans: spans, alignment: alignment, wrap: wrap)
+        text.accentable = bool(object, "accentable", path: path) ?? false
+        return .text(text)
     }
 
     mutating func table(_ object: JSONObject, path: String) -> ViewNode? {
@@ -235,17 +241,20 @@ struct ViewDecoder {
                         fail(cellPath, "expected a cell (an object with \"text\"), found \(cellValue.shortDescription)")
                         continue
                     }
-                    checkFields(cell, path: cellPath, known: ["text", "role", "bold", "privacySensitive"])
+                    checkFields(cell, path: cellPath, known: ["text", "role", "bold", "privacySensitive", "accentable"])
                     var decoded = ViewNode.Cell(string(cell, "text", path: cellPath, required: true) ?? "",
                                                 role: role(cell, path: cellPath) ?? .foreground,
                                                 bold: bool(cell, "bold", path: cellPath) ?? false)
                     decoded.privacySensitive = bool(cell, "privacySensitive", path: cellPath) ?? false
+                    decoded.accentable = bool(cell, "accentable", path: cellPath) ?? false
                     row.append(decoded)
                 }
                 rows.append(row)
             }
         }
-        return .table(ViewNode.Table(columns: columns, rows: rows))
+        var table = ViewNode.Table(columns: columns, rows: rows)
+        table.accentable = bool(object, "accentable", path: path) ?? false
+        return .table(table)
     }
 
     // MARK: Fields

@@ -79,10 +79,11 @@ extension ViewNode {
                 let area = Rect(x: starts[column], y: rect.y + row, width: width, height: 1).intersection(rect)
                 if cell.privacySensitive { buffer.addPrivateArea(area.intersection(clip)) }
                 if let fraction = cell.fraction {
-                    TerminalUI.Bar(fraction: fraction, style: CellStyle(cell.role), glyphs: glyphs).draw(into: &buffer, in: area)
+                    TerminalUI.Bar(fraction: fraction, style: CellStyle(cell.role, accentable: cell.accentable), glyphs: glyphs)
+                        .draw(into: &buffer, in: area)
                 } else {
                     TextLine(Piece.resolve(cell.text, cell.pieces, glyphs: glyphs), alignment: table.columns[column].alignment,
-                             style: CellStyle(cell.role, cell.bold ? .bold : []), glyphs: glyphs)
+                             style: CellStyle(cell.role, cell.bold ? .bold : [], accentable: cell.accentable), glyphs: glyphs)
                         .draw(into: &buffer, in: area)
                 }
             }
@@ -138,6 +139,8 @@ extension ViewLayout {
     func draw(into buffer: inout CellBuffer, in rect: Rect, clip: Rect, glyphs: GlyphSet, parent: ViewNode.Axis) {
         let area = rect.intersection(clip)
         guard !area.isEmpty else { return }
+        // An accentable node's cells (its blanks too) take the accented mode's accent tone.
+        defer { if node.isAccentable { buffer.markAccentable(area) } }
         switch node {
         case .vstack(let stack):
             let lengths = self.lengths(total: rect.height, cross: rect.width, axis: .vertical)

@@ -18,7 +18,7 @@ extension ViewNode {
         case .text(let text):
             members.append(("spans", .array(text.spans.map { span in
                 Self.styled(text: span.resolved(.unicode), role: span.role, bold: span.bold, link: span.link,
-                            privacySensitive: span.privacySensitive)
+                            privacySensitive: span.privacySensitive, accentable: span.accentable)
             })))
             if text.alignment != .left { members.append(("align", .string(Self.name(of: text.alignment)))) }
             if text.wrap { members.append(("wrap", .bool(true))) }
@@ -34,7 +34,7 @@ extension ViewNode {
             })))
             members.append(("rows", .array(table.rows.map { row in
                 .array(row.map { Self.styled(text: Piece.resolve($0.text, $0.pieces, glyphs: .unicode), role: $0.role, bold: $0.bold,
-                                             privacySensitive: $0.privacySensitive) })
+                                             privacySensitive: $0.privacySensitive, accentable: $0.accentable) })
             })))
         case .bar(let bar):
             members.append(("value", .number(bar.value)))
@@ -52,18 +52,21 @@ extension ViewNode {
         case .divider(let role):
             if role != .border { members.append(("role", .string(role.rawValue))) }
         }
+        if isAccentable { members.append(("accentable", .bool(true))) }
         return .object(JSONObject(members: members))
     }
 
     /// The node as compact JSON text.
     public var jsonText: String { jsonValue.jsonText }
 
-    private static func styled(text: String, role: StyleRole, bold: Bool, link: String? = nil, privacySensitive: Bool) -> JSONValue {
+    private static func styled(text: String, role: StyleRole, bold: Bool, link: String? = nil, privacySensitive: Bool,
+                               accentable: Bool) -> JSONValue {
         var fields: [(key: String, value: JSONValue)] = [("text", .string(text))]
         if role != .foreground { fields.append(("role", .string(role.rawValue))) }
         if bold { fields.append(("bold", .bool(true))) }
         if let link { fields.append(("link", .string(link))) }
         if privacySensitive { fields.append(("privacySensitive", .bool(true))) }
+        if accentable { fields.append(("accentable", .bool(true))) }
         return .object(JSONObject(members: fields))
     }
 

@@ -48,6 +48,8 @@ public enum ViewNode: Sendable, Equatable {
         /// One weight (1…1 000 000) per child: every child then shares the stack's length in
         /// proportion, whatever its natural size. nil: natural sizes first, then equal shares.
         public private(set) var weights: [Int]?
+        /// Accentable (see `Span.accentable`): everything the stack draws.
+        public var accentable = false
 
         /// A stack; `gap` is clamped to 0…64, weights to 1…1 000 000, and missing weights count
         /// as 1 (extra ones are dropped), so a stack built in Swift always encodes to a valid one.
@@ -79,6 +81,9 @@ public enum ViewNode: Sendable, Equatable {
         /// Hidden in the privacy mode (`P`, `--private`): drawn redacted, as WidgetKit's
         /// `.privacySensitive()` under `redacted(reason: .privacy)`.
         public var privacySensitive = false
+        /// Accentable (WidgetKit's `widgetAccentable()`): in the `accented` rendering mode drawn
+        /// in the theme's accent tone, the rest in one neutral tone.
+        public var accentable = false
 
         public init(_ text: String, role: StyleRole = .foreground, bold: Bool = false, link: String? = nil) {
             self.init(text, pieces: [], role: role, bold: bold)
@@ -103,7 +108,7 @@ public enum ViewNode: Sendable, Equatable {
         public var style: CellStyle {
             var attributes: CellAttributes = bold ? .bold : []
             if link != nil { attributes.insert(.underline) }
-            return CellStyle(role, attributes)
+            return CellStyle(role, attributes, accentable: accentable)
         }
 
         /// The span's text for `glyphs`: `text`, the pieces resolved, cut to `limit`.
@@ -120,6 +125,8 @@ public enum ViewNode: Sendable, Equatable {
         public var alignment: TextAlignment
         /// Break lines at spaces (and inside words longer than the width) instead of cutting.
         public var wrap: Bool
+        /// Accentable (see `Span.accentable`): every span.
+        public var accentable = false
 
         public init(spans: [Span], alignment: TextAlignment = .left, wrap: Bool = false) {
             self.spans = spans
@@ -174,6 +181,8 @@ public enum ViewNode: Sendable, Equatable {
         public private(set) var fraction: Double?
         /// Hidden in the privacy mode (see `Span.privacySensitive`).
         public var privacySensitive = false
+        /// Accentable (see `Span.accentable`).
+        public var accentable = false
 
         public init(_ text: String, role: StyleRole = .foreground, bold: Bool = false) {
             self.init(text, pieces: [], role: role, bold: bold)
@@ -200,6 +209,9 @@ public enum ViewNode: Sendable, Equatable {
     public struct Table: Sendable, Equatable {
         public var columns: [Column]
         public var rows: [[Cell]]
+        /// Accentable (see `Span.accentable`): the whole table.
+        public var accentable = false
+
 
         public init(columns: [Column], rows: [[Cell]]) {
             self.columns = columns
@@ -218,6 +230,8 @@ public enum ViewNode: Sendable, Equatable {
         public var showsTrack: Bool
         /// Hidden in the privacy mode (see `Span.privacySensitive`).
         public var privacySensitive = false
+        /// Accentable (see `Span.accentable`).
+        public var accentable = false
 
         public init(value: Double, role: StyleRole = .accent, label: String? = nil, showsTrack: Bool = false) {
             self.value = value.isNaN ? 0 : min(1, max(0, value))
@@ -237,6 +251,8 @@ public enum ViewNode: Sendable, Equatable {
         public private(set) var maximum: Double?
         /// Hidden in the privacy mode (see `Span.privacySensitive`).
         public var privacySensitive = false
+        /// Accentable (see `Span.accentable`).
+        public var accentable = false
 
         public init(values: [Double], role: StyleRole = .accent, maximum: Double? = nil) {
             self.values = values.map { $0.isFinite ? $0 : 0 }

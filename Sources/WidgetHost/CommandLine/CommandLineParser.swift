@@ -95,6 +95,7 @@ public enum CommandLineParser {
             case .option("--record-messages"):
                 options.recordMessages = try path(scanner.value(), for: "--record-messages", scanner)
             case .option("--private"): options.isPrivate = true
+            case .option("--rendering-mode"): options.renderingMode = try renderingMode(scanner.value(), scanner)
             case .option(let name): throw scanner.fail("\(name) is not an option of the dashboard")
             case .positional(let argument):
                 throw scanner.fail("unexpected argument '\(String(argument.prefix(64)))'")
@@ -145,6 +146,7 @@ public enum CommandLineParser {
                 options.recordStep = seconds
             case .option("--color"): options.format = .ansi
             case .option("--private"): options.isPrivate = true
+            case .option("--rendering-mode"): options.renderingMode = try renderingMode(scanner.value(), scanner)
             case .option("--format"):
                 let text = scanner.value()
                 guard let format = SnapshotFormat(rawValue: text) else {
@@ -178,6 +180,15 @@ public enum CommandLineParser {
         return .snapshot(options)
     }
 
+    /// `--rendering-mode MODE`'s value.
+    private static func renderingMode(_ text: String, _ scanner: ArgumentScanner) throws(UsageError) -> RenderingMode {
+        guard let mode = RenderingMode(rawValue: text) else {
+            let names = RenderingMode.allCases.map(\.rawValue).joined(separator: ", ")
+            throw scanner.fail("--rendering-mode expects one of \(names); got '\(String(text.prefix(64)))'")
+        }
+        return mode
+    }
+
     /// `--replay FILE` takes the config, theme and size from the recording: options that would
     /// name them (or wait for fetches, or record) contradict it; `--describe` goes with it.
     private static func checkReplay(_ options: SnapshotOptions, _ arguments: [String],
@@ -195,6 +206,9 @@ public enum CommandLineParser {
         }
         if options.isPrivate {
             throw scanner.fail("--replay shows what the recorded run showed (its P key included); it takes no --private")
+        }
+        if options.renderingMode != nil {
+            throw scanner.fail("--replay shows what the recorded run showed; it takes no --rendering-mode")
         }
     }
 

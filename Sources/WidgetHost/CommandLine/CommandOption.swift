@@ -31,6 +31,13 @@ struct CommandOption: Sendable {
     static let privacy = CommandOption(name: "--private", argument: nil,
                                        help: ["the privacy mode (P): what widgets mark private is hidden"])
 
+    /// `--rendering-mode`: the dashboard's and `snapshot`'s.
+    static let renderingMode = CommandOption(name: "--rendering-mode", argument: "MODE", help: [
+        "fullColor, accented (two tones: what widgets mark accentable in the",
+        "theme's accent) or mono (no colour: bold, dim, reverse, underline);",
+        "default from the terminal: mono with NO_COLOR or < 8 colours,",
+        "accented with 8, else fullColor"])
+
     /// `--family`, `--count`, `--option`: `preview` and `extension run`.
     static let previewShared = [
         CommandOption(name: "--family", argument: "FAMILY", help: ["small, medium, large or extraLarge (default: the kind's)"]),
@@ -49,7 +56,7 @@ struct CommandOption: Sendable {
                     CommandOption(name: "--record-messages", argument: "FILE", help: [
                         "debug: write every message the dashboard applies to FILE, one",
                         "JSON line each, replayable: snapshot --replay FILE"]),
-                    privacy]
+                    privacy, renderingMode]
         case .snapshot?:
             return [
                 CommandOption(name: "--config", argument: "PATH", help: ["config file (lookup as for the dashboard)"]),
@@ -65,6 +72,7 @@ struct CommandOption: Sendable {
                     "grid), html (a page); in the theme's colours"]),
                 CommandOption(name: "--color", argument: nil, help: ["emit ANSI colours (--format ansi)"]),
                 privacy,
+                renderingMode,
                 CommandOption(name: "--record", argument: "FILE", help: [
                     "write an asciicast v2 recording to FILE instead: the dashboard",
                     "played from --at through simulated time (no waiting)"]),

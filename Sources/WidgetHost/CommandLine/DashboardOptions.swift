@@ -1,3 +1,5 @@
+import TerminalUI
+
 /// Options of the plain `widgethost` command, which runs the dashboard.
 public struct DashboardOptions: Sendable, Equatable {
     /// `--config PATH`; nil means the lookup order of `ConfigLocator`.
@@ -14,6 +16,8 @@ public struct DashboardOptions: Sendable, Equatable {
     public var recordMessages: String?
     /// `--private`: start in the privacy mode (`P`).
     public var isPrivate = false
+    /// `--rendering-mode`: draw in this mode; nil: the terminal's (`RenderingMode.detect`).
+    public var renderingMode: RenderingMode?
 
     public init(configPath: String? = nil, theme: String? = nil, stateDirectory: String? = nil, debug: Bool = false,
                 extensionsDirectory: String? = nil, recordMessages: String? = nil) {

@@ -46,6 +46,9 @@ public struct SnapshotOptions: Sendable, Equatable {
     public var describe: Bool
     /// `--private`: the privacy mode (`P`): what views mark `privacySensitive` is redacted.
     public var isPrivate = false
+    /// `--rendering-mode`: draw in this mode; nil: `mono` under `NO_COLOR`, else `fullColor`
+    /// (the mode of the 256-colour terminal a snapshot stands for).
+    public var renderingMode: RenderingMode?
 
     public init(configPath: String? = nil, theme: String? = nil, stateDirectory: String? = nil,
                 size: TerminalSize = SnapshotOptions.defaultSize, at: SnapshotTime? = nil,

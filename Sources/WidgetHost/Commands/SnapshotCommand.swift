@@ -28,11 +28,15 @@ enum SnapshotCommand {
                 return CommandOutput(exitCode: 2, standardError: "widgethost snapshot: --state-dir \(state): no such directory\n")
             }
         }
+        // ANSI colours unless NO_COLOR is set (a recording is always ANSI text); the rendering
+        // mode of a 256-colour terminal, or of none under NO_COLOR, unless one is asked for.
+        let noColor = !(environment.variables["NO_COLOR"] ?? "").isEmpty
+        let mode = options.renderingMode ?? RenderingMode.detect(capability: noColor ? .none : .palette256)
         let dashboard: HeadlessDashboard
         switch HeadlessDashboard.open(catalog: catalog, configPath: options.configPath, theme: options.theme,
                                       stateDirectory: options.stateDirectory, size: options.size,
                                       now: options.at?.date(now: now) ?? now, environment: environment, io: io,
-                                      extensions: extensions) {
+                                      extensions: extensions, renderingMode: mode) {
         case .success(let opened): dashboard = opened
         case .failure(let output): return output
         }
@@ -42,10 +46,8 @@ enum SnapshotCommand {
         let settled = await dashboard.settle(within: wait)
         let notice = dashboard.sessionsUnavailable.map { "widgethost snapshot: background sessions are off: \($0)\n" } ?? ""
         if options.at == nil { dashboard.clock.advance(to: max(dashboard.clock.now, wallClock())) }
-        // ANSI colours unless NO_COLOR is set (a recording is always ANSI text).
-        let noColor = !(environment.variables["NO_COLOR"] ?? "").isEmpty
         if let path = options.recordPath, let duration = options.recordDuration {
-            let palette = noColor ? nil : TerminalPalette(theme: dashboard.theme, capability: .palette256)
+            let palette = noColor ? nil : TerminalPalette(theme: dashboard.theme, capability: .palette256, mode: mode)
             let output = await SnapshotRecording.record(dashboard, to: path, duration: duration, step: options.recordStep ?? 1,
                                                         size: options.size, palette: palette, settleWithin: wait)
             return CommandOutput(exitCode: output.exitCode, standardOutput: output.standardOutput,
@@ -53,22 +55,22 @@ enum SnapshotCommand {
                                     + output.standardError)
         }
         var output = frameOutput(dashboard.render(), theme: dashboard.theme, size: options.size, format: options.format,
-                                 noColor: noColor)
+                                 noColor: noColor, mode: mode)
         output.standardError = notice + (settled ? "" : "widgethost snapshot: not every widget had its data after \(wait) s\n")
         return output
     }
 
-    /// `frame` written as `format` says (a replay's frame too).
+    /// `frame` written as `format` says (a replay's frame too), its colours in `mode`.
     static func frameOutput(_ frame: CellBuffer, theme: Theme, size: TerminalSize, format: SnapshotFormat,
-                            noColor: Bool) -> CommandOutput {
+                            noColor: Bool, mode: RenderingMode = .fullColor) -> CommandOutput {
         let text: String
         switch format {
-        case .svg: text = FrameExport.svg(frame, theme: theme)
-        case .html: text = FrameExport.html(frame, theme: theme)
+        case .svg: text = FrameExport.svg(frame, theme: theme, mode: mode)
+        case .html: text = FrameExport.html(frame, theme: theme, mode: mode)
         case .text, .ansi:
             let backend = TextBackend(size: size)
             if format == .ansi {
-                backend.palette = TerminalPalette(theme: theme, capability: noColor ? .none : .palette256)
+                backend.palette = TerminalPalette(theme: theme, capability: noColor ? .none : .palette256, mode: mode)
             }
             backend.present(frame)
             text = backend.render()

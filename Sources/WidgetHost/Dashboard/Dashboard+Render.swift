@@ -32,7 +32,10 @@ extension Dashboard {
         // A stack's position ("2/3") stays when its title is cut to fit the border.
         let room = max(0, frame.width - 4 - DisplayWidth.of(panel.position))
         let title = room > 0 ? DisplayWidth.truncate(panel.title, toWidth: room, ellipsis: glyphs.ellipsis) + panel.position : panel.title
-        Box(title: title, focused: focused, glyphs: glyphs, role: alertRole(of: panel)).draw(into: &buffer, in: frame)
+        let alert = alertRole(of: panel)
+        // Without every colour, an alert's border says its level by its lines too.
+        let boxGlyphs = alert == nil || renderingMode == .fullColor ? glyphs : alert == .negative ? glyphs.heavy : glyphs.double
+        Box(title: title, focused: focused, glyphs: boxGlyphs, role: alert).draw(into: &buffer, in: frame)
         if let error = panel.setupError {
             let inner = Box.inner(of: frame)
             PanelView.centeredLines([(error, CellStyle(.negative))]).draw(into: &buffer, in: inner, glyphs: glyphs)
@@ -51,7 +54,8 @@ extension Dashboard {
             guard let entry else { continue }
             var context = WidgetViewContext(family: family(of: member, in: panel, zoomed: zoomed),
                                             size: CellSize(columns: rect.width, rows: rect.height),
-                                            isPlaceholder: hosted == nil && status?.entry == nil)
+                                            isPlaceholder: hosted == nil && status?.entry == nil,
+                                            renderingMode: WidgetRenderingMode(renderingMode))
             let view = member.widget.view(entry, context)
             if scroll > 0 || view.contentHeight.map({ $0 > rect.height }) == true {
                 // The view is drawn as tall as it wants, so it is asked for that size.

@@ -29,6 +29,12 @@ struct Dashboard {
     /// The privacy mode (`P`, `--private`): what views mark `privacySensitive` is drawn
     /// redacted (WidgetKit's `redacted(reason: .privacy)`).
     var isPrivate = false
+    /// How the frame uses colour (the terminal's, or `--rendering-mode`): in every view's and
+    /// provider call's context; outside `fullColor` an alerted panel's border is double (warning) or
+    /// heavy (critical).
+    var renderingMode = RenderingMode.fullColor {
+        didSet { timelines.renderingMode = WidgetRenderingMode(renderingMode) }
+    }
     private(set) var size: TerminalSize
     /// Themes `t` cycles through, and the index of the one in use.
     private(set) var themes: [Theme]
@@ -299,7 +305,8 @@ struct Dashboard {
         return shown.map { member, rect -> Int in
             guard let entry = hostEntry(for: member.widget.kind, now: now) ?? timelines.status(of: member.id)?.entry else { return 0 }
             let view = member.widget.view(entry, WidgetViewContext(family: family(of: member, in: panel, zoomed: true),
-                                                                   size: CellSize(columns: rect.width, rows: rect.height)))
+                                                                   size: CellSize(columns: rect.width, rows: rect.height),
+                                                                   renderingMode: WidgetRenderingMode(renderingMode)))
             return max(0, (view.contentHeight ?? rect.height) - rect.height)
         }.max() ?? 0
     }

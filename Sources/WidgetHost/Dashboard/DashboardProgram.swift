@@ -136,7 +136,8 @@ final class DashboardProgram {
         case .runAction(let action):
             ActionRunner.run(action, clock: clock) { [mailbox] message in mailbox.post(.message(message)) }
         case .previewGallery(let request):
-            galleryTask = GalleryPreviewer.start(request, widgets: dashboard.panelFactory?.widgets, executor: providerExecutor) { [mailbox] preview in
+            galleryTask = GalleryPreviewer.start(request, widgets: dashboard.panelFactory?.widgets, executor: providerExecutor,
+                                                 renderingMode: dashboard.timelines.renderingMode) { [mailbox] preview in
                 mailbox.post(.message(.galleryPreviewed(preview)))
             }
         case .queryOptions(let request):

@@ -51,7 +51,8 @@ package final class HeadlessDashboard {
     ///     notifications go to this dashboard's scheduler.
     package static func open(catalog: Catalog, configPath: String?, theme: String? = nil, stateDirectory: String? = nil,
                              size: TerminalSize, now: Date, environment: HostEnvironment = .current(),
-                             io: HostIO? = nil, extensions: ExtensionRuntime? = nil) -> Result<HeadlessDashboard, CommandOutput> {
+                             io: HostIO? = nil, extensions: ExtensionRuntime? = nil,
+                             renderingMode: RenderingMode = .fullColor) -> Result<HeadlessDashboard, CommandOutput> {
         var setup: DashboardSetup
         switch DashboardSetup.load(configPath: configPath, theme: theme, environment: environment, catalog: catalog) {
         case .success(let loaded): setup = loaded
@@ -74,6 +75,7 @@ package final class HeadlessDashboard {
                                   themes: themes.list, environment: environment.variables,
                                   configuration: SchedulerConfiguration(setup.config), clock: binding.clock)
         dashboard.selectTheme(at: themes.index)
+        dashboard.renderingMode = renderingMode
         dashboard.panelFactory = PanelFactory(widgets: binding.widgets)
         dashboard.setPages(setup.config.pages, rotateSeconds: setup.config.rotateSeconds)
         dashboard.armRotation()

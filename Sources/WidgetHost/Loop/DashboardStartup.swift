@@ -91,7 +91,7 @@ enum DashboardStartup {
             loop = try MainLoop()
             clock = try LoopClock(loop: loop, wallClock: io.clock)
             wakeLoop = try loop.doorbell { door.program?.takeMail() }
-            terminal = try CursesBackend(theme: setup.theme, environment: environment.variables)
+            terminal = try CursesBackend(theme: setup.theme, environment: environment.variables, renderingMode: options.renderingMode)
         } catch {
             bundledServer?.stop()
             return .failure(CommandOutput(exitCode: 1, standardError: "widgethost: \(error)\n"))
@@ -115,6 +115,7 @@ enum DashboardStartup {
                                   clock: clock)
         dashboard.selectTheme(at: themes.index)
         dashboard.isPrivate = options.isPrivate
+        dashboard.renderingMode = terminal.renderingMode
         dashboard.sessionsNotice = sessions.notice
         dashboard.extensionsNotice = ExtensionSetup.notice(problems: extensionProblems.count, skipped: skippedExtensions)
         dashboard.notice = dashboard.standingNotice

@@ -59,9 +59,11 @@ public enum ClockWidget {
         if !placeholder, let digits,
            let scale = BigText.scales(digits, columns: columns - 2, rows: rows - details.count - suffix.count - 2),
            let big = BigText.rows(digits, scaleX: scale.x, scaleY: scale.y, role: .accent) {
-            return .spread([big, suffix + details], rows: rows)
+            // The face is what the accented mode tints.
+            return .spread([big.map { $0.accentable() }, suffix.map { $0.accentable() } + details], rows: rows)
         }
         let time = ViewNode.text(entry.time, role: placeholder ? .placeholder : .accent, bold: !placeholder, alignment: .center)
+            .accentable(!placeholder)
         return .spread([[time]] + details.map { [$0] }, rows: rows)
     }
 }

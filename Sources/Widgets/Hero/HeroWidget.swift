@@ -128,7 +128,8 @@ public enum HeroWidget {
         } else {
             full = "not recovering"
         }
-        health.append(.text(full, role: hero.health < 0.25 ? .negative : .muted, alignment: .center))
+        // Critical health is an alert state: accentable.
+        health.append(ViewNode.text(full, role: hero.health < 0.25 ? .negative : .muted, alignment: .center).accentable(hero.health < 0.25))
         if extras >= 2, hero.health < 1, hero.healthRecoveryRatePerHour > 0 {
             health.append(.text("recovers \(percentPerHour(hero.healthRecoveryRatePerHour))/h", role: .muted, alignment: .center))
         }

@@ -94,6 +94,8 @@ enum LeaderboardView {
                 let role: StyleRole = hero.health < 0.25 ? .negative : hero.health < 0.6 ? .warning : .positive
                 row.append(.bar(hero.health, role: role))
             }
+            // The leader is what the accented mode tints: rank, name and exp.
+            if index == 0 { for column in [0, 2, 4] { row[column].accentable = true } }
             rows.append(row)
             if perHero >= 2 {
                 // The detail line under each hero spans from the name column to the right edge.
@@ -128,7 +130,7 @@ enum LeaderboardView {
                                          : .text("")
         return .vstack([
             .spacer,
-            .text(Sanitizer.sanitize("\(leader.avatar) \(leader.name)"), role: .accent, bold: true, alignment: .center),
+            .text(Sanitizer.sanitize("\(leader.avatar) \(leader.name)"), role: .accent, bold: true, alignment: .center).accentable(),
             .text("level \(leader.level)", role: .muted, alignment: .center),
             .text("\(formatExp(leader.exp)) exp", alignment: .center),
             bar,
@@ -151,11 +153,12 @@ enum LeaderboardView {
                 error = String(error[..<retry.lowerBound])
             }
             let room = columns - ViewNode.Glyph.warning.widestWidth - 1 - width(of: suffix)
-            return .text([
+            // A failing fetch is an alert state: accentable.
+            return ViewNode.text([
                 ViewNode.Span(pieces: [.glyph(.warning), .text(" " + error)], role: .warning,
                               limit: room >= 8 ? room + ViewNode.Glyph.warning.widestWidth + 1 : nil),
                 ViewNode.Span(pieces: suffix, role: .warning),
-            ])
+            ]).accentable()
         }
         if entry.isFetching && entry.board == nil {
             return .text([ViewNode.Span("fetching", pieces: [.glyph(.ellipsis)], role: .muted)])

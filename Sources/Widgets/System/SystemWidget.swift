@@ -172,8 +172,11 @@ public enum SystemWidget {
         return rows
     }
 
+    /// A meter at a warning or alarming level is accentable: the accented mode tints it.
     static func meterRow(name: String, fraction: Double, value: String, role: StyleRole) -> ViewNode {
-        .hstack([.text(name + " ", role: .muted), .bar(fraction, role: role, showsTrack: true), .text(" " + value, role: role)])
+        let alarming = role == .warning || role == .negative
+        return .hstack([.text(name + " ", role: .muted), .bar(fraction, role: role, showsTrack: true).accentable(alarming),
+                        .text(" " + value, role: role).accentable(alarming)])
     }
 
     /// Calm up to 70 %, a warning to 90 %, alarming above.

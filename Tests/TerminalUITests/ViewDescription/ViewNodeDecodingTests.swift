@@ -112,7 +112,7 @@ struct ViewNodeDecodingTests {
           {"type": "spacer", "size": 2}]}
         """
         #expect(problems(json, path: "entries[3].view") == [
-            "entries[3].view.children[0].spans[0].colour: unknown field (expected text, role, bold, link, privacySensitive)",
+            "entries[3].view.children[0].spans[0].colour: unknown field (expected text, role, bold, link, privacySensitive, accentable)",
             #"entries[3].view.children[1].role: unknown role "red" (expected one of background, foreground, border, borderFocused, title, accent, positive, negative, warning, muted, statusBar, statusText, stale, placeholder)"#,
             #"entries[3].view.children[2].type: unknown node type "box" (expected one of vstack, hstack, text, table, bar, sparkline, spacer, divider)"#,
             #"entries[3].view.children[3].columns[0].align: unknown alignment "middle" (expected left, center or right)"#,

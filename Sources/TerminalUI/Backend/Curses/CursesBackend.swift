@@ -13,7 +13,7 @@ import Foundation
 /// Creating one takes over the terminal: `setlocale(LC_ALL, "")`, `newterm` on stdout/stdin
 /// (never `initscr`, which exits the process on a bad `TERM`), cbreak, noecho, nonl, keypad,
 /// nodelay, `set_escdelay(25)`, hidden cursor, one colour pair per `StyleRole` from the
-/// theme (see `TerminalPalette`; `init_color` is never called). `present` sends only the
+/// theme (two in the `accented` rendering mode: the role's and its accentable tone) (see `TerminalPalette`; `init_color` is never called). `present` sends only the
 /// cells changed since the previous frame, then one `doupdate`.
 ///
 /// While the backend owns the screen, a fatal signal that no one else handles (a Swift trap's
@@ -40,11 +40,15 @@ public final class CursesBackend: TerminalBackend {
     public let capability: ColorCapability
     /// Unicode or ASCII glyphs, from the locale.
     public let glyphs: GlyphSet
+    /// How the frame uses colour: the user's choice, else `RenderingMode.detect(capability:)`.
+    public let renderingMode: RenderingMode
     /// The theme as mapped to this terminal.
     public private(set) var palette: TerminalPalette
 
     private let screen: OpaquePointer
     private var pairs: [StyleRole: Int16] = [:]
+    /// The pairs of accentable cells in the `accented` mode (empty in the others).
+    private var accentPairs: [StyleRole: Int16] = [:]
     private var previous: CellBuffer?
     /// Linked text is sent as OSC 8 hyperlinks (`Hyperlinks.supported`).
     private let hyperlinks: Bool
@@ -53,11 +57,13 @@ public final class CursesBackend: TerminalBackend {
     private var ended = false
     private var suspended = false
 
-    /// Takes over the terminal named by `TERM` in `environment`.
+    /// Takes over the terminal named by `TERM` in `environment`, drawing in `renderingMode`
+    /// (nil: the terminal's, `RenderingMode.detect(capability:)`).
     ///
     /// Throws `TerminalError` when `TERM` is missing or unknown, or stdin/stdout is not a
     /// terminal; the terminal is untouched then.
-    public init(theme: Theme, environment: [String: String] = ProcessInfo.processInfo.environment) throws(TerminalError) {
+    public init(theme: Theme, environment: [String: String] = ProcessInfo.processInfo.environment,
+                renderingMode: RenderingMode? = nil) throws(TerminalError) {
         setlocale(LC_ALL, "")
         guard let term = environment["TERM"], !term.isEmpty else { throw .missingTerminalType }
         guard isatty(0) == 1, isatty(1) == 1 else { throw .notATerminal }
@@ -79,7 +85,8 @@ public final class CursesBackend: TerminalBackend {
         }
         capability = ColorCapability.detect(terminalName: term, colors: colors, environment: environment)
         hyperlinks = Hyperlinks.supported(environment: environment)
-        palette = TerminalPalette(theme: theme, capability: capability)
+        self.renderingMode = renderingMode ?? RenderingMode.detect(capability: capability)
+        palette = TerminalPalette(theme: theme, capability: capability, mode: self.renderingMode)
         size = TerminalSize(columns: Int(wh_cols()), rows: Int(wh_lines()))
         cbreak()
         noecho()
@@ -106,7 +113,7 @@ public final class CursesBackend: TerminalBackend {
     /// Switches to another theme; the next `present` redraws everything.
     public func setTheme(_ theme: Theme) {
         guard !ended else { return }
-        palette = TerminalPalette(theme: theme, capability: capability)
+        palette = TerminalPalette(theme: theme, capability: capability, mode: renderingMode)
         allocatePairs()
         previous = nil
         sentLinks = [:]
@@ -160,7 +167,7 @@ public final class CursesBackend: TerminalBackend {
                 if look.attributes.contains(.dim) { attributes |= wh_a_dim() }
                 if look.attributes.contains(.reverse) { attributes |= wh_a_reverse() }
                 if look.attributes.contains(.underline) { attributes |= wh_a_underline() }
-                wh_set_attributes(attributes, pairs[cell.style.role] ?? 0)
+                wh_set_attributes(attributes, pair(for: cell.style))
                 wh_put_bytes(cell.grapheme)
                 column += Int32(max(1, cell.grapheme.unicodeScalars.first.map(DisplayWidth.of) ?? 1))
             }
@@ -310,20 +317,30 @@ public final class CursesBackend: TerminalBackend {
 
     private func allocatePairs() {
         pairs = [:]
-        guard capability != .none else { return }
+        accentPairs = [:]
+        guard capability != .none, palette.capability != .none else { return }
         let defaultsWork = use_default_colors() != ERR
         let direct = capability == .direct
-        for (index, role) in StyleRole.allCases.enumerated() {
-            let look = palette[role]
-            var fg = look.foreground.cursesNumber(direct: direct)
-            var bg = look.background.cursesNumber(direct: direct)
-            if !defaultsWork {
-                if fg < 0 { fg = 7 }
-                if bg < 0 { bg = 0 }
+        let roles = StyleRole.allCases
+        for (index, role) in roles.enumerated() {
+            for accentable in palette.mode == .accented ? [false, true] : [false] {
+                let look = accentable ? palette[accentable: role] : palette[role]
+                var fg = look.foreground.cursesNumber(direct: direct)
+                var bg = look.background.cursesNumber(direct: direct)
+                if !defaultsWork {
+                    if fg < 0 { fg = 7 }
+                    if bg < 0 { bg = 0 }
+                }
+                let pair = Int32(index + 1 + (accentable ? roles.count : 0))
+                guard init_extended_pair(pair, fg, bg) != ERR else { continue }
+                if accentable { accentPairs[role] = Int16(pair) } else { pairs[role] = Int16(pair) }
             }
-            let pair = Int32(index + 1)
-            if init_extended_pair(pair, fg, bg) != ERR { pairs[role] = Int16(pair) }
         }
+    }
+
+    /// The colour pair of a cell in `style` (0, the terminal's, when none was made).
+    private func pair(for style: CellStyle) -> Int16 {
+        (style.accentable ? accentPairs[style.role] : nil) ?? pairs[style.role] ?? 0
     }
 
     private func put(_ cell: Cell, x: Int, y: Int, in window: UnsafeMutablePointer<WINDOW>) {
@@ -334,7 +351,7 @@ public final class CursesBackend: TerminalBackend {
         if look.attributes.contains(.dim) { attributes |= wh_a_dim() }
         if look.attributes.contains(.reverse) { attributes |= wh_a_reverse() }
         if look.attributes.contains(.underline) { attributes |= wh_a_underline() }
-        let pair = pairs[cell.style.role] ?? 0
+        let pair = pair(for: cell.style)
         var characters = cell.grapheme.unicodeScalars.prefix(5).map { wchar_t(bitPattern: $0.value) }
         characters.append(0)
         let width = cell.grapheme.unicodeScalars.first.map(DisplayWidth.of) ?? 1

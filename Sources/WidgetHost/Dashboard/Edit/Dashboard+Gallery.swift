@@ -153,7 +153,8 @@ extension Dashboard {
         Box(title: choice.manifest.displayName, focused: false, glyphs: glyphs).draw(into: &buffer, in: frame)
         let content = Box.inner(of: frame)
         if let preview = gallery.preview, let entry = preview.entry, let widget = panelFactory?.widgets.widget(kind: choice.kind) {
-            widget.view(entry, WidgetViewContext(family: choice.family, size: CellSize(columns: content.width, rows: content.height)))
+            widget.view(entry, WidgetViewContext(family: choice.family, size: CellSize(columns: content.width, rows: content.height),
+                                                 renderingMode: WidgetRenderingMode(renderingMode)))
                 .draw(into: &buffer, in: content, glyphs: glyphs)
         } else {
             let said = gallery.preview?.failure ?? "…"

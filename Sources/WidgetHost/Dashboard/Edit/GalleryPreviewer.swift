@@ -9,7 +9,7 @@ enum GalleryPreviewer {
     /// Starts the call; `answer` gets the preview (or why there is none), on the thread that
     /// has it. Returns the call's task (nil when it answered at once).
     static func start(_ request: GalleryRequest, widgets: BoundWidgets?, executor: (any TaskExecutor)?,
-                      answer: @escaping @Sendable (GalleryPreview) -> Void) -> Task<Void, Never>? {
+                      renderingMode: WidgetRenderingMode = .fullColor, answer: @escaping @Sendable (GalleryPreview) -> Void) -> Task<Void, Never>? {
         let panel = request.panel
         guard let widget = widgets?.widget(kind: panel.kind) else {
             answer(GalleryPreview(kind: panel.kind, family: panel.family, entry: nil, failure: "unknown widget kind '\(panel.kind)'"))
@@ -22,7 +22,7 @@ enum GalleryPreviewer {
             answer(GalleryPreview(kind: panel.kind, family: panel.family, entry: nil, failure: "\(error)"))
             return nil
         }
-        let context = TimelineProviderContext(family: panel.family, size: request.size, isPreview: true)
+        let context = TimelineProviderContext(family: panel.family, size: request.size, isPreview: true, renderingMode: renderingMode)
         return snapshot(provider, in: context, kind: panel.kind, executor: executor, answer: answer)
     }
 
