@@ -112,7 +112,7 @@ let package = Package(
         .testTarget(name: "DateTimeTests", dependencies: ["DateTime"]),
         .testTarget(name: "JSONTreeTests", dependencies: ["JSONTree"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "WidgetTestSupport"],
-                    exclude: ["Backend/__Snapshots__"]),
+                    exclude: ["Backend/__Snapshots__", "Theme/__Snapshots__"]),
         .testTarget(name: "WidgetsTests",
                     dependencies: ["DateTime", "Widgets", "WidgetCore", "TerminalUI", "BackgroundSessions", "LeaderboardServer",
                                    "WidgetTestSupport"],
