@@ -75,6 +75,7 @@ final class DashboardRunner {
         let signals = SignalTranslator.makeDescriptor()
         parts.loop.watch(signals) { [log = parts.log] in
             while case let number = wh_signalfd_read(signals), number > 0 {
+                log?.debug("signal \(number)")
                 guard let message = SignalTranslator.message(for: number, probe: {
                     (CursesBackend.windowSize(fd: 1), isatty(0) != 0)
                 }) else { continue }
