@@ -89,6 +89,23 @@ struct AlertTests {
         #expect(notices(board).count == 2)
     }
 
+    @Test("a failure ended with --dismiss-after 0 is alerted and notified before it leaves")
+    func failedAndDismissedAtOnce() {
+        let clock = ManualClock(now: at(0))
+        let board = DashboardUnderTest(size: TerminalSize(columns: 60, rows: 12), clock: clock)
+        var config = DashboardConfig(panels: [PanelConfig(kind: "activities", family: .medium, title: "Activities")])
+        config.notify = NotifyConfig(command: ["touch", "{text}"], cooldownSeconds: 300)
+        board.send(.configLoaded(config, .default))
+        board.install([PreparedPanel.of([("Activities", HostPanels.activities.widget(.none))], family: .medium)])
+        board.send(.activityRequested(ActivityRequest(action: .start, id: "tests", title: "Tests")))
+        board.send(.activityRequested(ActivityRequest(action: .end, id: "tests", state: .failure, dismissAfter: 0)))
+        #expect(notices(board).map(\.text) == ["Tests failed"])
+        #expect(alertEvents(board).count == 1)
+        #expect(board.activityWakeDate == at(0), "it leaves at the wake armed for now")
+        clock.advance(by: 0.001)
+        #expect(board.activities.activities.isEmpty && board.panelAlerts.isEmpty, "then it is gone, and its alert with it")
+    }
+
     @Test("a restart's failed activity is shown but not acted on again")
     func restoredQuietly() {
         let board = DashboardUnderTest(size: TerminalSize(columns: 60, rows: 12), clock: ManualClock(now: at(0)))
