@@ -95,7 +95,7 @@ public enum FilePaths {
     }
 
     /// fsyncs a directory so a rename or unlink in it is durable.
-    static func syncDirectory(_ path: String) {
+    public static func syncDirectory(_ path: String) {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if fd >= 0 {
             fsync(fd)

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import BackgroundSessions
 
 /// Why a config file could not be written; the message names the file and the system's reason.
 public struct ConfigWriteError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -44,52 +45,34 @@ public enum ConfigWriter {
         }
     }
 
-    /// The atomic step: temporary file, write, fsync, rename, directory fsync.
+    /// The atomic step: temporary file, write, fsync, rename, directory fsync
+    /// (`FilePaths.commit`). A new file's bits are `0644` less the umask, as `open` gives them;
+    /// an existing file's are set again exactly (`fchmod`: the umask may have taken some away).
     private static func write(_ bytes: [UInt8], to path: String, mode: mode_t?, in directory: String) throws(ConfigWriteError) {
-        func failure(_ what: String) -> ConfigWriteError {
-            ConfigWriteError(description: "cannot write \(path): \(what): \(String(cString: strerror(errno)))")
+        func failure(_ what: String, _ code: Int32) -> ConfigWriteError {
+            ConfigWriteError(description: "cannot write \(path): \(what): \(String(cString: strerror(code)))")
         }
         let name = path.split(separator: "/").last.map(String.init) ?? "config.json"
-        var template = Array((directory + "/." + name + ".XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw failure("cannot create a file in \(directory)") }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        var done = false
-        defer {
-            if !done { unlink(temporary) }
+        var fd: Int32 = -1
+        var temporary = ""
+        for attempt in 0..<100 {  // a name left by a killed save is skipped
+            temporary = directory + "/." + name + ".\(getpid()).\(attempt)"
+            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode ?? 0o644)
+            if fd >= 0 || errno != EEXIST { break }
         }
-        let permissions: mode_t
-        if let mode { permissions = mode } else {
-            let mask = umask(0o022)
-            umask(mask)
-            permissions = 0o644 & ~mask
-        }
-        fchmod(fd, permissions)
-        var rest = bytes[...]
-        while !rest.isEmpty {
-            let count = rest.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else {
-                let error = failure("writing")
-                close(fd)
-                throw error
-            }
-            rest = rest.dropFirst(count)
-        }
-        guard fsync(fd) == 0 else {
-            let error = failure("fsync")
+        guard fd >= 0 else { throw failure("cannot create a file in \(directory)", errno) }
+        var failed: (what: String, code: Int32)?
+        if let mode, fchmod(fd, mode) != 0 { failed = ("chmod", errno) }
+        if failed == nil, let code = FilePaths.writeAll(fd, bytes) { failed = ("writing", code) }
+        if let failed {
             close(fd)
-            throw error
+            unlink(temporary)
+            throw failure(failed.what, failed.code)
         }
-        close(fd)
-        guard rename(temporary, path) == 0 else { throw failure("rename") }
-        done = true
-        let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directoryFD >= 0 {
-            fsync(directoryFD)
-            close(directoryFD)
+        if let committed = FilePaths.commit(fd: fd, temporary: temporary, to: path, syncData: true) {
+            throw failure(committed.operation, committed.errno)
         }
+        FilePaths.syncDirectory(directory)
     }
 
     private static func makeDirectories(_ directory: String) throws(ConfigWriteError) {
