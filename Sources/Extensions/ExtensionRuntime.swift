@@ -30,8 +30,11 @@ public final class ExtensionRuntime: Sendable {
         }
 
         /// A request or notification from extension `name`.
+        ///
+        /// - Parameter cause: why the extension is at work now (its events answer a user's
+        ///   reload): what its `reloadTimelines` carries to the scheduler.
         func incoming(extension name: String, kinds: [String], method: String, params: JSONValue?,
-                      id: JSONValue?) throws(ExtensionConnection.ProtocolViolation) -> String? {
+                      id: JSONValue?, cause: WidgetCenter.Cause? = nil) throws(ExtensionConnection.ProtocolViolation) -> String? {
             switch method {
             case ExtensionMethod.log.rawValue:
                 guard case .object(let object)? = params, case .string(let message)? = object["message"] else {
@@ -49,7 +52,7 @@ public final class ExtensionRuntime: Sendable {
                     guard kinds.contains(kind!) else { throw .init("asked to reload kind '\(RPCMessage.printable(given, limit: 40))', which it does not declare") }
                 }
                 let center = centerHolder.withLock { $0 }
-                for each in kind.map({ [$0] }) ?? kinds { center?.reloadTimelines(ofKind: each) }
+                for each in kind.map({ [$0] }) ?? kinds { center?.reloadTimelines(ofKind: each, cause: cause) }
             default:
                 throw .init("called unknown method '\(RPCMessage.printable(method, limit: 40))'")
             }

@@ -40,11 +40,12 @@ final class SessionRig: Sendable {
         fake.close()
     }
 
-    func timeline(url: String?) async throws -> AnyTimeline {
+    func timeline(url: String?, userInitiated: Bool = false) async throws -> AnyTimeline {
         var options = WidgetOptions()
         if let url { options = ["url": .string(url)] }
         let provider = try widget.makeProvider(options)
-        return try await provider.timeline(in: TimelineProviderContext(family: .small, size: CellSize(columns: 20, rows: 5)))
+        return try await provider.timeline(in: TimelineProviderContext(family: .small, size: CellSize(columns: 20, rows: 5),
+                                                                       isUserInitiated: userInitiated))
     }
 
     /// Finishes the one running transfer with `body`.
@@ -75,6 +76,22 @@ struct ExtensionSessionTests {
         let events = rig.fake.logLines.first { $0.contains("events (launch 1)") } ?? ""
         #expect(events.contains(#""description":"the board","url":"http://127.0.0.1:9/board.json","status":"downloaded","file":""#), "\(events)")
         #expect(rig.fake.host.status.launches == 1)
+    }
+
+    @Test("the budget follows the request: the reload an extension sends with the events of a download a user's reload started is the answer; the system's stays the system's",
+          arguments: [true, false])
+    func causeFollowsTheDownload(userInitiated: Bool) async throws {
+        let rig = try SessionRig(limits: #"{"requestSeconds": 2}"#)
+        defer { rig.close() }
+        try rig.fake.scratch.write("fake/reload-on-events", "")
+        let center = WidgetCenter()
+        rig.fake.runtime.setCenter(center)
+        _ = try await rig.timeline(url: "http://127.0.0.1:9/board.json", userInitiated: userInitiated)
+        #expect(await rig.transport.wait { $0.runningIDs.count == 1 })
+        try rig.finishDownload("BOARD 5")
+        #expect(await rig.fake.logged("info: fake stderr: body: BOARD 5"))
+        #expect(await eventually { rig.manager.pendingEvents.isEmpty })
+        #expect(center.takeRequests() == [userInitiated ? .caused("fake/panel", .answer) : .kind("fake/panel")])
     }
 
     @Test("the extension is gone while its download is in flight: the events launch it again and reach it")

@@ -67,6 +67,7 @@ extension ExtensionHost {
         if !headers.isEmpty { ledger()?.add(HeaderLedger.key(session: session, url: url.absoluteString)) }
         let task = manager.session(identifier: session).downloadTask(with: url, taskDescription: description, headers: headers,
                                                                              conditional: conditional)
+        state.withLock { if $0.userRequests > 0 { $0.awaited[identifier] = .answer } }
         runtime.log(.info, "\(name): download \(task.taskIdentifier) in session \(identifier)"
                     + (headers.isEmpty ? "" : " with \(headers.count) header(s)") + (conditional ? "" : ", unconditional"))
         return RPCMessage.result(id: id, RPCMessage.object([("task", .integer(task.taskIdentifier))]))
@@ -183,6 +184,9 @@ extension ExtensionHost {
     /// thread; acknowledges the events only once it answers, else holds them for its next
     /// launch — with those queued behind them when it timed out (they would wait as long).
     private func deliver(_ delivery: SessionDelivery) {
+        // Events of a download a user's reload started: the reload they bring is the answer.
+        state.withLock { $0.deliveringCause = $0.awaited.removeValue(forKey: delivery.identifier) }
+        defer { state.withLock { $0.deliveringCause = nil } }
         let params = RPCMessage.object([(SessionEventsParameter.identifier.rawValue, .string(delivery.identifier)), (SessionEventsParameter.events.rawValue, .array(delivery.events))])
         // A crashed extension is relaunched for its events once the backoff has passed
         // (this thread waits it out: it has work, it is not idle); an extension that takes

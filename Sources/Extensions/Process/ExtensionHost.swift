@@ -84,6 +84,14 @@ public final class ExtensionHost: Sendable {
         /// `initialize` answers with a protocol this host speaks, over all launches
         /// (`extension test` checks the first).
         var initializeAnswers = 0
+        /// The budget follows the request (DESIGN.md §3): user-initiated requests out now; a
+        /// download the extension starts meanwhile is awaited by the user (`awaited`), and a
+        /// `reloadTimelines` it sends while its events are delivered carries that cause
+        /// (`deliveringCause`). In memory only: events delivered again after a restart are the
+        /// system's.
+        var userRequests = 0
+        var awaited: [String: WidgetCenter.Cause] = [:]
+        var deliveringCause: WidgetCenter.Cause?
     }
 
     /// Why the last `sessionEvents` failed (an error answer, a timeout, a crash), until one is
@@ -217,6 +225,8 @@ public final class ExtensionHost: Sendable {
     ///   the relaunch backoff.
     /// - Throws: `ExtensionError` (timed out, stopped, failed, the extension's own error).
     public func request(_ method: String, params: JSONValue?, userInitiated: Bool = false) async throws(ExtensionError) -> JSONValue {
+        if userInitiated { state.withLock { $0.userRequests += 1 } }
+        defer { if userInitiated { state.withLock { $0.userRequests -= 1 } } }
         let answer = try start(method, params: params, userInitiated: userInitiated)
         return try settle(await answer.value())
     }
@@ -386,7 +396,8 @@ public final class ExtensionHost: Sendable {
             },
             incoming: { [self] method, params, id throws(ExtensionConnection.ProtocolViolation) in
                 if method == ExtensionMethod.download.rawValue { return try download(params, id: id) }
-                return try runtime.incoming(extension: name, kinds: kinds, method: method, params: params, id: id)
+                return try runtime.incoming(extension: name, kinds: kinds, method: method, params: params, id: id,
+                                            cause: state.withLock { $0.deliveringCause })
             },
             log: runtime.log,
             debugMessages: runtime.debug)

@@ -6,7 +6,8 @@
 # with a file download-extra (one line, e.g. `,"conditional":false`) it adds that to the params.
 # Before answering sessionEvents: with a file swap-downloads (a directory's path) it replaces
 # its data directory's .downloads with a link to that directory; with a file link-body (a
-# file's path) it replaces the delivered body with a link to that file.
+# file's path) it replaces the delivered body with a link to that file. With a file named
+# reload-on-events it sends reloadTimelines before it answers sessionEvents.
 launches=$(cat "$WIDGETHOST_EXTENSION_DATA/launches" 2>/dev/null || echo 0)
 launches=$((launches + 1))
 echo "$launches" > "$WIDGETHOST_EXTENSION_DATA/launches"
@@ -33,6 +34,7 @@ while IFS= read -r line; do
             ln -s "$(cat swap-downloads)" "$WIDGETHOST_EXTENSION_DATA/.downloads"
         fi
         [ -f link-body ] && [ -n "$file" ] && ln -sf "$(cat link-body)" "$file"
+        [ -f reload-on-events ] && printf '{"jsonrpc":"2.0","method":"reloadTimelines"}\n'
         printf '{"jsonrpc":"2.0","id":%s,"result":{}}\n' "$id" ;;
     *'"result":{"task":'*) echo "download answered: $line" >&2 ;;
     *'"error":'*) echo "download refused: $line" >&2 ;;
