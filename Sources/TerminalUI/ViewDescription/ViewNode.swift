@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// A view as data: a tree of stacks, text, tables, bars and sparklines that TerminalUI draws
 /// into a rectangle of cells.
 ///
@@ -27,6 +29,8 @@ public enum ViewNode: Sendable, Equatable {
     case spacer
     /// A line across a vstack (or down an hstack) in `role`, `border` by default.
     case divider(role: StyleRole)
+    /// Text that updates itself (`DateText`): drawn as text at the frame's time.
+    case date(DateNode)
 
     /// The deepest nesting a view may have: the root is level 1.
     public static let maximumDepth = 64
@@ -218,6 +222,42 @@ public enum ViewNode: Sendable, Equatable {
         public var showsTrack: Bool
         /// Hidden in the privacy mode (see `Span.privacySensitive`).
         public var privacySensitive = false
+        /// When set, the fill follows time instead of `value` (WidgetKit's
+        /// `ProgressView(timerInterval:)`): empty at the start, full at the end, drawn at the
+        /// frame's time. The end is after the start.
+        public private(set) var timerInterval: TimerInterval?
+
+        /// The span of a timer bar.
+        public struct TimerInterval: Sendable, Equatable {
+            public var from: Date
+            public var to: Date
+
+            /// The fraction of the span gone at `now`, 0…1.
+            public func fraction(at now: Date) -> Double {
+                let total = to.timeIntervalSince(from)
+                guard total > 0 else { return 1 }
+                let gone = now.timeIntervalSince(from) / total
+                return gone.isNaN ? 0 : min(1, max(0, gone))
+            }
+        }
+
+        /// A bar whose fill follows time from `from` to `to` (nil when `to` is not after `from`).
+        public static func timer(from: Date, to: Date, role: StyleRole = .accent, label: String? = nil,
+                                 showsTrack: Bool = false) -> Bar? {
+            guard to > from, from.timeIntervalSince1970.isFinite, to.timeIntervalSince1970.isFinite else { return nil }
+            var bar = Bar(value: 0, role: role, label: label, showsTrack: showsTrack)
+            bar.timerInterval = TimerInterval(from: from, to: to)
+            return bar
+        }
+
+        /// The bar at `now`: a timer bar's fill set for that moment, as a plain bar.
+        public func at(_ now: Date) -> Bar {
+            guard let timerInterval else { return self }
+            var bar = self
+            bar.value = timerInterval.fraction(at: now)
+            bar.timerInterval = nil
+            return bar
+        }
 
         public init(value: Double, role: StyleRole = .accent, label: String? = nil, showsTrack: Bool = false) {
             self.value = value.isNaN ? 0 : min(1, max(0, value))
@@ -292,6 +332,7 @@ extension ViewNode {
         case .sparkline: "sparkline"
         case .spacer: "spacer"
         case .divider: "divider"
+        case .date: "date"
         }
     }
 }

@@ -93,6 +93,8 @@ extension Dashboard {
             restoreActivities(restored, events: events)
         case .activitiesDue:
             activitiesDue()
+        case .textsDue:
+            textsDue()
         case .widgetsFound(let widgets):
             panelFactory?.widgets = widgets
         case .panelsBuilt(let prepared):
@@ -105,6 +107,7 @@ extension Dashboard {
         }
         absorbTimelines()
         updateAlerts()
+        armTextWake()
         defer { outbox = [] }
         return outbox
     }

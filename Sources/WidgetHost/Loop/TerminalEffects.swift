@@ -72,7 +72,7 @@ final class TerminalEffects: DashboardHost {
         case .notify(let notice):
             AlertNotifier.notify(notice, terminal: terminal, io: io, log: log)
         case .startProvider, .cancelProvider, .armTimelineWake, .publishWidgets, .runAction, .armRelevanceWake, .armPageRotation,
-             .buildPanels, .previewGallery, .armActivityWake:
+             .buildPanels, .previewGallery, .armActivityWake, .armTextWake:
             break  // the program's own
         }
     }
