@@ -40,7 +40,7 @@ public struct DateText: Sendable, Equatable {
     /// Seconds east of UTC in which `time`, `date` and a face are written.
     public var utcOffset: Int
     /// Host-internal: the frame's time in `utcOffset` written with these fields (the clock);
-    /// `date` and `style` are then unused.
+    /// `style` is then unused, and `date` is what it shows drawn with no time.
     public var face: [Field]?
 
     public init(_ date: Date, style: Style, utcOffset: Int = 0) {
@@ -50,8 +50,9 @@ public struct DateText: Sendable, Equatable {
     }
 
     /// A clock face: the time a frame is drawn at, in `utcOffset`, written as `fields` say.
-    public static func clock(_ fields: [Field], utcOffset: Int) -> DateText {
-        var text = DateText(Date(timeIntervalSince1970: 0), style: .time, utcOffset: utcOffset)
+    /// `date` is the moment it shows when drawn with no time (a preview, a gallery): the entry's.
+    public static func clock(_ fields: [Field], utcOffset: Int, date: Date = Date(timeIntervalSince1970: 0)) -> DateText {
+        var text = DateText(date, style: .time, utcOffset: utcOffset)
         text.face = fields
         return text
     }

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import TerminalUI
 import WidgetCore
 
@@ -44,10 +45,10 @@ public enum ClockWidget {
         let placeholder = context.isPlaceholder
         let other: StyleRole = placeholder ? .placeholder : .muted
         let (columns, rows) = (context.size.columns, context.size.rows)
-        let face = entry.utcOffset.flatMap { placeholder ? nil : Face(entry.time, utcOffset: $0) }
+        let face = entry.utcOffset.flatMap { placeholder ? nil : Face(entry.time, utcOffset: $0, date: entry.date) }
         var details: [ViewNode] = []
         if rows >= 3, !entry.dateLine.isEmpty {
-            details.append(face.map { .date(ViewNode.DateNode(.clock([.date], utcOffset: $0.utcOffset), role: other, alignment: .center)) }
+            details.append(face.map { .date(ViewNode.DateNode(.clock([.date], utcOffset: $0.utcOffset, date: entry.date), role: other, alignment: .center)) }
                 ?? .text(entry.dateLine, role: other, alignment: .center))
         }
         if rows >= 4 { details.append(.text(entry.zone, role: other, alignment: .center)) }
@@ -66,7 +67,7 @@ public enum ClockWidget {
         if !placeholder, let digits,
            let scale = BigText.scales(digits, columns: columns - 2, rows: rows - details.count - suffix.count - 2) {
             // Large digits: a face's rows follow the time; the entry's own text otherwise.
-            let big = face.map { ViewNode.bigDate(.clock($0.hourMinute, utcOffset: $0.utcOffset), scaleX: scale.x, scaleY: scale.y, role: .accent) }
+            let big = face.map { ViewNode.bigDate(.clock($0.hourMinute, utcOffset: $0.utcOffset, date: entry.date), scaleX: scale.x, scaleY: scale.y, role: .accent) }
                 ?? BigText.rows(digits, scaleX: scale.x, scaleY: scale.y, role: .accent)
             if let big { return .spread([big, suffix + details], rows: rows) }
         }
@@ -78,11 +79,13 @@ public enum ClockWidget {
     /// The shape of an entry's time ("14:05", "2:05:09 PM") as clock face fields.
     struct Face {
         var utcOffset: Int
+        var date: Date
         var hour24: Bool
         var seconds: Bool
 
-        init?(_ time: String, utcOffset: Int) {
+        init?(_ time: String, utcOffset: Int, date: Date) {
             self.utcOffset = utcOffset
+            self.date = date
             hour24 = !time.contains(" ")
             seconds = time.split(separator: " ").first?.split(separator: ":").count == 3
         }
@@ -95,7 +98,7 @@ public enum ClockWidget {
         }
 
         func node(_ fields: [DateText.Field], bold: Bool) -> ViewNode {
-            .date(ViewNode.DateNode(.clock(fields, utcOffset: utcOffset), role: .accent, bold: bold, alignment: .center))
+            .date(ViewNode.DateNode(.clock(fields, utcOffset: utcOffset, date: date), role: .accent, bold: bold, alignment: .center))
         }
     }
 }
