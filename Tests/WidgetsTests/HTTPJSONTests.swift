@@ -155,7 +155,7 @@ private func render(_ entry: HTTPJSONEntry, family: WidgetFamily, width: Int, he
                     placeholder: Bool = false) -> CellBuffer {
     var buffer = CellBuffer(width: max(0, width), height: max(0, height))
     let context = WidgetViewContext(family: family, size: CellSize(columns: width, rows: height), isPlaceholder: placeholder)
-    HTTPJSONView.view(entry, context: context).draw(into: &buffer, in: buffer.bounds, glyphs: glyphs)
+    HTTPJSONView.view(entry, context: context).draw(into: &buffer, in: buffer.bounds, glyphs: glyphs, at: entry.date)
     return buffer
 }
 

@@ -43,11 +43,19 @@ public struct DateText: Sendable, Equatable {
     /// `style` is then unused, and `date` is what it shows drawn with no time.
     public var face: [Field]?
 
-    public init(_ date: Date, style: Style, utcOffset: Int = 0) {
+    /// Host-internal: the moment the text is written at when a view is drawn with no time (a
+    /// preview, a view's JSON): the entry's date. nil: `date` itself.
+    public var shownAt: Date?
+
+    public init(_ date: Date, style: Style, utcOffset: Int = 0, shownAt: Date? = nil) {
         self.date = date
         self.style = style
         self.utcOffset = min(max(-86_400, utcOffset), 86_400)
+        self.shownAt = shownAt
     }
+
+    /// The text when no frame time is given: at `shownAt`, else at `date`.
+    public var textWithoutTime: String { text(at: shownAt ?? date) }
 
     /// A clock face: the time a frame is drawn at, in `utcOffset`, written as `fields` say.
     /// `date` is the moment it shows when drawn with no time (a preview, a gallery): the entry's.
@@ -58,7 +66,7 @@ public struct DateText: Sendable, Equatable {
     }
 
     /// Dates the formatter writes; others read "—" (CivilTime's arithmetic stays far from overflow).
-    static let maximumSeconds = 3e11
+    public static let maximumSeconds = 3e11
 
     /// The text at `now`.
     public func text(at now: Date) -> String {

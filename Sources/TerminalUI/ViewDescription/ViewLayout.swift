@@ -28,7 +28,7 @@ final class ViewLayout {
 
     init(_ node: ViewNode, glyphs: GlyphSet) {
         // `ViewNode.draw` resolves dates at the frame's time first; one left is drawn at its own.
-        if case .date(let date) = node { self.node = .text(date.text(at: date.text.date)) } else { self.node = node }
+        if case .date(let date) = node { self.node = .text(date.text(at: date.text.shownAt ?? date.text.date)) } else { self.node = node }
         self.glyphs = glyphs
         switch node {
         case .vstack(let stack), .hstack(let stack): children = stack.children.map { ViewLayout($0, glyphs: glyphs) }

@@ -66,7 +66,7 @@ extension ViewNode {
         case .hstack(let stack):
             return .hstack(Stack(children: stack.children.map { $0.resolvingDates(at: now) }, gap: stack.gap, weights: stack.weights))
         case .date(let node):
-            return .text(node.text(at: now ?? node.text.date))
+            return .text(node.text(at: now ?? node.text.shownAt ?? node.text.date))
         case .bar(let bar):
             return .bar(bar.at(now ?? bar.timerInterval?.from ?? .distantPast))
         case .text(var text):
@@ -156,6 +156,6 @@ extension ViewNode.Piece {
     /// A date piece as text at `now` (nil: at its own date); other pieces as they are.
     func resolvingDate(at now: Date?) -> ViewNode.Piece {
         guard case .date(let date) = self else { return self }
-        return .text(date.text(at: now ?? date.date))
+        return .text(now.map { date.text(at: $0) } ?? date.textWithoutTime)
     }
 }

@@ -64,7 +64,8 @@ enum HTTPJSONView {
             return lines
         }
         if let fetchedAt = entry.fetchedAt, entry.hasData {
-            return [.text("updated \(DurationText.age(from: fetchedAt, to: entry.date)) ago", role: .muted)]
+            // "updated 5m ago" at each frame's time (text that updates itself).
+            return [.text([ViewNode.Span("updated ", pieces: [.date(DateText(fetchedAt, style: .relative, shownAt: entry.date))], role: .muted)])]
         }
         if entry.isFetching { return [.text([ViewNode.Span("fetching", pieces: [.glyph(.ellipsis)], role: .muted)])] }
         return []

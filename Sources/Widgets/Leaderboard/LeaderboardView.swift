@@ -163,7 +163,7 @@ enum LeaderboardView {
         guard let age else { return .text("", role: .muted) }
         let skipped: [ViewNode.Piece] = entry.skipped > 0 ? [.glyph(.separator), .text("\(entry.skipped) unreadable")] : []
         // "updated 4m ago", the age at each frame's time (text that updates itself).
-        let updated: [ViewNode.Piece] = entry.fetchedAt.map { [.date(DateText($0, style: .relative))] } ?? [.text(age + " ago")]
+        let updated: [ViewNode.Piece] = entry.fetchedAt.map { [.date(DateText($0, style: .relative, shownAt: entry.date))] } ?? [.text(age + " ago")]
         return .text([ViewNode.Span("updated ", pieces: updated + skipped + push, role: .muted)])
     }
 
@@ -174,7 +174,7 @@ enum LeaderboardView {
             case .text(let text): total + DisplayWidth.of(text)
             case .glyph(let glyph, let count): total + glyph.widestWidth * count
             // Text that updates itself: its text now, and room for it to grow by two columns.
-            case .date(let date): total + DisplayWidth.of(date.text(at: date.date)) + 2
+            case .date(let date): total + DisplayWidth.of(date.textWithoutTime) + 2
             }
         }
     }

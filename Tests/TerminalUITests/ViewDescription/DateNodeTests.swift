@@ -117,6 +117,20 @@ struct DateNodeTests {
         #expect(try ViewNode.decode(Array(view.jsonText.utf8)) == view)
     }
 
+    @Test("docs/views.md's example: a launch countdown, its progress and an age, at 14:30:00Z")
+    func docsExample() throws {
+        let json = #"""
+            {"type": "vstack", "children": [
+              {"type": "text", "spans": [{"text": "Launch", "role": "muted"}]},
+              {"type": "date", "date": "2026-12-02T15:00:00Z", "style": "timer", "role": "accent", "bold": true},
+              {"type": "bar", "timerInterval": {"from": "2026-12-02T14:00:00Z", "to": "2026-12-02T15:00:00Z"}},
+              {"type": "date", "date": "2026-12-02T13:58:30+01:00", "style": "relative", "role": "muted"}]}
+            """#
+        let view = try ViewNode.decode(Array(json.utf8))
+        expectFrame(render(view, width: 20, height: 4, at: Date(timeIntervalSince1970: 1_796_221_800)),
+                    equals: ["Launch", "30:00", "██████████", "1h 31m ago"])
+    }
+
     @Test("bad dates, styles and intervals are refused with their path; hostile text is quoted, cut and inert")
     func errors() {
         #expect(problems(#"{"type":"date","date":"2026-12-02T14:05:00Z","style":"fancy"}"#)
