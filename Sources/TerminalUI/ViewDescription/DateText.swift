@@ -43,6 +43,18 @@ public struct DateText: Sendable, Equatable {
     /// `style` is then unused, and `date` is what it shows drawn with no time.
     public var face: [Field]?
 
+    /// Host-internal ways to write the time left to `date`, beyond the styles.
+    public enum Count: Sendable, Equatable {
+        /// The countdown's: "12d 4h 5m", "4h 5m", "5m", then "42s" in the last minute, "done"
+        /// from the date; minutes and seconds rounded up.
+        case countdown
+        /// "40s": whole seconds left, rounded up; "0s" from the date ("retry in 40s").
+        case seconds
+    }
+
+    /// Host-internal: the time left written as `count` says instead of `style`.
+    public var count: Count?
+
     /// Host-internal: the moment the text is written at when a view is drawn with no time (a
     /// preview, a view's JSON): the entry's date. nil: `date` itself.
     public var shownAt: Date?
@@ -65,6 +77,20 @@ public struct DateText: Sendable, Equatable {
         return text
     }
 
+    /// What is left until `end` as the countdown writes it ("4h 5m", "42s", "done").
+    public static func countingDown(to end: Date, shownAt: Date? = nil) -> DateText {
+        var text = DateText(end, style: .timer, shownAt: shownAt)
+        text.count = .countdown
+        return text
+    }
+
+    /// Whole seconds left until `end` ("40s", "0s" from it).
+    public static func secondsLeft(to end: Date, shownAt: Date? = nil) -> DateText {
+        var text = DateText(end, style: .timer, shownAt: shownAt)
+        text.count = .seconds
+        return text
+    }
+
     /// Dates the formatter writes; others read "—" (CivilTime's arithmetic stays far from overflow).
     public static let maximumSeconds = 3e11
 
@@ -74,6 +100,11 @@ public struct DateText: Sendable, Equatable {
         let seconds = date.timeIntervalSince1970
         guard seconds.isFinite, abs(seconds) < Self.maximumSeconds else { return "—" }
         let delta = now.timeIntervalSince(date)
+        switch count {
+        case .countdown?: return Self.countdown(-delta)
+        case .seconds?: return "\(Int(min(max(0, -delta).rounded(.up), Self.maximumSeconds)))s"
+        case nil: break
+        }
         switch style {
         case .time: return Self.write([.hour24, .literal(":"), .minute], at: date, utcOffset: utcOffset)
         case .date: return Self.write([.date], at: date, utcOffset: utcOffset)
@@ -96,6 +127,15 @@ public struct DateText: Sendable, Equatable {
         let seconds = date.timeIntervalSince1970
         let delta = now.timeIntervalSince(date)
         guard seconds.isFinite, abs(seconds) < Self.maximumSeconds, delta.isFinite else { return nil }
+        if let count {
+            // Whole seconds left, rounded up, drop by one at each whole second before the date;
+            // a countdown above a minute changes at each whole minute left instead.
+            let left = -delta
+            guard left > 0 else { return nil }
+            let minutes = (left / 60).rounded(.up)
+            if count == .countdown, left > 59 { return minutes >= 2 ? date - (minutes - 1) * 60 : date - 59 }
+            return date - (left.rounded(.up) - 1)
+        }
         switch style {
         case .time, .date:
             return nil
@@ -116,6 +156,18 @@ public struct DateText: Sendable, Equatable {
             let next = minutesLeft > 2880 ? ((minutesLeft / 1440).rounded(.down) * 1440 - 1) : minutesLeft - 1
             return date - max(0, next) * 60
         }
+    }
+
+    /// What is left of `seconds`: minutes rounded up ("12d 4h 5m", "4h 5m", "5m"), "42s" in
+    /// the last minute, "done" at 0 or after (NaN counts as done; any huge value is safe).
+    public static func countdown(_ seconds: TimeInterval) -> String {
+        guard seconds > 0 else { return "done" }
+        if seconds.rounded(.up) < 60 { return "\(Int(seconds.rounded(.up)))s" }
+        let minutes = Int(min((seconds / 60).rounded(.up), 1e12))
+        let (days, hours, rest) = (minutes / 1440, minutes % 1440 / 60, minutes % 60)
+        if days > 0 { return "\(days)d \(hours)h \(rest)m" }
+        if hours > 0 { return "\(hours)h \(rest)m" }
+        return "\(rest)m"
     }
 
     /// "4:05", "1:02:03" for whole seconds.
