@@ -102,19 +102,7 @@ struct ViewDecoder {
             checkFields(object, path: path, known: ["type", "columns", "rows"])
             return table(object, path: path)
         case "bar":
-            checkFields(object, path: path, known: ["type", "value", "timerInterval", "role", "label", "track", "privacySensitive"])
-            let interval = object["timerInterval"].flatMap { timerInterval($0, path: path + ".timerInterval") }
-            if object["timerInterval"] != nil, object["value"] != nil {
-                fail(path, "has both \"value\" and \"timerInterval\"; give one")
-            }
-            let value = number(object, "value", path: path, required: object["timerInterval"] == nil)
-            let role = role(object, path: path) ?? .accent
-            let label = string(object, "label", path: path)
-            let track = bool(object, "track", path: path) ?? false
-            var bar = interval.flatMap { ViewNode.Bar.timer(from: $0.from, to: $0.to, role: role, label: label, showsTrack: track) }
-                ?? ViewNode.Bar(value: value ?? 0, role: role, label: label, showsTrack: track)
-            bar.privacySensitive = bool(object, "privacySensitive", path: path) ?? false
-            return .bar(bar)
+            return bar(object, path: path)
         case "sparkline":
             checkFields(object, path: path, known: ["type", "values", "role", "max", "privacySensitive"])
             let role = role(object, path: path) ?? .accent
@@ -143,21 +131,7 @@ struct ViewDecoder {
             checkFields(object, path: path, known: ["type", "role"])
             return .divider(role: role(object, path: path) ?? .border)
         case "date":
-            checkFields(object, path: path, known: ["type", "date", "style", "role", "bold", "align", "privacySensitive"])
-            let moment = date(object, "date", path: path)
-            var style: DateText.Style?
-            if let name = string(object, "style", path: path, required: true) {
-                style = DateText.Style(rawValue: name)
-                if style == nil {
-                    fail(path + ".style", "unknown date style \(JSONValue.string(name).shortDescription) (expected one of \(Self.dateStyles.joined(separator: ", ")))")
-                }
-            }
-            var node = ViewNode.DateNode(DateText(moment?.date ?? Date(timeIntervalSince1970: 0), style: style ?? .time,
-                                                  utcOffset: moment?.utcOffset ?? 0),
-                                         role: role(object, path: path) ?? .foreground, bold: bool(object, "bold", path: path) ?? false,
-                                         alignment: alignment(object, path: path))
-            node.privacySensitive = bool(object, "privacySensitive", path: path) ?? false
-            return .date(node)
+            return date(object, path: path)
         default:
             fail(path + ".type", "unknown node type \(typeValue.shortDescription) (expected one of \(Self.nodeTypes.joined(separator: ", ")))")
             return nil
@@ -189,6 +163,44 @@ struct ViewDecoder {
             return nil
         }
         return ViewNode.Bar.TimerInterval(from: from.date, to: to.date)
+    }
+
+    /// A bar node (out of `node`, whose frame is on the stack once per level: kept small).
+    @inline(never)
+    mutating func bar(_ object: JSONObject, path: String) -> ViewNode? {
+        checkFields(object, path: path, known: ["type", "value", "timerInterval", "role", "label", "track", "privacySensitive"])
+        let interval = object["timerInterval"].flatMap { timerInterval($0, path: path + ".timerInterval") }
+        if object["timerInterval"] != nil, object["value"] != nil {
+            fail(path, "has both \"value\" and \"timerInterval\"; give one")
+        }
+        let value = number(object, "value", path: path, required: object["timerInterval"] == nil)
+        let role = role(object, path: path) ?? .accent
+        let label = string(object, "label", path: path)
+        let track = bool(object, "track", path: path) ?? false
+        var bar = interval.flatMap { ViewNode.Bar.timer(from: $0.from, to: $0.to, role: role, label: label, showsTrack: track) }
+            ?? ViewNode.Bar(value: value ?? 0, role: role, label: label, showsTrack: track)
+        bar.privacySensitive = bool(object, "privacySensitive", path: path) ?? false
+        return .bar(bar)
+    }
+
+    /// A date node (out of `node`, as `bar`).
+    @inline(never)
+    mutating func date(_ object: JSONObject, path: String) -> ViewNode? {
+        checkFields(object, path: path, known: ["type", "date", "style", "role", "bold", "align", "privacySensitive"])
+        let moment = date(object, "date", path: path)
+        var style: DateText.Style?
+        if let name = string(object, "style", path: path, required: true) {
+            style = DateText.Style(rawValue: name)
+            if style == nil {
+                fail(path + ".style", "unknown date style \(JSONValue.string(name).shortDescription) (expected one of \(Self.dateStyles.joined(separator: ", ")))")
+            }
+        }
+        var node = ViewNode.DateNode(DateText(moment?.date ?? Date(timeIntervalSince1970: 0), style: style ?? .time,
+                                              utcOffset: moment?.utcOffset ?? 0),
+                                     role: role(object, path: path) ?? .foreground, bold: bool(object, "bold", path: path) ?? false,
+                                     alignment: alignment(object, path: path))
+        node.privacySensitive = bool(object, "privacySensitive", path: path) ?? false
+        return .date(node)
     }
 
     mutating func stack(_ object: JSONObject, path: String, level: Int) -> ViewNode.Stack? {

@@ -23,14 +23,16 @@ public enum ViewNode: Sendable, Equatable {
     case hstack(Stack)
     case text(Text)
     case table(Table)
-    case bar(Bar)
+    /// Boxed, as `date`: a timer bar's dates would make every node larger, and a view's
+    /// decoding and layout recurse with nodes on the stack (`ThreadStackTests`).
+    indirect case bar(Bar)
     case sparkline(Sparkline)
     /// Empty space that takes a share of what is left in a stack.
     case spacer
     /// A line across a vstack (or down an hstack) in `role`, `border` by default.
     case divider(role: StyleRole)
     /// Text that updates itself (`DateText`): drawn as text at the frame's time.
-    case date(DateNode)
+    indirect case date(DateNode)
 
     /// The deepest nesting a view may have: the root is level 1.
     public static let maximumDepth = 64
