@@ -57,7 +57,12 @@ enum HTTPJSONView {
     /// "updated 5m ago"; "⚠ reason · retry in 40s" then "data 5m old"; "fetching…".
     static func statusLines(_ entry: HTTPJSONEntry) -> [ViewNode] {
         if let error = entry.fetchError {
-            var lines: [ViewNode] = [.text([ViewNode.Span(pieces: [.glyph(.warning), .text(" " + error)], role: .warning)])]
+            var pieces: [ViewNode.Piece] = [.glyph(.warning), .text(" " + error)]
+            if let retryAt = entry.retryAt, let retry = error.ranges(of: " · retry in ").last {
+                // The seconds count down at each frame's time.
+                pieces = [.glyph(.warning), .text(" " + error[..<retry.upperBound]), .date(DateText.secondsLeft(to: retryAt, shownAt: entry.date))]
+            }
+            var lines: [ViewNode] = [.text([ViewNode.Span(pieces: pieces, role: .warning)])]
             if entry.hasData, let fetchedAt = entry.fetchedAt {
                 lines.append(.text("data \(DurationText.age(from: fetchedAt, to: entry.date)) old", role: .warning))
             }
