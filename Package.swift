@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "JSONTree"),
 
         // Cell buffer, display width, drawing, themes, backends (curses, text).
-        .target(name: "TerminalUI", dependencies: ["CNcurses", "JSONTree"]),
+        .target(name: "TerminalUI", dependencies: ["CNcurses", "DateTime", "JSONTree"]),
 
         // Built-in widgets: one folder per widget (entry, provider, view).
         .target(name: "Widgets", dependencies: ["CLinux", "CMosquitto", "CLazyLibraries", "DateTime", "WidgetCore", "TerminalUI", "BackgroundSessions", "HostProcesses"]),

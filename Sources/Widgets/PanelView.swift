@@ -1,3 +1,4 @@
+import FoundationEssentials
 import TerminalUI
 import WidgetCore
 
@@ -24,10 +25,11 @@ public struct PanelView: Sendable {
         self.node = node
     }
 
-    /// Draws into `rect` of `buffer` with `glyphs` (Unicode or ASCII).
-    public func draw(into buffer: inout CellBuffer, in rect: Rect, glyphs: GlyphSet) {
+    /// Draws into `rect` of `buffer` with `glyphs` (Unicode or ASCII), its date nodes and timer
+    /// bars at `now`, the frame's time (nil: each at its own date).
+    public func draw(into buffer: inout CellBuffer, in rect: Rect, glyphs: GlyphSet, at now: Date? = nil) {
         guard !rect.isEmpty else { return }
-        node.draw(into: &buffer, in: rect, glyphs: glyphs)
+        node.draw(into: &buffer, in: rect, glyphs: glyphs, at: now)
     }
 
     /// Lines of text, each with a style (its role and bold), centred vertically and

@@ -1,3 +1,4 @@
+import TerminalUI
 import Widgets
 
 /// Whether a frame shows the clock time `time`: as text, or drawn large (`BigText`, at any

@@ -167,9 +167,10 @@ struct DashboardTests {
         #expect(frame.contains { $0.contains("board") }, "the last good entry stays")
         #expect(frame[6].contains("⚠ connection refused · data 5m old"))
         #expect(probe.contexts.withLock { $0.map(\.isUserInitiated) } == [false, true], "r is user initiated")
-        // One wake-up is armed: the retry after its backoff, before the status clock's next
-        // minute. When the retry succeeds the warning goes, and only the minute is left.
-        #expect(clock.pendingCount == 1)
+        // Two wake-ups are armed: the timelines' (the retry after its backoff) and the text's
+        // (the status clock's next minute). When the retry succeeds the warning goes, and only
+        // the minute is left.
+        #expect(clock.pendingCount == 2)
         let retry = try! #require(clock.nextScheduledDate)
         #expect(retry >= at(302.5) && retry <= at(305))
         clock.advance(to: retry)

@@ -33,10 +33,11 @@ struct MessageLogExtremeTests {
         let encoder = MessageLogFile.encoder(coding)
         var bytes = try MessageLogFile.line(MessageLogHeader(start: start, size: TerminalSize(columns: 100, rows: 30),
                                                              config: .recorded(config), theme: nil, variables: [:]), encoder: encoder)
-        // Instance 1 is the status bar's minute; the panels follow in order, one answer each.
+        // The panels' instances in order from 1, one answer each (the status bar's clock is text
+        // that updates itself, no timeline of its own).
         for (index, entries) in Self.extremes(at: start).enumerated() {
             do {
-                let instance = index + 2
+                let instance = index + 1
                 let answer = ProviderAnswer(request: ReloadRequest(instance: WidgetInstanceID(rawValue: instance), generation: 1, reason: .initial),
                                             result: .success(AnyTimeline(entries: entries, policy: .never)))
                 bytes += try MessageLogFile.line(MessageLog.Record(date: start + 1, message: .providerAnswered(answer)), encoder: encoder)

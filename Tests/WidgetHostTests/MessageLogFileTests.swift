@@ -85,6 +85,7 @@ struct MessageLogFileTests {
             .activitiesRestored([Activity(id: "deploy", title: "Deploy", progress: 0.5, started: date, updated: date + 1.5, staleAfter: 60)],
                                 events: [HistoryEvent(time: date, kind: .activity, title: "Deploy", level: .info, text: "deploy started")]),
             .activitiesDue,
+            .textsDue,
         ]
         // Exhaustive over the cases (keeps `every` honest).
         for message in every {
@@ -92,7 +93,7 @@ struct MessageLogFileTests {
             case .key, .resized, .quit, .suspend, .childExited, .pageRotationDue, .relevanceExpired, .providerAnswered,
                  .timelinesDue, .reloadsRequested, .widgetsFound, .configChanged, .extensionsFound, .configLoaded,
                  .panelsBuilt, .configRejected, .clockSet, .actionFinished, .linkOpened, .editorOpened, .configSaved, .galleryPreviewed, .optionsAnswered,
-                 .activityRequested, .activitiesRestored, .activitiesDue: break
+                 .activityRequested, .activitiesRestored, .activitiesDue, .textsDue: break
             }
         }
         return every + entries(at: date).enumerated().map { index, entries in

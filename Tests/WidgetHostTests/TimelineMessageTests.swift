@@ -94,18 +94,18 @@ struct TimelineMessageTests {
         #expect(state.timelines.runningProviderCalls == 0)
     }
 
-    @Test("the program's messages of a run: the answers, the timelines' wake-up, WidgetCenter's requests")
+    @Test("the program's messages of a run: the answers, the status clock's text wake-up, WidgetCenter's requests")
     func messagesOfARun() async {
         let run = Recorded()
         await run.running.settle()
-        run.clock.advance(to: at(60))  // the status bar's minute
+        run.clock.advance(to: at(60))  // the status bar's minute: text that updates itself
         await run.running.settle()
+        #expect(run.messages.contains(.textsDue))
         run.running.center.reloadTimelines(ofKind: "counter")
         #expect(await eventually { run.messages.contains(.reloadsRequested([.kind("counter")])) })
         await run.running.settle()
         let answers = run.messages.compactMap { if case .providerAnswered(let answer) = $0 { answer.request } else { nil } }
         #expect(answers.filter { $0.instance == run.id }.map(\.reason) == [.initial, .widgetCenter])
-        #expect(run.messages.contains(.timelinesDue))
         #expect(run.text.contains("answer 2"))
     }
 
@@ -158,9 +158,10 @@ struct TimelineMessageTests {
         #expect(calls.first?.reason == .user)
         #expect(effects.contains(.present))
         #expect(run.counter.calls.load(ordering: .relaxed) == 1, "update started nothing itself")
-        let set = state.update(.clockSet(step: 0), at: run.clock.now)
+        var settled = run.state
+        let set = settled.update(.clockSet(step: 0), at: run.clock.now)
         #expect(set.contains { if case .startProvider(let call) = $0 { call.request.reason == .environment } else { false } },
-                "the status clock is asked again at once; the counter's call still runs")
+                "the counter is asked again at once, as an environment change")
     }
 }
 

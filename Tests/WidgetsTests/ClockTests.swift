@@ -1,5 +1,6 @@
 import DateTime
 import Foundation
+import TerminalUI
 import Testing
 import WidgetCore
 import Widgets
@@ -23,14 +24,18 @@ struct ClockTests {
         #expect((after.time, after.zone) == ("03:00:00", "CEST"))
     }
 
-    @Test("New York falls back: 01:59 EDT is followed by 01:00 EST")
+    @Test("New York falls back: 1:59 EDT is followed by 1:00 EST, an entry at the change")
     func newYorkFall() throws {
         let zone = try ZoneInfo.load("America/New_York")
         let provider = ClockProvider(zone: zone, style: ClockStyle(hour24: false), now: { utc(2026, 11, 1, 5, 30) })
         let entries = provider.entries(from: utc(2026, 11, 1, 5, 30))
         let labels = entries.map { "\($0.time) \($0.zone)" }
-        #expect(labels[29] == "1:59 AM EDT")
-        #expect(labels[30] == "1:00 AM EST")
+        #expect(labels[0] == "1:30 AM EDT")
+        #expect(entries[1].date == utc(2026, 11, 1, 6, 0))
+        #expect(labels[1] == "1:00 AM EST")
+        // The face drawn a second before the change, in the first entry's offset.
+        let face = DateText.clock([.hour12, .literal(":"), .minute], utcOffset: try #require(entries[0].utcOffset))
+        #expect(face.text(at: utc(2026, 11, 1, 5, 59, 59)) == "1:59")
     }
 
     @Test("dates past the zone file's last transition follow its POSIX rule")
@@ -52,41 +57,35 @@ struct ClockTests {
         #expect(ZoneInfo.LoadError.notFound("X/Y").description.contains("unknown time zone 'X/Y'"))
     }
 
-    @Test("seconds on: 60 entries a second apart from the current second, reload at the end")
+    @Test("seconds on: one timeline a day with one entry, not an entry a second; the time is a face drawn at the frame")
     func secondsTimeline() async throws {
         let now = utc(2026, 11, 30, 5, 0, 7) + 0.4
         let provider = ClockProvider(zone: .utc, style: ClockStyle(seconds: true), now: { now })
         let timeline = try await provider.timeline(in: context)
-        #expect(timeline.entries.count == 60)
+        #expect(timeline.entries.count == 1)
         #expect(timeline.entries.first?.date == utc(2026, 11, 30, 5, 0, 7))
         #expect(timeline.entries.first?.time == "05:00:07")
-        #expect(timeline.entries.last?.time == "05:01:06")
-        #expect(timeline.policy == .atEnd)
+        #expect(timeline.policy == .after(now + 86_400))
     }
 
-    @Test("seconds off: one entry per minute boundary for an hour, so nothing wakes in between")
-    func minutesTimeline() async throws {
-        let now = utc(2026, 11, 30, 23, 59, 30)
-        let provider = ClockProvider(zone: .utc, style: ClockStyle(), now: { now })
-        let timeline = try await provider.timeline(in: context)
-        #expect(timeline.entries.count == 60)
-        #expect(timeline.entries.allSatisfy { Int64($0.date.timeIntervalSince1970) % 60 == 0 })
-        #expect(timeline.entries[0].time == "23:59")
-        #expect(timeline.entries[1].time == "00:00")
-        #expect(timeline.entries[1].dateLine == "Tue 1 Dec 2026")
+    @Test("a day with a DST change: O(1) entries, one at the change, each with its offset")
+    func dstDay() throws {
+        let zone = try ZoneInfo.load("Europe/Berlin")
+        let provider = ClockProvider(zone: zone, style: ClockStyle(seconds: true), now: { utc(2026, 3, 28, 12, 0) })
+        let entries = provider.entries(from: utc(2026, 3, 28, 12, 0))
+        #expect(entries.map(\.date) == [utc(2026, 3, 28, 12, 0), utc(2026, 3, 29, 1, 0)])
+        #expect(entries.map(\.zone) == ["CET", "CEST"])
+        #expect(entries.map(\.utcOffset) == [3600, 7200])
+        let twelve = ClockProvider(zone: zone, style: ClockStyle(hour24: false), now: { utc(2026, 3, 28, 12, 0) })
+        #expect(twelve.entries(from: utc(2026, 3, 28, 12, 0)).count == 25, "12-hour: one an hour (the digits' count changes at 1 and 10)")
     }
 
     @Test("a timeline reaches past the host's minimum reload interval, so the clock never stands still")
     func coversMinimumInterval() async throws {
         let now = utc(2026, 11, 30, 5, 0, 0)
         let seconds = ClockProvider(zone: .utc, style: ClockStyle(seconds: true), now: { now })
-        let context = TimelineProviderContext(family: .small, size: CellSize(columns: 20, rows: 5), minimumReloadInterval: 120)
-        let timeline = try await seconds.timeline(in: context)
-        #expect(timeline.entries.count == 121)
-        #expect(timeline.entries.last?.date == now + 120)
-        let minutes = ClockProvider(zone: .utc, style: ClockStyle(), now: { now })
-        let long = TimelineProviderContext(family: .small, size: CellSize(columns: 20, rows: 5), minimumReloadInterval: 7200)
-        #expect(try await minutes.timeline(in: long).entries.count == 121)
+        let long = TimelineProviderContext(family: .small, size: CellSize(columns: 20, rows: 5), minimumReloadInterval: 2 * 86_400)
+        #expect(try await seconds.timeline(in: long).policy == .after(now + 2 * 86_400))
     }
 
     @Test("12-hour style shows noon and midnight as 12")

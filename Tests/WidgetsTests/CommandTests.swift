@@ -53,10 +53,11 @@ func readText(_ path: String) throws -> String {
     return String(decoding: bytes, as: UTF8.self)
 }
 
-private func draw(_ entry: CommandEntry, family: WidgetFamily, width: Int, height: Int, placeholder: Bool = false) -> CellBuffer {
+private func draw(_ entry: CommandEntry, family: WidgetFamily, width: Int, height: Int, placeholder: Bool = false,
+                  at now: Date? = nil) -> CellBuffer {
     var buffer = CellBuffer(width: width, height: height)
     let context = WidgetViewContext(family: family, size: CellSize(columns: width, rows: height), isPlaceholder: placeholder)
-    CommandWidget.view(entry, context: context).draw(into: &buffer, in: buffer.bounds, glyphs: .unicode)
+    CommandWidget.view(entry, context: context).draw(into: &buffer, in: buffer.bounds, glyphs: .unicode, at: now ?? entry.date)
     return buffer
 }
 
@@ -265,6 +266,8 @@ struct CommandTimelineTests {
         #expect(entry.status.text == "timed out after 1s · ran <1m ago")
         let frame = TextBackend.lines(draw(entry, family: .medium, width: 40, height: 4))
         #expect(frame.map { trimmed($0) } == ["18", "19", "20", "timed out after 1s · ran <1m ago"])
+        let later = TextBackend.lines(draw(entry, family: .medium, width: 40, height: 4, at: at(185)))
+        #expect(trimmed(later[3]) == "timed out after 1s · ran 3m ago", "the age at the frame's time, from the same entry")
     }
 }
 

@@ -16,26 +16,42 @@ private func utc(_ y: Int, _ mo: Int, _ d: Int, _ h: Int, _ mi: Int, _ s: Int = 
 private func render(_ entry: CountdownEntry, family: WidgetFamily, width: Int, height: Int, placeholder: Bool = false) -> CellBuffer {
     var buffer = CellBuffer(width: max(0, width), height: max(0, height))
     let context = WidgetViewContext(family: family, size: CellSize(columns: width, rows: height), isPlaceholder: placeholder)
-    CountdownWidget.view(entry, context: context).draw(into: &buffer, in: buffer.bounds, glyphs: .unicode)
+    CountdownWidget.view(entry, context: context).draw(into: &buffer, in: buffer.bounds, glyphs: .unicode, at: entry.date)
     return buffer
 }
 
 @Suite("Countdown widget")
 struct CountdownTests {
-    @Test("one entry per minute, on whole minutes before the end, rounded up; then one per second in the last minute, then done and .atEnd")
+    @Test("what is left changes each minute, then each second in the last, then done: drawn at the frame's time; entries only where its length changes; .atEnd")
     func minutesThenSeconds() async throws {
         let clock = ManualClock(now: testEpoch)
         let provider = CountdownProvider(target: at(185.5), label: "Launch", zone: .utc, now: { clock.now })
         let timeline = try await provider.timeline(in: smallContext)
         #expect(timeline.policy == .atEnd)
+        // Entries: the start, "59s" (a character more than "1m"), "9s" (one less), done.
         let offsets = timeline.entries.map { $0.date.timeIntervalSince(testEpoch) }
-        let lastMinute: [Double] = (1...59).reversed().map { 185.5 - Double($0) }
-        let expected: [Double] = [0, 5.5, 65.5, 125.5] + lastMinute + [185.5]
-        #expect(offsets == expected)
-        let texts = timeline.entries.map(\.remaining)
-        #expect(Array(texts.prefix(5)) == ["4m", "3m", "2m", "1m", "59s"])
-        #expect(Array(texts.suffix(3)) == ["2s", "1s", "done"])
+        #expect(offsets == [0, 126.5, 176.5, 185.5])
+        #expect(timeline.entries.map(\.remaining) == ["4m", "59s", "9s", "done"])
         #expect(timeline.entries.last?.isDone == true && timeline.entries.dropLast().allSatisfy { !$0.isDone })
+        // The text the view draws changes where the old timeline had an entry each (whole
+        // minutes before the end, rounded up; each second in the last minute), and only there.
+        let left = DateText.countingDown(to: at(185.5))
+        let lastMinute: [Double] = (1...59).reversed().map { 185.5 - Double($0) }
+        var changes: [Double] = []
+        var now = testEpoch
+        while let next = left.nextChange(after: now) {
+            changes.append(next.timeIntervalSince(testEpoch))
+            now = next
+        }
+        #expect(changes == [5.5, 65.5, 125.5] + lastMinute + [185.5])
+        #expect([0, 5.5, 65.5, 125.5, 126.5, 183.5, 184.5, 185.5].map { left.text(at: at($0)) }
+            == ["4m", "3m", "2m", "1m", "59s", "2s", "1s", "done"])
+        let first = TextBackend.lines(render(timeline.entries[0], family: .small, width: 20, height: 1))
+        #expect(first == ["         4m"])
+        var late = CellBuffer(width: 20, height: 1)
+        CountdownWidget.view(timeline.entries[0], context: WidgetViewContext(family: .small, size: CellSize(columns: 20, rows: 1)))
+            .draw(into: &late, in: late.bounds, glyphs: .unicode, at: at(65.5))
+        #expect(TextBackend.lines(late) == ["         2m"], "the same entry, drawn a minute later")
 
         clock.advance(to: at(185.5))
         let after = try await provider.timeline(in: smallContext)

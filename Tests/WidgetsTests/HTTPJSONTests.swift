@@ -155,12 +155,28 @@ private func render(_ entry: HTTPJSONEntry, family: WidgetFamily, width: Int, he
                     placeholder: Bool = false) -> CellBuffer {
     var buffer = CellBuffer(width: max(0, width), height: max(0, height))
     let context = WidgetViewContext(family: family, size: CellSize(columns: width, rows: height), isPlaceholder: placeholder)
-    HTTPJSONView.view(entry, context: context).draw(into: &buffer, in: buffer.bounds, glyphs: glyphs)
+    HTTPJSONView.view(entry, context: context).draw(into: &buffer, in: buffer.bounds, glyphs: glyphs, at: entry.date)
     return buffer
 }
 
 @Suite("http-json view")
 struct HTTPJSONViewTests {
+    @Test("'retry in Ns' counts down and 'updated N ago' moves on at the frame's time, from one entry")
+    func selfUpdatingStatus() {
+        var failed = HTTPJSONEntry(date: at(100), rows: [], hasData: false, fetchError: "connection refused · retry in 40s")
+        failed.retryAt = at(140)
+        let updated = HTTPJSONEntry(date: at(100), rows: [], hasData: true, fetchedAt: at(100))
+        func line(_ entry: HTTPJSONEntry, at now: Date) -> String {
+            var buffer = CellBuffer(width: 40, height: 1)
+            ViewNode.vstack(HTTPJSONView.statusLines(entry)).draw(into: &buffer, in: buffer.bounds, glyphs: .unicode, at: now)
+            return TextBackend.lines(buffer)[0]
+        }
+        #expect(line(failed, at: at(100)) == "⚠ connection refused · retry in 40s")
+        #expect(line(failed, at: at(130.2)) == "⚠ connection refused · retry in 10s")
+        #expect(line(updated, at: at(100)) == "updated <1m ago")
+        #expect(line(updated, at: at(400)) == "updated 5m ago")
+    }
+
     @Test("frames for each family: labelled rows, — for a missing pointer, the age on the last line")
     func families() {
         expectSnapshot(text(render(entry(), family: .small, width: 24, height: 7)), named: "http-json-small-24x7")

@@ -53,7 +53,7 @@ func render(_ entry: LeaderboardEntry, family: WidgetFamily, width: Int, height:
             placeholder: Bool = false) -> CellBuffer {
     var buffer = CellBuffer(width: max(0, width), height: max(0, height))
     let context = WidgetViewContext(family: family, size: CellSize(columns: width, rows: height), isPlaceholder: placeholder)
-    LeaderboardView.view(entry, context: context).draw(into: &buffer, in: buffer.bounds, glyphs: glyphs)
+    LeaderboardView.view(entry, context: context).draw(into: &buffer, in: buffer.bounds, glyphs: glyphs, at: entry.date)
     return buffer
 }
 
@@ -62,7 +62,7 @@ func render(_ entry: HeroEntry, family: WidgetFamily = .small, width: Int, heigh
             placeholder: Bool = false) -> CellBuffer {
     var buffer = CellBuffer(width: max(0, width), height: max(0, height))
     let context = WidgetViewContext(family: family, size: CellSize(columns: width, rows: height), isPlaceholder: placeholder)
-    HeroWidget.view(entry, context: context).draw(into: &buffer, in: buffer.bounds, glyphs: glyphs)
+    HeroWidget.view(entry, context: context).draw(into: &buffer, in: buffer.bounds, glyphs: glyphs, at: entry.date)
     return buffer
 }
 

@@ -127,6 +127,26 @@ struct LeaderboardViewTests {
         #expect(ascii == "! server answered ... - retry in 287s - board 3m old")
     }
 
+    @Test("'retry in Ns' counts down at the frame's time when the entry knows the moment; the footer's 'updated' age moves on")
+    func retryCountsDown() {
+        var entry = LeaderboardEntry(date: at(200), board: rosterBoard, fetchedAt: at(0),
+                                     fetchError: "connection refused · retry in 60s")
+        entry.retryAt = at(260)
+        func footer(at now: Date) -> String {
+            var buffer = CellBuffer(width: 52, height: 21)
+            LeaderboardView.view(entry, context: WidgetViewContext(family: .large, size: CellSize(columns: 52, rows: 21)))
+                .draw(into: &buffer, in: buffer.bounds, glyphs: .unicode, at: now)
+            return TextBackend.lines(buffer).last ?? ""
+        }
+        #expect(footer(at: at(200)) == "⚠ connection refused · retry in 60s · board 3m old")
+        #expect(footer(at: at(250.5)) == "⚠ connection refused · retry in 10s · board 3m old")
+        let fresh = LeaderboardEntry(date: at(10), board: rosterBoard, fetchedAt: at(0))
+        var buffer = CellBuffer(width: 52, height: 21)
+        LeaderboardView.view(fresh, context: WidgetViewContext(family: .large, size: CellSize(columns: 52, rows: 21)))
+            .draw(into: &buffer, in: buffer.bounds, glyphs: .unicode, at: at(130))
+        #expect(TextBackend.lines(buffer).last == "updated 2m ago")
+    }
+
     @Test("placeholder: the redacted look, with no data shown")
     func placeholder() {
         let placeholderEntry = LeaderboardEntry(date: .distantPast, board: nil)

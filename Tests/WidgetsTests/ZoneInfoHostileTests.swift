@@ -65,10 +65,13 @@ struct ZoneInfoHostileTests {
 
     @Test("a clock timeline asked to cover a NaN, negative or endless interval stays bounded")
     func clockIntervalBounds() {
+        // A day, or at most 400 days: one entry (UTC has no change), or one an hour in 12-hour style.
         let provider = ClockProvider(zone: .utc, style: ClockStyle(seconds: false), now: { moments[0] })
-        #expect(provider.entries(from: moments[0], covering: .nan).count == 60)
-        #expect(provider.entries(from: moments[0], covering: -.infinity).count == 60)
-        #expect(provider.entries(from: moments[0], covering: 1e300).count == 100_000)
+        #expect(provider.entries(from: moments[0], covering: .nan).count == 1)
+        #expect(provider.entries(from: moments[0], covering: -.infinity).count == 1)
+        #expect(provider.entries(from: moments[0], covering: 1e300).count == 1)
+        let twelve = ClockProvider(zone: .utc, style: ClockStyle(hour24: false), now: { moments[0] })
+        #expect(twelve.entries(from: moments[0], covering: 1e300).count <= 400 * 24 + 1)
     }
 
     /// Seed of the footer fuzz test; printed with any failure so it can be replayed.

@@ -27,7 +27,8 @@ final class ViewLayout {
     private var wrapped: (width: Int, lines: [ViewText.Line])?
 
     init(_ node: ViewNode, glyphs: GlyphSet) {
-        self.node = node
+        // `ViewNode.draw` resolves dates at the frame's time first; one left is drawn at its own.
+        if case .date(let date) = node { self.node = .text(date.text(at: date.text.shownAt ?? date.text.date)) } else { self.node = node }
         self.glyphs = glyphs
         switch node {
         case .vstack(let stack), .hstack(let stack): children = stack.children.map { ViewLayout($0, glyphs: glyphs) }
@@ -62,7 +63,7 @@ final class ViewLayout {
         case .table(let table):
             guard axis == .vertical else { return nil }
             return (table.columns.contains { $0.hasTitle } ? 1 : 0) + table.rows.count
-        case .sparkline, .spacer:
+        case .sparkline, .spacer, .date:
             return nil
         case .divider:
             // A divider runs across its parent's axis and is one cell thick along it.

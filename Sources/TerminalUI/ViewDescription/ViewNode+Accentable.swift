@@ -1,5 +1,5 @@
 extension ViewNode {
-    /// Whether the node itself is marked accentable (a stack, text, table, bar or sparkline).
+    /// Whether the node itself is marked accentable (a stack, text, table, bar, sparkline or date).
     public var isAccentable: Bool {
         switch self {
         case .vstack(let stack), .hstack(let stack): stack.accentable
@@ -7,6 +7,7 @@ extension ViewNode {
         case .table(let table): table.accentable
         case .bar(let bar): bar.accentable
         case .sparkline(let sparkline): sparkline.accentable
+        case .date(let node): node.accentable
         default: false
         }
     }
@@ -22,6 +23,7 @@ extension ViewNode {
         case .table(var table): table.accentable = on; return .table(table)
         case .bar(var bar): bar.accentable = on; return .bar(bar)
         case .sparkline(var sparkline): sparkline.accentable = on; return .sparkline(sparkline)
+        case .date(var node): node.accentable = on; return .date(node)
         default: return self
         }
     }

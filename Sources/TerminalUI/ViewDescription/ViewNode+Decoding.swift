@@ -1,3 +1,5 @@
+import DateTime
+import FoundationEssentials
 import JSONTree
 
 extension ViewNode {
@@ -58,7 +60,8 @@ struct ViewDecoder {
         return kept
     }
 
-    static let nodeTypes = ["vstack", "hstack", "text", "table", "bar", "sparkline", "spacer", "divider"]
+    static let nodeTypes = ["vstack", "hstack", "text", "table", "bar", "sparkline", "spacer", "divider", "date"]
+    static let dateStyles = DateText.Style.allCases.map(\.rawValue)
     static let roleNames = StyleRole.allCases.map(\.rawValue)
 
     mutating func fail(_ path: String, _ message: String) {
@@ -100,15 +103,7 @@ struct ViewDecoder {
             checkFields(object, path: path, known: ["type", "columns", "rows", "accentable"])
             return table(object, path: path)
         case "bar":
-            checkFields(object, path: path, known: ["type", "value", "role", "label", "track", "privacySensitive", "accentable"])
-            let value = number(object, "value", path: path, required: true)
-            let role = role(object, path: path) ?? .accent
-            let label = string(object, "label", path: path)
-            let track = bool(object, "track", path: path) ?? false
-            var bar = ViewNode.Bar(value: value ?? 0, role: role, label: label, showsTrack: track)
-            bar.privacySensitive = bool(object, "privacySensitive", path: path) ?? false
-            bar.accentable = bool(object, "accentable", path: path) ?? false
-            return .bar(bar)
+            return bar(object, path: path)
         case "sparkline":
             checkFields(object, path: path, known: ["type", "values", "role", "max", "privacySensitive", "accentable"])
             let role = role(object, path: path) ?? .accent
@@ -137,10 +132,79 @@ struct ViewDecoder {
         case "divider":
             checkFields(object, path: path, known: ["type", "role"])
             return .divider(role: role(object, path: path) ?? .border)
+        case "date":
+            return date(object, path: path)
         default:
             fail(path + ".type", "unknown node type \(typeValue.shortDescription) (expected one of \(Self.nodeTypes.joined(separator: ", ")))")
             return nil
         }
+    }
+
+    /// A date and time as ISO 8601 with its zone (`2026-12-02T14:05:00Z`, `…+01:00`, seconds
+    /// required, years 1970…9999), and the offset it was written in.
+    mutating func date(_ object: JSONObject, _ key: String, path: String) -> (date: Date, utcOffset: Int)? {
+        guard let text = string(object, key, path: path, required: true) else { return nil }
+        guard let parsed = ISO8601DateTime.parse(text, .message), let date = parsed.date else {
+            fail(path + "." + key, "expected an ISO 8601 date and time with seconds and a zone, such as 2026-12-02T14:05:00Z or 2026-12-02T15:05:00+01:00, found \(JSONValue.string(text).shortDescription)")
+            return nil
+        }
+        return (date, parsed.offset ?? 0)
+    }
+
+    /// A timer bar's `{"from": date, "to": date}`, `to` after `from`.
+    mutating func timerInterval(_ value: JSONValue, path: String) -> ViewNode.Bar.TimerInterval? {
+        guard case .object(let object) = value else {
+            fail(path, "expected an object with \"from\" and \"to\", found \(value.shortDescription)")
+            return nil
+        }
+        checkFields(object, path: path, known: ["from", "to"])
+        let from = date(object, "from", path: path), to = date(object, "to", path: path)
+        guard let from, let to else { return nil }
+        guard to.date > from.date else {
+            fail(path + ".to", "must be after \"from\"")
+            return nil
+        }
+        return ViewNode.Bar.TimerInterval(from: from.date, to: to.date)
+    }
+
+    /// A bar node (out of `node`, whose frame is on the stack once per level: kept small).
+    @inline(never)
+    mutating func bar(_ object: JSONObject, path: String) -> ViewNode? {
+        checkFields(object, path: path, known: ["type", "value", "timerInterval", "role", "label", "track", "privacySensitive", "accentable"])
+        let interval = object["timerInterval"].flatMap { timerInterval($0, path: path + ".timerInterval") }
+        if object["timerInterval"] != nil, object["value"] != nil {
+            fail(path, "has both \"value\" and \"timerInterval\"; give one")
+        }
+        let value = number(object, "value", path: path, required: object["timerInterval"] == nil)
+        let role = role(object, path: path) ?? .accent
+        let label = string(object, "label", path: path)
+        let track = bool(object, "track", path: path) ?? false
+        var bar = interval.flatMap { ViewNode.Bar.timer(from: $0.from, to: $0.to, role: role, label: label, showsTrack: track) }
+            ?? ViewNode.Bar(value: value ?? 0, role: role, label: label, showsTrack: track)
+        bar.privacySensitive = bool(object, "privacySensitive", path: path) ?? false
+        bar.accentable = bool(object, "accentable", path: path) ?? false
+        return .bar(bar)
+    }
+
+    /// A date node (out of `node`, as `bar`).
+    @inline(never)
+    mutating func date(_ object: JSONObject, path: String) -> ViewNode? {
+        checkFields(object, path: path, known: ["type", "date", "style", "role", "bold", "align", "privacySensitive", "accentable"])
+        let moment = date(object, "date", path: path)
+        var style: DateText.Style?
+        if let name = string(object, "style", path: path, required: true) {
+            style = DateText.Style(rawValue: name)
+            if style == nil {
+                fail(path + ".style", "unknown date style \(JSONValue.string(name).shortDescription) (expected one of \(Self.dateStyles.joined(separator: ", ")))")
+            }
+        }
+        var node = ViewNode.DateNode(DateText(moment?.date ?? Date(timeIntervalSince1970: 0), style: style ?? .time,
+                                              utcOffset: moment?.utcOffset ?? 0),
+                                     role: role(object, path: path) ?? .foreground, bold: bool(object, "bold", path: path) ?? false,
+                                     alignment: alignment(object, path: path))
+        node.privacySensitive = bool(object, "privacySensitive", path: path) ?? false
+        node.accentable = bool(object, "accentable", path: path) ?? false
+        return .date(node)
     }
 
     mutating func stack(_ object: JSONObject, path: String, level: Int) -> ViewNode.Stack? {

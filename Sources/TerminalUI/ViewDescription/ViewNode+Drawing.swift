@@ -1,11 +1,14 @@
+import FoundationEssentials
+
 extension ViewNode {
     /// Draws the view into `rect` of `buffer` with `glyphs` (Unicode or ASCII).
     ///
     /// Draws only inside `rect` (clipped to the buffer) and only the cells the view uses: the
     /// caller clears the area first. Safe with any rectangle, including empty ones, and any
     /// tree a `ViewNode` can hold; text is sanitised and measured like every other string.
-    public func draw(into buffer: inout CellBuffer, in rect: Rect, glyphs: GlyphSet) {
-        ViewLayout(self, glyphs: glyphs).draw(into: &buffer, in: rect, clip: rect.intersection(buffer.bounds), glyphs: glyphs,
+    /// Date nodes and timer bars are drawn at `now`, the frame's time (nil: each at its own date).
+    public func draw(into buffer: inout CellBuffer, in rect: Rect, glyphs: GlyphSet, at now: Date? = nil) {
+        ViewLayout(resolvingDates(at: now), glyphs: glyphs).draw(into: &buffer, in: rect, clip: rect.intersection(buffer.bounds), glyphs: glyphs,
                                               parent: .vertical)
     }
 
@@ -171,7 +174,7 @@ extension ViewLayout {
             if sparkline.privacySensitive { buffer.addPrivateArea(area) }
             TerminalUI.Sparkline(values: sparkline.values, maximum: sparkline.maximum, style: CellStyle(sparkline.role), glyphs: glyphs)
                 .draw(into: &buffer, in: rect)
-        case .spacer:
+        case .spacer, .date:
             break
         case .divider(let role):
             let style = CellStyle(role)

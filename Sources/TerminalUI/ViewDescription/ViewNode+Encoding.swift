@@ -41,6 +41,12 @@ extension ViewNode {
             if bar.role != .accent { members.append(("role", .string(bar.role.rawValue))) }
             if let label = bar.label { members.append(("label", .string(label))) }
             if bar.showsTrack { members.append(("track", .bool(true))) }
+            if let interval = bar.timerInterval {
+                members.removeAll { $0.key == "value" }
+                members.append(("timerInterval", .object(JSONObject(members: [
+                    ("from", .string(DateText.iso(interval.from, utcOffset: 0))), ("to", .string(DateText.iso(interval.to, utcOffset: 0))),
+                ]))))
+            }
             if bar.privacySensitive { members.append(("privacySensitive", .bool(true))) }
         case .sparkline(let sparkline):
             members.append(("values", .array(sparkline.values.map { .number($0) })))
@@ -51,6 +57,14 @@ extension ViewNode {
             break
         case .divider(let role):
             if role != .border { members.append(("role", .string(role.rawValue))) }
+        case .date(let node):
+            // A clock face (host-internal) is written as the time it shows at its own date.
+            members.append(("date", .string(DateText.iso(node.text.date, utcOffset: node.text.utcOffset))))
+            members.append(("style", .string(node.text.style.rawValue)))
+            if node.role != .foreground { members.append(("role", .string(node.role.rawValue))) }
+            if node.bold { members.append(("bold", .bool(true))) }
+            if node.alignment != .left { members.append(("align", .string(Self.name(of: node.alignment)))) }
+            if node.privacySensitive { members.append(("privacySensitive", .bool(true))) }
         }
         if isAccentable { members.append(("accentable", .bool(true))) }
         return .object(JSONObject(members: members))

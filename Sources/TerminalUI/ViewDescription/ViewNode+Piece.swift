@@ -7,6 +7,9 @@ extension ViewNode {
         case text(String)
         /// `glyph` `count` times (0…`maximumGlyphCount`), e.g. a row of redaction marks.
         case glyph(Glyph, count: Int = 1)
+        /// Text that updates itself ("4m ago" after "updated "), written at the frame's time
+        /// when the view is drawn (`resolvingDates(at:)`); alone, at its `shownAt`.
+        case date(DateText)
 
         /// The most times one glyph piece repeats its mark.
         public static let maximumGlyphCount = 10_000
@@ -17,6 +20,7 @@ extension ViewNode {
             case .text(let text): text
             case .glyph(let glyph, let count):
                 String(repeating: glyph.text(in: glyphs), count: min(max(0, count), Self.maximumGlyphCount))
+            case .date(let date): date.textWithoutTime
             }
         }
 

@@ -27,7 +27,7 @@ extension ViewNode {
                 }
             }
             return .table(table)
-        case .bar, .sparkline, .spacer, .divider:
+        case .bar, .sparkline, .spacer, .divider, .date:
             return self
         }
     }

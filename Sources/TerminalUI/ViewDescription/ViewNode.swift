@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// A view as data: a tree of stacks, text, tables, bars and sparklines that TerminalUI draws
 /// into a rectangle of cells.
 ///
@@ -21,12 +23,16 @@ public enum ViewNode: Sendable, Equatable {
     case hstack(Stack)
     case text(Text)
     case table(Table)
-    case bar(Bar)
+    /// Boxed, as `date`: a timer bar's dates would make every node larger, and a view's
+    /// decoding and layout recurse with nodes on the stack (`ThreadStackTests`).
+    indirect case bar(Bar)
     case sparkline(Sparkline)
     /// Empty space that takes a share of what is left in a stack.
     case spacer
     /// A line across a vstack (or down an hstack) in `role`, `border` by default.
     case divider(role: StyleRole)
+    /// Text that updates itself (`DateText`): drawn as text at the frame's time.
+    indirect case date(DateNode)
 
     /// The deepest nesting a view may have: the root is level 1.
     public static let maximumDepth = 64
@@ -50,6 +56,13 @@ public enum ViewNode: Sendable, Equatable {
         public private(set) var weights: [Int]?
         /// Accentable (see `Span.accentable`): everything the stack draws.
         public var accentable = false
+
+        /// The stack with each child replaced by `transform`'s (its gap, weights and marks kept).
+        func replacingChildren(_ transform: (ViewNode) -> ViewNode) -> Stack {
+            var copy = self
+            copy.children = children.map(transform)
+            return copy
+        }
 
         /// A stack; `gap` is clamped to 0…64, weights to 1…1 000 000, and missing weights count
         /// as 1 (extra ones are dropped), so a stack built in Swift always encodes to a valid one.
@@ -233,6 +246,43 @@ public enum ViewNode: Sendable, Equatable {
         /// Accentable (see `Span.accentable`).
         public var accentable = false
 
+        /// When set, the fill follows time instead of `value` (WidgetKit's
+        /// `ProgressView(timerInterval:)`): empty at the start, full at the end, drawn at the
+        /// frame's time. The end is after the start.
+        public private(set) var timerInterval: TimerInterval?
+
+        /// The span of a timer bar.
+        public struct TimerInterval: Sendable, Equatable {
+            public var from: Date
+            public var to: Date
+
+            /// The fraction of the span gone at `now`, 0…1.
+            public func fraction(at now: Date) -> Double {
+                let total = to.timeIntervalSince(from)
+                guard total > 0 else { return 1 }
+                let gone = now.timeIntervalSince(from) / total
+                return gone.isNaN ? 0 : min(1, max(0, gone))
+            }
+        }
+
+        /// A bar whose fill follows time from `from` to `to` (nil when `to` is not after `from`).
+        public static func timer(from: Date, to: Date, role: StyleRole = .accent, label: String? = nil,
+                                 showsTrack: Bool = false) -> Bar? {
+            guard to > from, from.timeIntervalSince1970.isFinite, to.timeIntervalSince1970.isFinite else { return nil }
+            var bar = Bar(value: 0, role: role, label: label, showsTrack: showsTrack)
+            bar.timerInterval = TimerInterval(from: from, to: to)
+            return bar
+        }
+
+        /// The bar at `now`: a timer bar's fill set for that moment, as a plain bar.
+        public func at(_ now: Date) -> Bar {
+            guard let timerInterval else { return self }
+            var bar = self
+            bar.value = timerInterval.fraction(at: now)
+            bar.timerInterval = nil
+            return bar
+        }
+
         public init(value: Double, role: StyleRole = .accent, label: String? = nil, showsTrack: Bool = false) {
             self.value = value.isNaN ? 0 : min(1, max(0, value))
             self.role = role
@@ -308,6 +358,7 @@ extension ViewNode {
         case .sparkline: "sparkline"
         case .spacer: "spacer"
         case .divider: "divider"
+        case .date: "date"
         }
     }
 }

@@ -173,7 +173,7 @@ enum PreviewCommand {
             text += "\n"
             Box(title: title, glyphs: glyphs).draw(into: &buffer, in: buffer.bounds)
             let view = widget.view(item, WidgetViewContext(family: panel.family, size: inner))
-            view.draw(into: &buffer, in: Box.inner(of: buffer.bounds), glyphs: glyphs)
+            view.draw(into: &buffer, in: Box.inner(of: buffer.bounds), glyphs: glyphs, at: item.date)
             text += TextBackend.lines(buffer).map { $0 + "\n" }.joined()
         }
         if entries.count > shown.count {

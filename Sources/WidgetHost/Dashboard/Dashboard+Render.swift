@@ -48,21 +48,12 @@ extension Dashboard {
                 TextLine(member.title, style: CellStyle(.title), glyphs: glyphs)
                     .draw(into: &buffer, in: Rect(x: rect.x, y: rect.y - 1, width: rect.width, height: 1))
             }
-            let status = timelines.status(of: member.id)
-            let hosted = hostEntry(for: member.widget.kind, now: now)
-            let entry = hosted ?? status?.entry ?? timelines.placeholder(for: member.id)
-            guard let entry else { continue }
-            var context = WidgetViewContext(family: family(of: member, in: panel, zoomed: zoomed),
-                                            size: CellSize(columns: rect.width, rows: rect.height),
-                                            isPlaceholder: hosted == nil && status?.entry == nil,
-                                            renderingMode: WidgetRenderingMode(renderingMode))
-            let view = member.widget.view(entry, context)
-            if scroll > 0 || view.contentHeight.map({ $0 > rect.height }) == true {
-                // The view is drawn as tall as it wants, so it is asked for that size.
-                context.size.rows = Self.scrolledHeight(of: view, in: rect)
-                drawScrolled(member.widget.view(entry, context), in: rect, scroll: scroll, into: &buffer)
+            guard let made = memberView(member, in: panel, rect: rect, zoomed: zoomed, now: now) else { continue }
+            let (view, context, status) = made
+            if context.size.rows > rect.height || scroll > 0 {
+                drawScrolled(view, in: rect, scroll: scroll, now: now, into: &buffer)
             } else {
-                view.draw(into: &buffer, in: rect, glyphs: glyphs)
+                view.draw(into: &buffer, in: rect, glyphs: glyphs, at: now)
             }
             // Until the first timeline arrives the placeholder is shown redacted, whatever the
             // widget drew (WidgetKit's `.redacted(reason: .placeholder)`).
@@ -79,10 +70,10 @@ extension Dashboard {
 
     /// Draws a view taller than its area into an off-screen buffer and shows the window at
     /// `scroll` (clamped so the last line can reach the bottom).
-    private func drawScrolled(_ view: PanelView, in rect: Rect, scroll: Int, into buffer: inout CellBuffer) {
+    private func drawScrolled(_ view: PanelView, in rect: Rect, scroll: Int, now: Date, into buffer: inout CellBuffer) {
         let height = Self.scrolledHeight(of: view, in: rect)
         var offscreen = CellBuffer(width: rect.width, height: height)
-        view.draw(into: &offscreen, in: offscreen.bounds, glyphs: glyphs)
+        view.draw(into: &offscreen, in: offscreen.bounds, glyphs: glyphs, at: now)
         // Redacted before the copy: the copy keeps cells, not where private parts were drawn.
         if isPrivate { offscreen.redactPrivate(glyphs: glyphs) }
         let top = min(scroll, max(0, height - rect.height))
@@ -130,7 +121,7 @@ extension Dashboard {
         let keys = focusedActions.map { "\($0.action.key) \($0.action.title)" }.joined(separator: "  ")
         let message = editQuestion ?? flash ?? notice
         // Editing, the keys give way to what is said (a question, "saved PATH").
-        let right = edit == nil ? (keys.isEmpty ? "" : keys + "  ") + "\(statusTime)  ? help  q quit "
+        let right = edit == nil ? (keys.isEmpty ? "" : keys + "  ") + "\(statusTime(at: now))  ? help  q quit "
             : message != nil ? "" : editKeysShown
         let rightWidth = DisplayWidth.of(right)
         buffer.write(right, x: row.maxX - rightWidth, y: row.y, style: CellStyle(.statusText), clip: row)

@@ -95,6 +95,8 @@ extension Dashboard {
             restoreActivities(restored, events: events)
         case .activitiesDue:
             activitiesDue()
+        case .textsDue:
+            textsDue()
         case .widgetsFound(let widgets):
             panelFactory?.widgets = widgets
         case .panelsBuilt(let prepared):
@@ -107,6 +109,7 @@ extension Dashboard {
         }
         absorbTimelines()
         updateAlerts()
+        armTextWake()
         defer { outbox = [] }
         return outbox
     }

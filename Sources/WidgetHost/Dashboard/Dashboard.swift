@@ -50,9 +50,11 @@ struct Dashboard {
     var extensionsNotice: String?
     let glyphs: GlyphSet
     private let layout = GridLayout()
-    private let statusClock: WidgetInstanceID
     /// The zone the status bar's clock reads its minutes in (the host's: `$TZ`, /etc/localtime).
     let statusZone: ZoneInfo
+    /// When the text wake-up is armed: the next change of a date node on screen or of the
+    /// status bar's clock (Dashboard+Texts; nil: none).
+    var textWakeDate: Date?
     /// The last panel frames laid out, for spatial focus moves.
     private var panelFrames: [Rect] = []
     /// When the stacks' wake-up is armed: a stack member's relevance runs out (its
@@ -107,13 +109,11 @@ struct Dashboard {
         self.size = size
         self.glyphs = glyphs
         self.themes = themes.isEmpty ? [Theme.default] : themes
-        // The status bar's clock is a minute timeline like any other: its wake-ups coincide
-        // with the panels' minute boundaries and cost nothing in between.
+        // The status bar's clock is text that updates itself (Dashboard+Texts): the text
+        // wake-up comes at each minute, with the panels' changes, and costs nothing between.
         statusZone = ZoneInfo.local(environment: environment)
-        let provider = MinuteTimelineProvider(now: { [clock] in clock.now })
-        statusClock = timelines.add(kind: "widgethost.status-clock", family: .small, size: .zero,
-                                    provider: AnyTimelineProvider(provider), pausable: false, listed: false, now: now)
         absorbTimelines()
+        armTextWake()
     }
 
     /// What the construction decided (the status bar clock's first call, its wake-up): the
@@ -428,15 +428,6 @@ struct Dashboard {
     }
 
     // MARK: Status
-
-    /// The status bar's current time text ("14:05"), from its minute timeline.
-    var statusTime: String {
-        guard let minute = timelines.status(of: statusClock)?.entry as? MinuteEntry, minute.date != .distantPast else { return "" }
-        let t = CivilTime(unixSeconds: Int64(minute.date.timeIntervalSince1970.rounded(.down)),
-                          offset: statusZone.offset(at: minute.date).seconds)
-        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(two(t.hour)):\(two(t.minute))"
-    }
 
     /// The panels of the page shown that are laid out, with their frames and indices.
     var shownPanels: [(index: Int, panel: DashboardPanel, frame: Rect)] {

@@ -68,6 +68,8 @@ package enum DashboardMessage: Equatable, Sendable {
     case activitiesRestored([Activity], events: [HistoryEvent])
     /// The activities' timer (`.armActivityWake`) came: an ended one leaves, one turns stale.
     case activitiesDue
+    /// The text wake-up (`.armTextWake`) came: a date node on screen changed its text.
+    case textsDue
 }
 
 /// What `Dashboard.update(_:at:)` asks the host to do (bubbletea's `Cmd`). The timeline effects
@@ -132,4 +134,7 @@ package enum DashboardEffect: Equatable, Sendable {
     case recordEvents([HistoryEvent])
     /// A panel's alert started or rose: ring, notify, run the config's command (`notify`).
     case notify(AlertNotice)
+    /// Arm the text wake-up (nil: none), replacing the one armed: the next change of a date
+    /// node on screen (Dashboard+Texts); it sends `.textsDue`.
+    case armTextWake(Date?)
 }

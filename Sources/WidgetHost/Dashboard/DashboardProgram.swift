@@ -44,6 +44,7 @@ final class DashboardProgram {
     /// Where provider calls run (and the gallery's snapshots).
     private let providerExecutor: (any TaskExecutor)?
     private var activityWake: ClockTimer?
+    private var textWake: ClockTimer?
     /// Sees every message as it is applied, in order (the message log, tests).
     var onMessage: (DashboardMessage) -> Void = { _ in }
     /// Replaying a `MessageLog`: the effects that bring messages are left out, and answers
@@ -128,6 +129,8 @@ final class DashboardProgram {
             pageRotation = arm(pageRotation, at: date, sending: .pageRotationDue)
         case .armActivityWake(let date):
             activityWake = arm(activityWake, at: date, sending: .activitiesDue)
+        case .armTextWake(let date):
+            textWake = arm(textWake, at: date, sending: .textsDue)
         case .publishWidgets(let widgets):
             center.publish(widgets)
         case .buildPanels(let config):

@@ -76,7 +76,7 @@ extension DashboardEffect {
     var bringsMessages: Bool {
         switch self {
         case .startProvider, .cancelProvider, .armTimelineWake, .armRelevanceWake, .armPageRotation, .runAction, .runInTerminal,
-             .reloadConfig, .buildPanels, .openURL, .openEditor, .saveConfig, .previewGallery, .queryOptions, .armActivityWake:
+             .reloadConfig, .buildPanels, .openURL, .openEditor, .saveConfig, .previewGallery, .queryOptions, .armActivityWake, .armTextWake:
             return true
         default:
             return false

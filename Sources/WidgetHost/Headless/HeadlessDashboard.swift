@@ -254,7 +254,7 @@ final class HeadlessEffects: DashboardHost {
         case .quit(let status): quitStatus = status
         case .suspend, .reapChildren, .log, .startProvider, .cancelProvider, .armTimelineWake, .publishWidgets, .runAction,
              .armRelevanceWake, .armPageRotation, .buildPanels, .previewGallery, .queryOptions, .armActivityWake, .saveActivities, .recordEvents,
-             .notify: break
+             .notify, .armTextWake: break
         }
     }
 }

@@ -72,7 +72,7 @@ final class TerminalEffects: DashboardHost {
         case .notify(let notice):
             AlertNotifier.notify(notice, terminal: terminal, io: io, log: log)
         case .startProvider, .cancelProvider, .armTimelineWake, .publishWidgets, .runAction, .armRelevanceWake, .armPageRotation,
-             .buildPanels, .previewGallery, .queryOptions, .armActivityWake:
+             .buildPanels, .previewGallery, .queryOptions, .armActivityWake, .armTextWake:
             break  // the program's own
         }
     }

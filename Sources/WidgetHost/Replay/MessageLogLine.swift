@@ -108,6 +108,7 @@ struct MessageLogLine: Codable {
             try c.encode(activities.map(\.journalJSON.jsonText), forKey: .activities)
             try c.encode(events.map(\.journalJSON.jsonText), forKey: .events)
         case .activitiesDue: try c.encode("activitiesDue", forKey: .type)
+        case .textsDue: try c.encode("textsDue", forKey: .type)
         }
     }
 
@@ -238,6 +239,7 @@ struct MessageLogLine: Codable {
             message = .activitiesRestored(try values(.activities).compactMap(Activity.init(json:)),
                                           events: try values(.events).compactMap(HistoryEvent.init(json:)))
         case "activitiesDue": message = .activitiesDue
+        case "textsDue": message = .textsDue
         case "unrecorded":
             let reason = (try? c.decode(String.self, forKey: .reason)) ?? ""
             throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "a message the recorder could not write: \(reason.prefix(200))")

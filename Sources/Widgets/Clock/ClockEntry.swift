@@ -11,12 +11,17 @@ public struct ClockEntry: TimelineEntry, Equatable, Codable {
     public var dateLine: String
     /// The zone's abbreviation at this moment ("CET", "CEST", "UTC").
     public var zone: String
+    /// The zone's offset from `date` on, in seconds east of UTC: the view then draws the time
+    /// at each frame's moment (a clock face) in `time`'s shape. nil (a placeholder, an entry
+    /// of an older log): `time` and `dateLine` as they are.
+    public var utcOffset: Int?
 
-    public init(date: Date, time: String, dateLine: String, zone: String) {
+    public init(date: Date, time: String, dateLine: String, zone: String, utcOffset: Int? = nil) {
         self.date = date
         self.time = time
         self.dateLine = dateLine
         self.zone = zone
+        self.utcOffset = utcOffset
     }
 
     /// The entry for `date` in `zone`, formatted as `style` says.
@@ -37,7 +42,8 @@ public struct ClockEntry: TimelineEntry, Equatable, Codable {
             date: date,
             time: text,
             dateLine: style.showDate ? "\(CivilTime.weekdayNames[t.weekday]) \(t.day) \(CivilTime.monthNames[t.month - 1]) \(t.year)" : "",
-            zone: offset.abbreviation
+            zone: offset.abbreviation,
+            utcOffset: offset.seconds
         )
     }
 }

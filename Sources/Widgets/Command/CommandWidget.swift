@@ -78,7 +78,13 @@ public enum CommandWidget {
         guard rows > 0 else { return .spacer }
         let status = entry.status
         let statusRole: StyleRole = context.isPlaceholder ? .placeholder : status.role
-        let statusLine = ViewNode.text(status.text, role: statusRole)
+        var statusSpan = ViewNode.Span(status.text, role: statusRole)
+        if !context.isPlaceholder, let ranAt = entry.ranAt, status.text.hasSuffix(" ago"), let ran = status.text.ranges(of: "ran ").last {
+            // "ran 2m ago" at each frame's time (text that updates itself).
+            statusSpan = ViewNode.Span(String(status.text[..<ran.upperBound]),
+                                       pieces: [.date(DateText(ranAt, style: .relative, shownAt: entry.date))], role: statusRole)
+        }
+        let statusLine = ViewNode.text([statusSpan])
         guard rows > 1 else { return statusLine }
         let room = rows - 1
         let shown = entry.showsTail ? entry.lines.suffix(room) : entry.lines.prefix(room)

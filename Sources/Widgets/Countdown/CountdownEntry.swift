@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TerminalUI
 import WidgetCore
 
 /// One moment of a countdown, its text already laid out.
@@ -12,6 +13,9 @@ public struct CountdownEntry: TimelineEntry, Equatable, Codable {
     public var target: String
     /// The same, shorter, for narrow panels: "31 Dec 23:59".
     public var shortTarget: String
+    /// The end: the view then draws what is left at each frame's time (text that updates
+    /// itself). nil (a placeholder, an entry of an older log): `remaining` as it is.
+    public var end: Date?
 
     public init(date: Date, label: String, remaining: String, isDone: Bool, target: String, shortTarget: String = "") {
         self.date = date
@@ -25,12 +29,6 @@ public struct CountdownEntry: TimelineEntry, Equatable, Codable {
     /// What is left from `seconds` before the end: minutes rounded up, seconds in the last
     /// minute, "done" at 0 or after (NaN counts as done; any huge value is safe).
     public static func remainingText(_ seconds: TimeInterval) -> String {
-        guard seconds > 0 else { return "done" }
-        if seconds < 60 { return "\(Int(seconds.rounded(.up)))s" }
-        let minutes = Int(min((seconds / 60).rounded(.up), 1e12))
-        let (days, hours, rest) = (minutes / 1440, minutes % 1440 / 60, minutes % 60)
-        if days > 0 { return "\(days)d \(hours)h \(rest)m" }
-        if hours > 0 { return "\(hours)h \(rest)m" }
-        return "\(rest)m"
+        DateText.countdown(seconds)
     }
 }

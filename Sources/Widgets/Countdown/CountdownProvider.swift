@@ -1,12 +1,15 @@
 import DateTime
 import FoundationEssentials
+import TerminalUI
 import WidgetCore
 
-/// The countdown's timeline: one entry per minute until the last minute, one per second in
-/// it, a "done" entry at the end, then `.atEnd`; once done, one entry and `.never`.
+/// The countdown's timeline: an hour (or the host's minimum interval) ahead, a "done" entry at
+/// the end, then `.atEnd`; once done, one entry and `.never`.
 ///
-/// Entries fall on whole minutes (then seconds) before the target, so the shown text changes
-/// exactly when the entry does and the host wakes no more often than the text changes.
+/// What is left is text that updates itself (`DateText.countdown`): the host draws it at each
+/// frame's time and wakes at each minute (each second in the last one) it changes. Entries
+/// are kept only where its length changes ("10m" to "9m": the big digits' scale), so an hour
+/// is a few entries, not sixty.
 public struct CountdownProvider: TimelineProvider {
     public let target: Date
     public let label: String
@@ -42,8 +45,10 @@ public struct CountdownProvider: TimelineProvider {
     func entry(at date: Date) -> CountdownEntry {
         let left = target.timeIntervalSince(date)
         let (long, short) = Self.describe(target, in: zone)
-        return CountdownEntry(date: date, label: label, remaining: CountdownEntry.remainingText(left), isDone: !(left > 0),
-                              target: long, shortTarget: short)
+        var entry = CountdownEntry(date: date, label: label, remaining: CountdownEntry.remainingText(left), isDone: !(left > 0),
+                                   target: long, shortTarget: short)
+        if target.timeIntervalSince1970.isFinite, abs(target.timeIntervalSince1970) < DateText.maximumSeconds { entry.end = target }
+        return entry
     }
 
     /// The entries from `start`: `start` itself, then whole minutes before the target (at most
@@ -67,7 +72,23 @@ public struct CountdownProvider: TimelineProvider {
             result.append(entry(at: target - Double(second)))
         }
         result.append(entry(at: target))
-        return result
+        return Self.keepingChanges(result)
+    }
+
+    /// The entries where the view's layout changes, the first and the last (the reload): what
+    /// is left is text that updates itself, so only a change of its length (its big digits'
+    /// scale) or of "done" needs an entry, not each minute or second.
+    static func keepingChanges(_ entries: [CountdownEntry]) -> [CountdownEntry] {
+        guard entries.first?.end != nil else { return entries }
+        var kept: [CountdownEntry] = []
+        for (index, entry) in entries.enumerated() {
+            guard let last = kept.last, index != entries.count - 1 else {
+                kept.append(entry)
+                continue
+            }
+            if entry.remaining.count != last.remaining.count || entry.isDone != last.isDone { kept.append(entry) }
+        }
+        return kept
     }
 
     /// "Thu 31 Dec 2026 23:59" and "31 Dec 23:59" in `zone`.

@@ -46,10 +46,15 @@ public enum CountdownWidget {
             let line = full.count <= columns || entry.shortTarget.isEmpty ? full : word + entry.shortTarget
             target.append(.text(line, role: other, alignment: .center))
         }
+        // What is left, at each frame's time (text that updates itself), when the entry knows the end.
+        let left = entry.end.flatMap { end in placeholder || entry.isDone ? nil : DateText.countingDown(to: end, shownAt: entry.date) }
         if !placeholder, let scale = BigText.scales(entry.remaining, columns: columns - 2, rows: rows - label.count - target.count - 2),
-           let big = BigText.rows(entry.remaining, scaleX: scale.x, scaleY: scale.y, role: main) {
+           let big = left.map({ ViewNode.bigDate($0, scaleX: scale.x, scaleY: scale.y, role: main) })
+               ?? BigText.rows(entry.remaining, scaleX: scale.x, scaleY: scale.y, role: main) {
             return .spread([label, big, target], rows: rows)
         }
-        return .spread([label, [.text(entry.remaining, role: main, bold: !placeholder, alignment: .center)], target], rows: rows)
+        let small = left.map { ViewNode.date(ViewNode.DateNode($0, role: main, bold: true, alignment: .center)) }
+            ?? .text(entry.remaining, role: main, bold: !placeholder, alignment: .center)
+        return .spread([label, [small], target], rows: rows)
     }
 }

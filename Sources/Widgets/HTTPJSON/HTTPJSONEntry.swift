@@ -54,6 +54,9 @@ public struct HTTPJSONEntry: TimelineEntry, Equatable, Codable {
     /// a backoff or the server's Retry-After holds the next one back.
     public var fetchError: String?
     public var isFetching: Bool
+    /// When the next fetch is held to while `fetchError` says "retry in Ns": the view then
+    /// counts the seconds down at each frame's time.
+    public var retryAt: Date?
     /// The panel's `link` option: where `o` leads.
     public var url: String?
 
@@ -89,8 +92,10 @@ public struct HTTPJSONEntry: TimelineEntry, Equatable, Codable {
             if let saveError = stored.saveError {
                 fetchError = [saveError, fetchError].compactMap { $0 }.joined(separator: " · ")
             }
-            return HTTPJSONEntry(date: date, rows: rows, hasData: stored.body != nil, fetchedAt: stored.state.fetchedAt,
-                                 fetchError: fetchError, isFetching: isFetching)
+            var entry = HTTPJSONEntry(date: date, rows: rows, hasData: stored.body != nil, fetchedAt: stored.state.fetchedAt,
+                                      fetchError: fetchError, isFetching: isFetching)
+            if error != nil, let retryAt, retryAt > date { entry.retryAt = retryAt }
+            return entry
         }
     }
 }

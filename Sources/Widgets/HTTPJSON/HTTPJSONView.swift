@@ -57,14 +57,20 @@ enum HTTPJSONView {
     /// "updated 5m ago"; "⚠ reason · retry in 40s" then "data 5m old"; "fetching…".
     static func statusLines(_ entry: HTTPJSONEntry) -> [ViewNode] {
         if let error = entry.fetchError {
-            var lines: [ViewNode] = [.text([ViewNode.Span(pieces: [.glyph(.warning), .text(" " + error)], role: .warning)])]
+            var pieces: [ViewNode.Piece] = [.glyph(.warning), .text(" " + error)]
+            if let retryAt = entry.retryAt, let retry = error.ranges(of: " · retry in ").last {
+                // The seconds count down at each frame's time.
+                pieces = [.glyph(.warning), .text(" " + error[..<retry.upperBound]), .date(DateText.secondsLeft(to: retryAt, shownAt: entry.date))]
+            }
+            var lines: [ViewNode] = [.text([ViewNode.Span(pieces: pieces, role: .warning)])]
             if entry.hasData, let fetchedAt = entry.fetchedAt {
                 lines.append(.text("data \(DurationText.age(from: fetchedAt, to: entry.date)) old", role: .warning))
             }
             return lines
         }
         if let fetchedAt = entry.fetchedAt, entry.hasData {
-            return [.text("updated \(DurationText.age(from: fetchedAt, to: entry.date)) ago", role: .muted)]
+            // "updated 5m ago" at each frame's time (text that updates itself).
+            return [.text([ViewNode.Span("updated ", pieces: [.date(DateText(fetchedAt, style: .relative, shownAt: entry.date))], role: .muted)])]
         }
         if entry.isFetching { return [.text([ViewNode.Span("fetching", pieces: [.glyph(.ellipsis)], role: .muted)])] }
         return []

@@ -120,16 +120,20 @@ public enum HeroWidget {
             health.append(columns >= 3 ? .hstack([.spacer, .bar(hero.health, role: role, showsTrack: true), .spacer], weights: [1, columns - 2, 1])
                                        : .text(""))
         }
-        let full: String
+        // "full in 2h": the time left at each frame's moment (text that updates itself).
+        let full: ViewNode.Span
+        let fullRole: StyleRole = hero.health < 0.25 ? .negative : .muted
         if hero.health >= 1 {
-            full = "full health"
+            full = ViewNode.Span("full health", role: fullRole)
         } else if let seconds = hero.secondsToFullHealth {
-            full = "full in \(DurationText.duration(seconds))"
+            full = seconds < DateText.maximumSeconds
+                ? ViewNode.Span("full ", pieces: [.date(DateText(entry.date + seconds, style: .relative, shownAt: entry.date))], role: fullRole)
+                : ViewNode.Span("full in \(DurationText.duration(seconds))", role: fullRole)
         } else {
-            full = "not recovering"
+            full = ViewNode.Span("not recovering", role: fullRole)
         }
         // Critical health is an alert state: accentable.
-        health.append(ViewNode.text(full, role: hero.health < 0.25 ? .negative : .muted, alignment: .center).accentable(hero.health < 0.25))
+        health.append(ViewNode.text([full], alignment: .center).accentable(hero.health < 0.25))
         if extras >= 2, hero.health < 1, hero.healthRecoveryRatePerHour > 0 {
             health.append(.text("recovers \(percentPerHour(hero.healthRecoveryRatePerHour))/h", role: .muted, alignment: .center))
         }

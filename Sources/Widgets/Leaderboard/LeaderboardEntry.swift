@@ -21,6 +21,9 @@ public struct LeaderboardEntry: TimelineEntry, Equatable, Codable {
     /// With a push source: whether its stream is up (the footer says `live` or `polling`).
     public var push: LeaderboardPushMode?
     public var maxRows: Int
+    /// When the next fetch is held to (a backoff, a Retry-After) while `fetchError` says
+    /// "retry in Ns": the footer then counts the seconds down at each frame's time.
+    public var retryAt: Date?
 
     public init(date: Date, board: LeaderboardBoard?, previous: LeaderboardBoard? = nil, fetchedAt: Date? = nil,
                 fetchError: String? = nil, skipped: Int = 0, isFetching: Bool = false, maxRows: Int = 10) {
@@ -71,6 +74,7 @@ public struct LeaderboardEntry: TimelineEntry, Equatable, Codable {
                                          fetchError: error, skipped: state.skipped, isFetching: state.isFetching,
                                          maxRows: maxRows)
             entry.push = state.push
+            if let retryAt, retryAt > date, state.lastError != nil { entry.retryAt = retryAt }
             return entry
         }
     }

@@ -149,7 +149,10 @@ enum LeaderboardView {
             var error = Sanitizer.sanitize(fetchError)
             var suffix: [ViewNode.Piece] = (age.map { [.glyph(.separator), .text("board \($0) old")] } ?? []) + push
             if let retry = error.ranges(of: " · retry in ").last {
-                suffix = [.glyph(.separator), .text("retry in " + error[retry.upperBound...])] + suffix
+                // The seconds count down at each frame's time when the entry knows the moment.
+                let left: ViewNode.Piece = entry.retryAt.map { .date(DateText.secondsLeft(to: $0, shownAt: entry.date)) }
+                    ?? .text(String(error[retry.upperBound...]))
+                suffix = [.glyph(.separator), .text("retry in "), left] + suffix
                 error = String(error[..<retry.lowerBound])
             }
             let room = columns - ViewNode.Glyph.warning.widestWidth - 1 - width(of: suffix)
@@ -165,7 +168,9 @@ enum LeaderboardView {
         }
         guard let age else { return .text("", role: .muted) }
         let skipped: [ViewNode.Piece] = entry.skipped > 0 ? [.glyph(.separator), .text("\(entry.skipped) unreadable")] : []
-        return .text([ViewNode.Span("updated \(age) ago", pieces: skipped + push, role: .muted)])
+        // "updated 4m ago", the age at each frame's time (text that updates itself).
+        let updated: [ViewNode.Piece] = entry.fetchedAt.map { [.date(DateText($0, style: .relative, shownAt: entry.date))] } ?? [.text(age + " ago")]
+        return .text([ViewNode.Span("updated ", pieces: updated + skipped + push, role: .muted)])
     }
 
     /// The columns `pieces` take, a glyph token at its widest.
@@ -174,6 +179,9 @@ enum LeaderboardView {
             switch piece {
             case .text(let text): total + DisplayWidth.of(text)
             case .glyph(let glyph, let count): total + glyph.widestWidth * count
+            // Text that updates itself ("retry in 40s"): as wide as at the entry's date, its
+            // widest (the seconds left only shrink).
+            case .date(let date): total + DisplayWidth.of(date.textWithoutTime)
             }
         }
     }

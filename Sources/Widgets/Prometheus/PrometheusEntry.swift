@@ -29,6 +29,9 @@ public struct PrometheusEntry: TimelineEntry, Equatable, Codable {
     /// "retry in Ns" while a backoff holds the next one back.
     public var fetchError: String?
     public var isFetching: Bool
+    /// When the next fetch is held to while `fetchError` says "retry in Ns" (counted down by
+    /// the view at each frame's time).
+    public var retryAt: Date?
 
     /// `value` as the panel's `format` shows it; `—` when there is none.
     public func text(_ value: Double?, missing: String = "—") -> String {
@@ -64,10 +67,12 @@ public struct PrometheusEntry: TimelineEntry, Equatable, Codable {
             if let saveError = stored.saveError {
                 fetchError = [saveError, fetchError].compactMap { $0 }.joined(separator: " · ")
             }
-            return PrometheusEntry(date: date, rows: rows, totalSeries: result?.totalSeries ?? 0, display: panel.display,
-                                   format: panel.format, alertAbove: panel.alertAbove, alertBelow: panel.alertBelow,
-                                   hasData: result != nil, fetchedAt: stored.state.fetchedAt, fetchError: fetchError,
-                                   isFetching: isFetching)
+            var entry = PrometheusEntry(date: date, rows: rows, totalSeries: result?.totalSeries ?? 0, display: panel.display,
+                                        format: panel.format, alertAbove: panel.alertAbove, alertBelow: panel.alertBelow,
+                                        hasData: result != nil, fetchedAt: stored.state.fetchedAt, fetchError: fetchError,
+                                        isFetching: isFetching)
+            if error != nil, let retryAt, retryAt > date { entry.retryAt = retryAt }
+            return entry
         }
     }
 }

@@ -14,9 +14,10 @@ enum PrometheusView {
 
     static func node(_ entry: PrometheusEntry, context: WidgetViewContext) -> ViewNode {
         let placeholder = context.isPlaceholder
-        var status = placeholder ? [] : HTTPJSONView.statusLines(
-            HTTPJSONEntry(date: entry.date, rows: [], hasData: entry.hasData, fetchedAt: entry.fetchedAt,
-                          fetchError: entry.fetchError, isFetching: entry.isFetching))
+        var statusEntry = HTTPJSONEntry(date: entry.date, rows: [], hasData: entry.hasData, fetchedAt: entry.fetchedAt,
+                                        fetchError: entry.fetchError, isFetching: entry.isFetching)
+        statusEntry.retryAt = entry.retryAt
+        var status = placeholder ? [] : HTTPJSONView.statusLines(statusEntry)
         if status.count > 1, context.size.rows < 3 { status.removeLast(status.count - 1) }
         if entry.display == .value {
             guard let row = entry.rows.first else { return .vstack([.spacer] + status) }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TerminalUI
 import WidgetCore
 
 /// Durations and ages as panels show them, at minute resolution so the text changes no more
@@ -9,27 +10,17 @@ import WidgetCore
 /// `maximumDays` (infinity included) reads ">99999d".
 public enum DurationText {
     /// The longest duration written out; longer ones read ">99999d".
-    public static let maximumDays = 99_999
+    public static let maximumDays = DurationFormat.maximumDays
 
     /// "<1m", "45m", "2h", "2h 13m"; rounded up to the minute; "3d" from two days on.
+    /// (TerminalUI's `DurationFormat`, which a `relative` date node writes too.)
     public static func duration(_ seconds: TimeInterval) -> String {
-        guard seconds > 0 else { return "<1m" }   // also NaN
-        let limit = Double(maximumDays) * 1440
-        let exactMinutes = (seconds / 60).rounded(.up)
-        guard exactMinutes <= limit else { return ">\(maximumDays)d" }   // also +infinity
-        let minutes = Int(exactMinutes)
-        switch minutes {
-        case ..<1: return "<1m"
-        case ..<60: return "\(minutes)m"
-        case ..<(48 * 60): return minutes % 60 == 0 ? "\(minutes / 60)h" : "\(minutes / 60)h \(minutes % 60)m"
-        default: return "\(minutes / 1440)d"
-        }
+        DurationFormat.duration(seconds)
     }
 
     /// How long ago `then` was at `now`, in whole minutes ("<1m", "4m", "2h 5m").
     public static func age(from then: Date, to now: Date) -> String {
-        let minutes = (max(0, now.timeIntervalSince(then)) / 60).rounded(.down)
-        return duration(minutes * 60)
+        DurationFormat.age(now.timeIntervalSince(then))
     }
 
     /// Whole seconds, rounded up, for "retry in Ns": clamped to 0…`maximumSeconds` (NaN is 0).

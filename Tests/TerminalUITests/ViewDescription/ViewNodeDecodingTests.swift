@@ -114,7 +114,7 @@ struct ViewNodeDecodingTests {
         #expect(problems(json, path: "entries[3].view") == [
             "entries[3].view.children[0].spans[0].colour: unknown field (expected text, role, bold, link, privacySensitive, accentable)",
             #"entries[3].view.children[1].role: unknown role "red" (expected one of background, foreground, border, borderFocused, title, accent, positive, negative, warning, muted, statusBar, statusText, stale, placeholder)"#,
-            #"entries[3].view.children[2].type: unknown node type "box" (expected one of vstack, hstack, text, table, bar, sparkline, spacer, divider)"#,
+            #"entries[3].view.children[2].type: unknown node type "box" (expected one of vstack, hstack, text, table, bar, sparkline, spacer, divider, date)"#,
             #"entries[3].view.children[3].columns[0].align: unknown alignment "middle" (expected left, center or right)"#,
             #"entries[3].view.children[3].rows[0][0].role: unknown role "blink" (expected one of background, foreground, border, borderFocused, title, accent, positive, negative, warning, muted, statusBar, statusText, stale, placeholder)"#,
             "entries[3].view.children[4].size: unknown field (expected type)",
@@ -129,7 +129,7 @@ struct ViewNodeDecodingTests {
     @Test("wrong shapes: not an object, no type, a type that is not a string, missing and mistyped fields")
     func shapes() {
         #expect(problems("[]") == ["view: expected a view node (an object with \"type\"), found an array"])
-        #expect(problems("{}") == ["view.type: is required (one of vstack, hstack, text, table, bar, sparkline, spacer, divider)"])
+        #expect(problems("{}") == ["view.type: is required (one of vstack, hstack, text, table, bar, sparkline, spacer, divider, date)"])
         #expect(problems(#"{"type": 3}"#) == ["view.type: expected a string, found 3"])
         #expect(paths(#"{"type":"vstack"}"#) == ["view.children"])
         #expect(paths(#"{"type":"hstack","children":{}}"#) == ["view.children"])

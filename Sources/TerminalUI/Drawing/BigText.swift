@@ -1,4 +1,3 @@
-import TerminalUI
 
 /// Large characters drawn with block glyphs (`█`, or `#` in ASCII): the face of a clock or a
 /// countdown whose panel has room for it, so a tall panel shows the time large instead of one
@@ -10,7 +9,7 @@ import TerminalUI
 /// centred in a panel line up.
 package enum BigText {
     /// Rows of the font at scale 1.
-    static let height = 5
+    package static let height = 5
 
     /// Each character's rows, `#` for a block.
     private static let font: [Character: [String]] = [
@@ -34,7 +33,7 @@ package enum BigText {
 
     /// The columns `text` takes at `scaleX` (one blank column, scaled, between characters),
     /// or nil when a character has no big form.
-    static func width(_ text: String, scaleX: Int = 1) -> Int? {
+    package static func width(_ text: String, scaleX: Int = 1) -> Int? {
         var total = 0
         for character in text {
             guard let rows = font[character] else { return nil }
@@ -46,28 +45,32 @@ package enum BigText {
 
     /// The text's rows (`height × scaleY` of them), each one `text` node of block glyph
     /// tokens and blanks, centred, in `role` (bold). Nil when a character has no big form.
-    static func rows(_ text: String, scaleX: Int, scaleY: Int, role: StyleRole) -> [ViewNode]? {
+    package static func rows(_ text: String, scaleX: Int, scaleY: Int, role: StyleRole) -> [ViewNode]? {
         guard width(text) != nil else { return nil }
-        let (sx, sy) = (max(1, scaleX), max(1, scaleY))
-        var nodes: [ViewNode] = []
-        for row in 0..<height {
-            // The row at scale 1, '#' and ' ', characters one blank apart.
-            let line = text.map { font[$0]![row] }.joined(separator: " ")
-            var pieces: [ViewNode.Piece] = []
-            var run: (block: Bool, count: Int)?
-            func flush() {
-                guard let run else { return }
-                pieces.append(run.block ? .glyph(.block, count: run.count * sx) : .text(String(repeating: " ", count: run.count * sx)))
-            }
-            for character in line {
-                let block = character == "#"
-                if run?.block == block { run!.count += 1 } else { flush(); run = (block, 1) }
-            }
-            flush()
-            let node = ViewNode.text([ViewNode.Span(pieces: pieces, role: role, bold: true)], alignment: .center)
-            nodes += Array(repeating: node, count: sy)
+        return (0..<height).flatMap { row in
+            Array(repeating: ViewNode.text(self.row(text, row, scaleX: scaleX, role: role)), count: max(1, scaleY))
         }
-        return nodes
+    }
+
+    /// Row `row` (0..<height) of `text` at `scaleX`: block glyph tokens and blanks, centred, in
+    /// `role` (bold); empty when a character has no big form.
+    package static func row(_ text: String, _ row: Int, scaleX: Int, role: StyleRole) -> ViewNode.Text {
+        guard width(text) != nil, (0..<height).contains(row) else { return ViewNode.Text(spans: [], alignment: .center) }
+        let sx = max(1, scaleX)
+        // The row at scale 1, '#' and ' ', characters one blank apart.
+        let line = text.map { font[$0]![row] }.joined(separator: " ")
+        var pieces: [ViewNode.Piece] = []
+        var run: (block: Bool, count: Int)?
+        func flush() {
+            guard let run else { return }
+            pieces.append(run.block ? .glyph(.block, count: run.count * sx) : .text(String(repeating: " ", count: run.count * sx)))
+        }
+        for character in line {
+            let block = character == "#"
+            if run?.block == block { run!.count += 1 } else { flush(); run = (block, 1) }
+        }
+        flush()
+        return ViewNode.Text(spans: [ViewNode.Span(pieces: pieces, role: role, bold: true)], alignment: .center)
     }
 
     /// The rows of `text` at `scaleX` (one row tall each) as plain strings in `glyphs`, trailing
@@ -85,7 +88,7 @@ package enum BigText {
     /// The largest scales (at most `maximum` each way) at which `text` fits `columns` × `rows`;
     /// the height never grows more than the width, so digits keep their shape. Nil when it
     /// does not fit at scale 1.
-    static func scales(_ text: String, columns: Int, rows: Int, maximum: Int = 4) -> (x: Int, y: Int)? {
+    package static func scales(_ text: String, columns: Int, rows: Int, maximum: Int = 4) -> (x: Int, y: Int)? {
         guard let unit = width(text), unit <= columns, height <= rows else { return nil }
         let x = min(maximum, columns / unit)
         let y = min(x, rows / height)
