@@ -35,18 +35,28 @@ WH_FORWARD(curl, CURLUcode, curl_url_get, CURLUE_OUT_OF_MEMORY,
 typedef CURLcode (*easy_variadic)(CURL *, int, ...);
 typedef CURLMcode (*multi_variadic)(CURLM *, CURLMoption, ...);
 
-static easy_variadic easy_function(const char *name) {
-    return (easy_variadic)wh_lazy_symbol(&curl, name);
+static void *_Atomic setopt_slot;
+static void *_Atomic getinfo_slot;
+static void *_Atomic multi_setopt_slot;
+
+/// `name`'s address, found once and kept in `slot` (dlsym is not for every call).
+static void *cached(void *_Atomic *slot, const char *name) {
+    void *function = atomic_load_explicit(slot, memory_order_acquire);
+    if (!function) {
+        function = wh_lazy_symbol(&curl, name);
+        if (function) atomic_store_explicit(slot, function, memory_order_release);
+    }
+    return function;
 }
 
 #define WH_SETOPT(name, type)                                                          \
     CURLcode name(CURL *handle, CURLoption option, type value) {                       \
-        easy_variadic function = easy_function("curl_easy_setopt");                    \
+        easy_variadic function = (easy_variadic)cached(&setopt_slot, "curl_easy_setopt"); \
         return function ? function(handle, (int)option, value) : CURLE_FAILED_INIT;    \
     }
 #define WH_GETINFO(name, type)                                                         \
     CURLcode name(CURL *handle, CURLINFO info, type *value) {                          \
-        easy_variadic function = easy_function("curl_easy_getinfo");                   \
+        easy_variadic function = (easy_variadic)cached(&getinfo_slot, "curl_easy_getinfo"); \
         return function ? function(handle, (int)info, value) : CURLE_FAILED_INIT;      \
     }
 
@@ -63,17 +73,17 @@ WH_GETINFO(wh_curl_easy_getinfo_pointer, void *)
 
 
 CURLcode wh_curl_easy_setopt_xferinfo(CURL *handle, wh_curl_xferinfo_callback callback) {
-    easy_variadic function = easy_function("curl_easy_setopt");
+    easy_variadic function = (easy_variadic)cached(&setopt_slot, "curl_easy_setopt");
     return function ? function(handle, (int)CURLOPT_XFERINFOFUNCTION, callback) : CURLE_FAILED_INIT;
 }
 
 CURLcode wh_curl_easy_setopt_header_callback(CURL *handle, wh_curl_header_callback callback) {
-    easy_variadic function = easy_function("curl_easy_setopt");
+    easy_variadic function = (easy_variadic)cached(&setopt_slot, "curl_easy_setopt");
     return function ? function(handle, (int)CURLOPT_HEADERFUNCTION, callback) : CURLE_FAILED_INIT;
 }
 
 CURLMcode wh_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
-    multi_variadic function = (multi_variadic)wh_lazy_symbol(&curl, "curl_multi_setopt");
+    multi_variadic function = (multi_variadic)cached(&multi_setopt_slot, "curl_multi_setopt");
     return function ? function(multi, option, value) : CURLM_INTERNAL_ERROR;
 }
 

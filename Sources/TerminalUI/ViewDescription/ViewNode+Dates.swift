@@ -61,12 +61,16 @@ extension ViewNode {
     /// The view as drawn at `now`: date nodes and date pieces written as text, timer bars
     /// filled for that moment. nil: each at its own date (a view drawn with no time).
     public func resolvingDates(at now: Date?) -> ViewNode {
-        guard containsDates else { return self }
+        containsDates ? resolved(at: now) : self
+    }
+
+    /// `resolvingDates` below the first check: one walk of the tree, not one per level.
+    private func resolved(at now: Date?) -> ViewNode {
         switch self {
         case .vstack(let stack):
-            return .vstack(stack.replacingChildren { $0.resolvingDates(at: now) })
+            return .vstack(stack.replacingChildren { $0.resolved(at: now) })
         case .hstack(let stack):
-            return .hstack(stack.replacingChildren { $0.resolvingDates(at: now) })
+            return .hstack(stack.replacingChildren { $0.resolved(at: now) })
         case .date(let node):
             return ViewNode.text(node.text(at: now ?? node.text.shownAt ?? node.text.date)).accentable(node.accentable)
         case .bar(let bar):
