@@ -27,6 +27,8 @@ public enum CurlTransportError: Error, Sendable, Equatable, CustomStringConverti
 /// thread-safely.
 enum CurlGlobal {
     static let initResult: CURLcode = wh_curl_global_init_default()
+    /// A function the transport calls that this libcurl lacks (once per process), or nil.
+    static let missing: String? = wh_lazy_curl_check().map { String(cString: $0) }
 }
 
 /// The production `HTTPTransport`: libcurl's multi interface driven by one network thread.
@@ -63,9 +65,10 @@ public final class CurlTransport: HTTPTransport {
                 clock: any TransportClock = SystemTransportClock(),
                 randomSeed: UInt64 = CurlTransport.defaultRandomSeed) throws(CurlTransportError) {
         guard CurlGlobal.initResult == CURLE_OK else {
-            if let why = wh_lazy_library_error() { throw .unavailable(String(cString: why)) }
+            if let why = wh_lazy_curl_error() { throw .unavailable(String(cString: why)) }
             throw .globalInit(Int(CurlGlobal.initResult.rawValue))
         }
+        if let why = CurlGlobal.missing { throw .unavailable(why) }
         guard let handle = curl_multi_init() else { throw .multiInit }
         self.configuration = configuration
         mailbox = Mailbox(multi: Multi(handle: handle), clock: clock)

@@ -24,9 +24,17 @@ public final class StateDirectoryLock: Sendable {
         let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw FileSystemError(operation: "open", path: path, errno: errno) }
         fchmod(fd, 0o600)
+        // A command asking whether a dashboard runs (`ControlClient.isLocked`) holds a shared
+        // lock for a moment: tried again for 50 ms before another holder is believed.
+        var busy = 0
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let e = errno
             if e == EINTR { continue }
+            if e == EWOULDBLOCK && busy < 5 {
+                busy += 1
+                usleep(10_000)
+                continue
+            }
             close(fd)
             if e == EWOULDBLOCK { return nil }
             throw FileSystemError(operation: "flock", path: path, errno: e)

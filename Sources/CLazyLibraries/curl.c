@@ -3,7 +3,25 @@
 #include "../CCurl/shim.h"
 #include "lazy.h"
 
-static wh_lazy_library curl = {"libcurl.so.4", NULL};
+static wh_lazy_library curl = {.soname = "libcurl.so.4"};
+
+const char *wh_lazy_curl_error(void) { return atomic_load(&curl.error); }
+
+const char *wh_lazy_curl_check(void) {
+    // A libcurl without one of these would fail each call at once: the network thread would
+    // spin on curl_multi_poll instead of sleeping in it.
+    static const char *const names[] = {
+        "curl_global_init", "curl_easy_init", "curl_easy_cleanup", "curl_easy_strerror", "curl_free",
+        "curl_slist_append", "curl_slist_free_all", "curl_multi_init", "curl_multi_cleanup",
+        "curl_multi_add_handle", "curl_multi_remove_handle", "curl_multi_perform", "curl_multi_poll",
+        "curl_multi_wakeup", "curl_multi_timeout", "curl_multi_info_read", "curl_url", "curl_url_cleanup",
+        "curl_url_set", "curl_url_get", "curl_easy_setopt", "curl_easy_getinfo", "curl_multi_setopt",
+    };
+    for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (!wh_lazy_symbol(&curl, names[i])) break;
+    }
+    return wh_lazy_curl_error();
+}
 
 WH_FORWARD(curl, CURLcode, curl_global_init, CURLE_FAILED_INIT, (long flags), (flags))
 WH_FORWARD(curl, CURL *, curl_easy_init, NULL, (void), ())

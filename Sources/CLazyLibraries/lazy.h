@@ -3,14 +3,18 @@
 #define WIDGETHOST_LAZY_H
 #include <stdatomic.h>
 
-/// A library opened on first use: its soname and, once opened, its handle.
+/// A library opened on first use: its soname and, once opened, its handle; once a `dlopen`
+/// failed, `failed` (it is not tried again on every call) and `error`, its own first failure.
 typedef struct {
     const char *soname;
     void *_Atomic handle;
+    _Atomic int failed;
+    const char *_Atomic error;
+    char message[320];
 } wh_lazy_library;
 
 /// The address of `name` in `library` (opened now if need be), or NULL when the library or
-/// the symbol cannot be found (`wh_lazy_library_error` says why).
+/// the symbol cannot be found (`library->error` says why).
 void *wh_lazy_symbol(wh_lazy_library *library, const char *name);
 
 /// A function `name` of type `ret (params)` that forwards `args` to the library's own, found

@@ -3,7 +3,9 @@
 #include "../CMosquitto/shim.h"
 #include "lazy.h"
 
-static wh_lazy_library mosquitto = {"libmosquitto.so.1", NULL};
+static wh_lazy_library mosquitto = {.soname = "libmosquitto.so.1"};
+
+const char *wh_lazy_mosquitto_error(void) { return atomic_load(&mosquitto.error); }
 
 typedef void (*on_connect)(struct mosquitto *, void *, int);
 typedef void (*on_message)(struct mosquitto *, void *, const struct mosquitto_message *);

@@ -195,7 +195,9 @@ static inline int wh_pidfd_open(int pid) { return (int)syscall(434 /* SYS_pidfd_
 static inline int wh_set_child_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
 static inline int wh_clear_child_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0); }
 
-/// Why libcurl or libmosquitto could not be opened (their soname and dlerror), or NULL when
-/// nothing failed. Defined in CLazyLibraries, which opens them at their first call.
-const char *wh_lazy_library_error(void);
+// Defined in CLazyLibraries, which opens libcurl and libmosquitto at their first call (see its
+// lazy_libraries.h): why each cannot be used, or NULL; the check looks up all of libcurl's.
+const char *wh_lazy_curl_error(void);
+const char *wh_lazy_curl_check(void);
+const char *wh_lazy_mosquitto_error(void);
 #endif

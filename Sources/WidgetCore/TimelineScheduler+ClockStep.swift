@@ -6,7 +6,7 @@ extension TimelineScheduler {
     /// The wall clock was set by `step` seconds (negative: back): moves the scheduler's own
     /// bookkeeping with it, so it keeps measuring from when things really happened — the
     /// reload history (minimum interval, `WidgetCenter` burst, daily budget), retry waits, a
-    /// request's timeout, the user's answer window and the ages panels show. Without it, after a
+    /// request's timeout and the ages panels show. Without it, after a
     /// step back of an hour a failing widget would wait an hour more than its backoff, and the
     /// budget's starts would count for a day and an hour.
     ///

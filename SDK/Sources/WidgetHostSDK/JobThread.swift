@@ -66,6 +66,11 @@ final class JobThread: TaskExecutor, @unchecked Sendable {
             if head == jobs.count {
                 jobs.removeAll(keepingCapacity: true)
                 head = 0
+            } else if head >= 1024 {
+                // Jobs that keep coming never let it drain: drop the run ones now and then, as
+                // the host's ThreadTaskExecutor does (the SDK is its own package: no shared copy).
+                jobs.removeFirst(head)
+                head = 0
             }
             pthread_mutex_unlock(&mutex)
             job.runSynchronously(on: asUnownedTaskExecutor())

@@ -219,8 +219,9 @@ public struct AccentableView: View {
     let accentable: Bool
 
     public var json: JSON {
-        guard accentable, case .object(let members) = base.json,
-              !members.contains(where: { $0.0 == "type" && ($0.1 == "spacer" || $0.1 == "divider") }) else { return base.json }
+        let json = base.json  // once: nested marks would otherwise make it twice per level
+        guard accentable, case .object(let members) = json,
+              !members.contains(where: { $0.0 == "type" && ($0.1 == "spacer" || $0.1 == "divider") }) else { return json }
         return .object(members.filter { $0.0 != "accentable" } + [("accentable", .bool(true))])
     }
 }

@@ -93,7 +93,10 @@ public struct StaticConfiguration<Provider: TimelineProvider>: WidgetConfigurati
     static func entryJSON(_ entry: Provider.Entry, view: JSON) -> JSON {
         var members: [(String, JSON)] = [(EntryMember.date.rawValue, .string(entry.date.ISO8601Format()))]
         if let relevance = entry.relevance {
-            members.append((EntryMember.relevance.rawValue, ["score": .double(relevance.score), "duration": .double(max(0, relevance.duration))]))
+            // Finite and within what the host accepts, or the whole timeline would be refused.
+            let score = relevance.score.isFinite ? min(max(relevance.score, -1e9), 1e9) : 0
+            let duration = relevance.duration.isFinite ? min(max(0, relevance.duration), 1e9) : 0
+            members.append((EntryMember.relevance.rawValue, ["score": .double(score), "duration": .double(duration)]))
         }
         members.append((EntryMember.view.rawValue, view))
         return .object(members)

@@ -8,7 +8,11 @@
 #ifndef WIDGETHOST_LAZY_LIBRARIES_H
 #define WIDGETHOST_LAZY_LIBRARIES_H
 
-/// Why a library could not be opened (its soname and dlerror), or NULL when nothing failed.
-const char *wh_lazy_library_error(void);
+/// Why libcurl cannot be used (its soname and dlerror, or a function it lacks), or NULL.
+const char *wh_lazy_curl_error(void);
+/// Looks up every libcurl function the transport calls; `wh_lazy_curl_error` afterwards.
+const char *wh_lazy_curl_check(void);
+/// Why libmosquitto cannot be used, or NULL.
+const char *wh_lazy_mosquitto_error(void);
 
 #endif

@@ -225,8 +225,10 @@ public final class ExtensionHost: Sendable {
     ///   the relaunch backoff.
     /// - Throws: `ExtensionError` (timed out, stopped, failed, the extension's own error).
     public func request(_ method: String, params: JSONValue?, userInitiated: Bool = false) async throws(ExtensionError) -> JSONValue {
-        if userInitiated { state.withLock { $0.userRequests += 1 } }
-        defer { if userInitiated { state.withLock { $0.userRequests -= 1 } } }
+        // A picker's `options` query is the user's too, but a download it starts shows nothing.
+        let awaitsData = userInitiated && method != HostMethod.options.rawValue
+        if awaitsData { state.withLock { $0.userRequests += 1 } }
+        defer { if awaitsData { state.withLock { $0.userRequests -= 1 } } }
         let answer = try start(method, params: params, userInitiated: userInitiated)
         return try settle(await answer.value())
     }
@@ -396,8 +398,10 @@ public final class ExtensionHost: Sendable {
             },
             incoming: { [self] method, params, id throws(ExtensionConnection.ProtocolViolation) in
                 if method == ExtensionMethod.download.rawValue { return try download(params, id: id) }
-                return try runtime.incoming(extension: name, kinds: kinds, method: method, params: params, id: id,
-                                            cause: state.withLock { $0.deliveringCause })
+                // The first reload it sends with the events is the answer; more are its own.
+                let cause = method == ExtensionMethod.reloadTimelines.rawValue
+                    ? state.withLock { state in defer { state.deliveringCause = nil }; return state.deliveringCause } : nil
+                return try runtime.incoming(extension: name, kinds: kinds, method: method, params: params, id: id, cause: cause)
             },
             log: runtime.log,
             debugMessages: runtime.debug)

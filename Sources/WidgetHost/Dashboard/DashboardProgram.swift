@@ -144,6 +144,7 @@ final class DashboardProgram {
                 mailbox.post(.message(.galleryPreviewed(preview)))
             }
         case .queryOptions(let request):
+            optionsTask?.cancel()  // one request out at a time: the one it replaces is not awaited
             optionsTask = OptionsLookup.start(request, widgets: dashboard.panelFactory?.widgets, executor: providerExecutor) { [mailbox] answer in
                 mailbox.post(.message(.optionsAnswered(answer)))
             }

@@ -161,7 +161,7 @@ final class MQTTClient: NetworkSocketClient, @unchecked Sendable {
         let context = Unmanaged.passUnretained(self).toOpaque()
         guard let handle = mosquitto_new("widgethost-\(getpid())-\(number)", true, context) else {
             // The panel's line is short: the library's own reason (not installed?) is for the log.
-            return wh_lazy_library_error() == nil ? "cannot make an MQTT client (libmosquitto)" : "libmosquitto is not available"
+            return wh_lazy_mosquitto_error() == nil ? "cannot make an MQTT client (libmosquitto)" : "libmosquitto is not available"
         }
         _ = mosquitto_int_option(handle, MOSQ_OPT_TCP_NODELAY, 1)
         if let username = panel.username {

@@ -38,8 +38,9 @@ public struct MemoryInfo: Sendable, Equatable, Codable {
         self.swapFree = min(swapFree, swapTotal)
     }
 
-    public var used: UInt64 { total - available }
-    public var swapUsed: UInt64 { swapTotal - swapFree }
+    // Safe however the value was made (a replayed entry is decoded without `init`).
+    public var used: UInt64 { total > available ? total - available : 0 }
+    public var swapUsed: UInt64 { swapTotal > swapFree ? swapTotal - swapFree : 0 }
     /// Used memory as a fraction of the total (0 when the total is 0).
     public var usedFraction: Double { total == 0 ? 0 : Double(used) / Double(total) }
     public var swapUsedFraction: Double { swapTotal == 0 ? 0 : Double(swapUsed) / Double(swapTotal) }

@@ -26,11 +26,12 @@ public enum SystemWidget {
     /// A warning while CPU or memory use is at or over its `alert…Percent`.
     static func alert(_ entry: SystemEntry, options: SystemOptions) -> EntryAlert? {
         var over: [String] = []
-        if let limit = options.alertCpuPercent, let cpu = entry.cpu, cpu * 100 >= Double(limit) {
-            over.append("CPU \(Int((cpu * 100).rounded()))% (alert at \(limit)%)")
+        // Clamped: a replayed entry's numbers are a file's (`Int` of NaN or 1e300 would trap).
+        if let limit = options.alertCpuPercent, let cpu = entry.cpu, cpu.isFinite, cpu * 100 >= Double(limit) {
+            over.append("CPU \(Int((min(cpu, 1) * 100).rounded()))% (alert at \(limit)%)")
         }
         if let limit = options.alertMemoryPercent, let memory = entry.memory, memory.total > 0 {
-            let used = Double(memory.total - memory.available) / Double(memory.total) * 100
+            let used = memory.usedFraction * 100
             if used >= Double(limit) { over.append("memory \(Int(used.rounded()))% (alert at \(limit)%)") }
         }
         return over.isEmpty ? nil : EntryAlert(level: .warning, text: over.joined(separator: ", "))

@@ -155,7 +155,7 @@ extension Dashboard {
         if let preview = gallery.preview, let entry = preview.entry, let widget = panelFactory?.widgets.widget(kind: choice.kind) {
             widget.view(entry, WidgetViewContext(family: choice.family, size: CellSize(columns: content.width, rows: content.height),
                                                  renderingMode: WidgetRenderingMode(renderingMode)))
-                .draw(into: &buffer, in: content, glyphs: glyphs)
+                .draw(into: &buffer, in: content, glyphs: glyphs, at: now)
         } else {
             let said = gallery.preview?.failure ?? "…"
             PanelView.centeredLines([(said, CellStyle(.muted))]).draw(into: &buffer, in: content, glyphs: glyphs)

@@ -35,6 +35,8 @@ enum OptionsLookup {
             } catch {
                 result.failure = DynamicOptionsBounds.line("\(error)")
             }
+            // Replaced by a newer request: its answer could pass for that one's (same query).
+            guard !Task.isCancelled else { return }
             answer(result)
         }
     }
